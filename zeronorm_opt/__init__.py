@@ -1,0 +1,34 @@
+"""zeronorm_opt: convex relaxations of the zero-norm for linear models and SVMs.
+
+Declarative cvxpy formulations of every problem of the source papers (AROM, FSV, multiclass,
+slack variables, polynomial feature space, adaptive scaling), a successive-linearisation /
+Frank–Wolfe driver, scikit-learn estimators and fast paths.
+"""
+
+from . import datasets, surrogates
+from .exceptions import InfeasibleError, InputError, SolverError, ZeroNormError
+from .solvers import installed_solvers, solve_problem
+from .surrogates import CustomSurrogate, ExpSurrogate, LogSurrogate, PowerSurrogate
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CustomSurrogate",
+    "ExpSurrogate",
+    "InfeasibleError",
+    "InputError",
+    "LogSurrogate",
+    "PowerSurrogate",
+    "SolverError",
+    "ZeroNormError",
+    "datasets",
+    "installed_solvers",
+    "solve_problem",
+    "surrogates",
+]
+
+# --- core (issue 2): driver, formulations, AROM / FSV estimators ---
+
+# --- greedy RLS and the Lasso family (issue 3) ---
+
+# --- alignment selection and baselines (issue 4) ---

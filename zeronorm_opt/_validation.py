@@ -1,0 +1,96 @@
+"""Input checks shared by formulations and estimators (errors at the boundary)."""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from .exceptions import InputError
+
+
+def check_finite_matrix(X, name: str = "X") -> np.ndarray:
+    """Return ``X`` as a 2-D float64 array, rejecting NaN/inf and wrong dimensionality."""
+    X = np.asarray(X, dtype=np.float64)
+    if X.ndim != 2:
+        raise InputError(
+            f"{name} must be a 2-D array of shape (n_samples, n_features); got an array of "
+            f"shape {X.shape}. Reshape a single sample with X.reshape(1, -1)."
+        )
+    if X.shape[0] == 0 or X.shape[1] == 0:
+        raise InputError(f"{name} is empty (shape {X.shape}); pass at least one sample and feature.")
+    if not np.all(np.isfinite(X)):
+        raise InputError(
+            f"{name} contains NaN or infinite values; impute or drop them first "
+            "(e.g. sklearn.impute.SimpleImputer)."
+        )
+    return X
+
+
+def check_binary_labels(y, n_samples: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Map two-class labels of any type to ±1.
+
+    Returns
+    -------
+    classes : ndarray of shape (2,)
+        The sorted original labels; ``classes[1]`` is mapped to +1.
+    y_pm : ndarray of shape (n_samples,)
+        The labels as -1.0 / +1.0.
+    """
+    y = np.asarray(y)
+    if y.ndim != 1:
+        if y.ndim == 2 and y.shape[1] == 1:
+            y = y.ravel()
+        else:
+            raise InputError(f"y must be a 1-D array of labels; got shape {y.shape}.")
+    if n_samples is not None and y.shape[0] != n_samples:
+        raise InputError(
+            f"X has {n_samples} samples but y has {y.shape[0]} labels; pass one label per row of X."
+        )
+    classes = np.unique(y)
+    if classes.size < 2:
+        raise InputError(
+            f"y has a single class ({classes.tolist()}); a classifier needs two classes."
+        )
+    if classes.size > 2:
+        raise InputError(
+            f"y has {classes.size} classes; this is a two-class method. Use the multiclass "
+            "formulations (Weston-Watkins or one-vs-rest) for more classes."
+        )
+    y_pm = np.where(y == classes[1], 1.0, -1.0)
+    return classes, y_pm
+
+
+def check_n_features_to_select(k, n_features: int, name: str = "n_features_to_select"):
+    """Validate a feature budget: ``None`` or an integer in ``[1, n_features]``."""
+    if k is None:
+        return None
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral):
+        raise InputError(f"{name} must be None or a positive integer; got {k!r}.")
+    if k < 1 or k > n_features:
+        raise InputError(
+            f"{name}={k} is out of range: the data have {n_features} features, so pass an "
+            f"integer between 1 and {n_features} (or None for no budget)."
+        )
+    return int(k)
+
+
+def check_positive(value, name: str, *, allow_none: bool = False, strict: bool = True):
+    """Validate a positive real parameter (``C``, ``alpha``, ``eps``...)."""
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value):
+        raise InputError(f"{name} must be a finite real number; got {value!r}.")
+    if value < 0 or (strict and value == 0):
+        bound = "> 0" if strict else ">= 0"
+        raise InputError(f"{name} must be {bound}; got {value!r}.")
+    return float(value)
+
+
+def support_mask(values, tol: float = 1e-6) -> np.ndarray:
+    """Relative support of a vector: ``|v_j| > tol * max_k |v_k|`` (SPEC's notion of zero)."""
+    a = np.abs(np.asarray(values, dtype=np.float64))
+    top = a.max() if a.size else 0.0
+    if top == 0.0:
+        return np.zeros(a.shape, dtype=bool)
+    return a > tol * top

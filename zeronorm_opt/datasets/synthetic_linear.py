@@ -1,0 +1,80 @@
+"""Generator of the linear toy problem of Weston et al. (2003), experiment E1."""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.utils import check_random_state
+
+from ..exceptions import InputError
+
+#: Indices (0-based) of the six relevant features of :func:`make_weston_linear`.
+WESTON_LINEAR_RELEVANT = (0, 1, 2, 3, 4, 5)
+#: The two redundant groups: within a group the features carry the same information.
+WESTON_LINEAR_GROUPS = ((0, 1, 2), (3, 4, 5))
+
+
+def make_weston_linear(
+    n_samples: int,
+    n_features: int = 202,
+    random_state=None,
+    *,
+    standardize: bool = True,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Linear toy problem of Weston et al. (2003) (SPEC E1).
+
+    ``y = ±1`` with equal probability. With probability 0.7 the first three features carry the
+    class, ``x_j = y·N(j, 1)`` for ``j = 1..3``, and features 4..6 are ``N(0, 1)``; otherwise
+    features 1..3 are ``N(0, 1)`` and ``x_j = y·N(j − 3, 1)`` for ``j = 4..6``. All other
+    features are ``N(0, 20)`` noise (standard deviation 20). Only two features (one of each
+    group) are needed; the groups are redundant within themselves.
+
+    Parameters
+    ----------
+    n_samples : int
+        Number of examples.
+    n_features : int, default=202
+        Total number of features (at least 6).
+    random_state : int, RandomState instance or None
+        Seed of the draw.
+    standardize : bool, default=True
+        Centre each feature and divide it by its standard deviation over the drawn sample
+        (the paper standardises the generated data).
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, n_features)
+    y : ndarray of shape (n_samples,)
+        Labels in {-1, +1} (int).
+
+    Examples
+    --------
+    >>> X, y = make_weston_linear(30, random_state=0)
+    >>> X.shape, sorted(set(y.tolist()))
+    ((30, 202), [-1, 1])
+    """
+    if int(n_samples) != n_samples or n_samples < 1:
+        raise InputError(f"n_samples must be a positive integer; got {n_samples!r}.")
+    if int(n_features) != n_features or n_features < 6:
+        raise InputError(f"n_features must be an integer >= 6; got {n_features!r}.")
+    n_samples, n_features = int(n_samples), int(n_features)
+    rng = check_random_state(random_state)
+    y = rng.choice(np.array([-1, 1]), size=n_samples)
+    X = np.empty((n_samples, n_features))
+    first_group = rng.uniform(size=n_samples) < 0.7
+    means = np.arange(1, 4, dtype=float)
+    signal = y[:, None] * rng.normal(means, 1.0, size=(n_samples, 3))
+    noise = rng.normal(0.0, 1.0, size=(n_samples, 3))
+    X[:, 0:3] = np.where(first_group[:, None], signal, noise)
+    signal = y[:, None] * rng.normal(means, 1.0, size=(n_samples, 3))
+    noise = rng.normal(0.0, 1.0, size=(n_samples, 3))
+    X[:, 3:6] = np.where(first_group[:, None], noise, signal)
+    X[:, 6:] = rng.normal(0.0, 20.0, size=(n_samples, n_features - 6))
+    if standardize:
+        X = _standardize_columns(X)
+    return X, y
+
+
+def _standardize_columns(X: np.ndarray) -> np.ndarray:
+    std = X.std(axis=0)
+    std[std == 0] = 1.0  # a constant column (n_samples=1) stays centred at zero
+    return (X - X.mean(axis=0)) / std

@@ -1,0 +1,59 @@
+"""Typed errors of zeronorm_opt.
+
+Every error raised on purpose by the package derives from :class:`ZeroNormError`, so a caller
+can catch the package's errors without catching unrelated bugs. Input errors also derive from
+:class:`ValueError` so that scikit-learn's conventions (and its estimator checks) hold.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class ZeroNormError(Exception):
+    """Base class of every error raised on purpose by zeronorm_opt."""
+
+
+class InputError(ZeroNormError, ValueError):
+    """Bad input detected at the boundary (shapes, NaN/inf, labels, parameter ranges).
+
+    The message says what is wrong and what to pass instead.
+    """
+
+
+class SolverError(ZeroNormError, RuntimeError):
+    """A convex solver did not return an optimal solution.
+
+    Parameters
+    ----------
+    message : str
+        What happened and what to try (another solver, looser tolerances, scaling the data).
+    status : str or None
+        The status string reported by cvxpy / the solver (e.g. ``"infeasible"``,
+        ``"optimal_inaccurate"``, ``"solver_error"``).
+    solver : str or None
+        Name of the solver that was called.
+    stats : object or None
+        ``problem.solver_stats`` of cvxpy (solve time, iterations, ...), when available.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: str | None = None,
+        solver: str | None = None,
+        stats: Any = None,
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.solver = solver
+        self.stats = stats
+
+
+class InfeasibleError(SolverError):
+    """The problem has no feasible point.
+
+    Raised for a hard-margin problem (``C=None``) on training data that are not linearly
+    separable; the message says to pass ``C=`` for the soft-margin formulation.
+    """

@@ -1,0 +1,177 @@
+"""Solver choice, options, fallback and typed errors around ``cvxpy.Problem.solve``.
+
+Every layer of the package takes ``solver=`` (a cvxpy solver name such as ``"HIGHS"``,
+``"CLARABEL"``, ``"OSQP"``, ``"ECOS"``, ``"SCS"``, or a list of names tried in order) and
+``solver_options=`` (a dict passed to the solver) and hands them to :func:`solve_problem`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import cvxpy as cp
+
+from .exceptions import InfeasibleError, InputError, SolverError
+
+#: Preferred solvers per problem class, first installed one wins.
+DEFAULT_SOLVERS: dict[str, tuple[str, ...]] = {
+    "LP": ("HIGHS", "CLARABEL", "ECOS", "SCS"),
+    "QP": ("CLARABEL", "OSQP", "ECOS", "SCS"),
+    "SOCP": ("CLARABEL", "ECOS", "SCS"),
+}
+
+_ACCEPTED = (cp.OPTIMAL, cp.OPTIMAL_INACCURATE)
+_INFEASIBLE = (cp.INFEASIBLE, cp.INFEASIBLE_INACCURATE)
+
+
+def installed_solvers() -> list[str]:
+    """Names of the cvxpy solvers installed on this machine."""
+    return list(cp.installed_solvers())
+
+
+def problem_class(problem: cp.Problem) -> str:
+    """Classify a cvxpy problem as ``"LP"``, ``"QP"`` or ``"SOCP"`` (anything conic)."""
+    if problem.is_qp():
+        # is_qp() is also true for LPs; an LP has an affine objective.
+        return "LP" if problem.objective.expr.is_affine() else "QP"
+    return "SOCP"
+
+
+def default_solver(problem: cp.Problem) -> str:
+    """The default solver for ``problem``'s class among the installed ones."""
+    available = set(installed_solvers())
+    for name in DEFAULT_SOLVERS[problem_class(problem)]:
+        if name in available:
+            return name
+    raise SolverError(
+        f"none of the default solvers {DEFAULT_SOLVERS[problem_class(problem)]} is installed; "
+        "install clarabel (pip install clarabel) or pass solver=<an installed cvxpy solver>."
+    )
+
+
+def resolve_solvers(problem: cp.Problem, solver: str | Sequence[str] | None) -> list[str]:
+    """Turn the user's ``solver`` argument into a validated list of solver names."""
+    if solver is None:
+        return [default_solver(problem)]
+    names = [solver] if isinstance(solver, str) else list(solver)
+    if not names:
+        raise InputError("solver must be a solver name or a non-empty list of names.")
+    available = set(installed_solvers())
+    out = []
+    for name in names:
+        if not isinstance(name, str):
+            raise InputError(f"solver names must be strings; got {name!r}.")
+        upper = name.upper()
+        if upper not in available:
+            raise InputError(
+                f"solver {name!r} is not installed; installed cvxpy solvers: "
+                f"{sorted(available)}."
+            )
+        out.append(upper)
+    return out
+
+
+@dataclass
+class SolveInfo:
+    """What one solve returned: status, solver used, objective, timing and statistics."""
+
+    status: str
+    solver: str
+    value: float
+    solve_time: float
+    setup_time: float | None = None
+    num_iters: int | None = None
+    attempts: list[tuple[str, str]] = field(default_factory=list)
+
+
+def solve_problem(
+    problem: cp.Problem,
+    solver: str | Sequence[str] | None = None,
+    solver_options: dict[str, Any] | None = None,
+    *,
+    infeasible_hint: str | None = None,
+    warm_start: bool = True,
+) -> SolveInfo:
+    """Solve ``problem`` with the first solver (of a fallback list) that succeeds.
+
+    Parameters
+    ----------
+    problem : cvxpy.Problem
+        The problem to solve.
+    solver : str, list of str or None
+        A cvxpy solver name, a list tried in order until one returns an optimal (or optimal
+        inaccurate) solution, or None for the default of the problem's class.
+    solver_options : dict or None
+        Keyword options passed to the solver (e.g. ``{"time_limit": 10}`` for HiGHS).
+    infeasible_hint : str or None
+        Sentence appended to the :class:`InfeasibleError` message (what to change).
+    warm_start : bool
+        Passed to cvxpy; re-solves of a parametrised problem reuse the compiled form anyway.
+
+    Returns
+    -------
+    SolveInfo
+
+    Raises
+    ------
+    InfeasibleError
+        When the solver proves the problem infeasible.
+    SolverError
+        When no solver of the list returned a usable solution; carries the last status.
+
+    Examples
+    --------
+    >>> import cvxpy as cp
+    >>> x = cp.Variable(2)
+    >>> prob = cp.Problem(cp.Minimize(cp.sum(x)), [x >= 1])
+    >>> info = solve_problem(prob, solver="CLARABEL")
+    >>> info.status, round(info.value, 6)
+    ('optimal', 2.0)
+    """
+    names = resolve_solvers(problem, solver)
+    options = dict(solver_options or {})
+    attempts: list[tuple[str, str]] = []
+    last_exc: Exception | None = None
+    for name in names:
+        start = time.perf_counter()
+        try:
+            problem.solve(solver=name, warm_start=warm_start, **options)
+        except cp.error.SolverError as exc:  # solver crashed or gave up
+            attempts.append((name, "solver_error"))
+            last_exc = exc
+            continue
+        elapsed = time.perf_counter() - start
+        status = problem.status
+        attempts.append((name, status))
+        if status in _ACCEPTED:
+            stats = problem.solver_stats
+            return SolveInfo(
+                status=status,
+                solver=name,
+                value=float(problem.value),
+                solve_time=float(getattr(stats, "solve_time", None) or elapsed),
+                setup_time=getattr(stats, "setup_time", None),
+                num_iters=getattr(stats, "num_iters", None),
+                attempts=attempts,
+            )
+        if status in _INFEASIBLE:
+            hint = f" {infeasible_hint}" if infeasible_hint else ""
+            raise InfeasibleError(
+                f"the problem is infeasible (solver {name} reported {status!r}).{hint}",
+                status=status,
+                solver=name,
+                stats=problem.solver_stats,
+            )
+    tried = ", ".join(f"{n}: {s}" for n, s in attempts)
+    raise SolverError(
+        f"no solver returned an optimal solution ({tried}). Try another solver "
+        f"(installed: {installed_solvers()}), pass a fallback list such as "
+        "solver=['HIGHS', 'CLARABEL', 'SCS'], loosen the tolerances in solver_options, or "
+        f"standardise the data.{f' Last error: {last_exc}' if last_exc else ''}",
+        status=attempts[-1][1] if attempts else None,
+        solver=attempts[-1][0] if attempts else None,
+        stats=getattr(problem, "solver_stats", None),
+    )
