@@ -35,7 +35,7 @@ class LogSurrogate:
     --------
     >>> s = LogSurrogate(eps=1e-3)
     >>> float(s.derivative(1.0))
-    0.999000999000999
+    0.9990009990009991
     """
 
     eps: float = 0.0

@@ -79,7 +79,7 @@ def load_microarray(name: str, data_dir=None, *, impute: str | None = "mean") ->
     Examples
     --------
     >>> data = load_microarray("colon")  # doctest: +SKIP
-    >>> data.X.shape
+    >>> data.X.shape  # doctest: +SKIP
     (62, 2000)
     """
     path = find_microarray_file(name, data_dir)
