@@ -1,0 +1,598 @@
+"""Baseline feature selectors named by the source documents (SPEC P13).
+
+These are the comparison rows of the experiments, not the product's core:
+
+* :class:`FisherScore` — the correlation (Fisher) score ``(μ₊ − μ₋)² / (s₊² + s₋²)``;
+* :class:`SVMRFE` and :func:`make_svm_rfe` — recursive feature elimination with a linear SVM
+  (Guyon et al. 2002), built on :class:`sklearn.feature_selection.RFE`;
+* :class:`R2W2` — scale factors chosen by gradient descent on the radius–margin bound
+  ``R²‖w‖²`` (Weston et al. 2000);
+* :class:`InformationGainFilter` — information gain of a binarised feature (seed 001).
+
+All are scikit-learn selectors (``fit``, ``get_support``, ``transform``) with an exact
+``n_features_to_select`` and ``ranking_`` (1 = best, as in RFE).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import cvxpy as cp
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator
+from sklearn.feature_selection import RFE, SelectorMixin
+from sklearn.svm import SVC
+from sklearn.utils._tags import ClassifierTags
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .._validation import check_binary_labels, check_n_features_to_select, check_positive
+from ..exceptions import InputError, SolverError
+
+__all__ = ["R2W2", "SVMRFE", "FisherScore", "InformationGainFilter", "make_svm_rfe"]
+
+
+# --------------------------------------------------------------------------------------------
+# shared helpers (also used by the alignment selector)
+# --------------------------------------------------------------------------------------------
+def _validate_Xy(estimator, X, y, *, binary: bool = True, accept_sparse: bool = False):
+    """Validate training data at the boundary; every problem becomes an :class:`InputError`.
+
+    Returns ``X`` (float64), the class labels and, for two-class problems, ``y`` as ±1.
+    """
+    try:
+        X, y = validate_data(
+            estimator, X, y, dtype=np.float64, accept_sparse="csr" if accept_sparse else False
+        )
+    except ValueError as exc:  # NaN/inf, shapes, None target: keep sklearn's wording, our type
+        raise InputError(str(exc)) from exc
+    classes = np.unique(y)
+    if classes.size < 2:
+        # The wording "one class" is what scikit-learn's estimator checks look for.
+        raise InputError(
+            f"y contains only one class ({classes.tolist()}); feature selection against a "
+            "target needs examples of two classes."
+        )
+    if not binary:
+        return X, classes, y
+    classes, y_pm = check_binary_labels(y, n_samples=X.shape[0])
+    return X, classes, y_pm
+
+
+def _budget(k, n_features: int) -> int:
+    """``n_features_to_select`` checked; ``None`` means half of the features (as RFE)."""
+    k = check_n_features_to_select(k, n_features)
+    return max(1, n_features // 2) if k is None else k
+
+
+def _ranking_from_scores(scores: np.ndarray) -> np.ndarray:
+    """Rank 1 = largest score; ties broken by feature index (stable)."""
+    order = np.argsort(-scores, kind="stable")
+    ranking = np.empty(scores.size, dtype=int)
+    ranking[order] = np.arange(1, scores.size + 1)
+    return ranking
+
+
+class _RankingSelector(SelectorMixin, BaseEstimator):
+    """Selector whose support is ``ranking_ <= n_selected``: the common tail of the baselines."""
+
+    def _get_support_mask(self) -> np.ndarray:
+        check_is_fitted(self, "support_")
+        return self.support_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        # Two-class methods: tell scikit-learn's checks (RFE does the same through its
+        # sub-estimator's tags).
+        tags.classifier_tags = ClassifierTags(multi_class=False)
+        return tags
+
+
+# --------------------------------------------------------------------------------------------
+# Fisher / correlation score
+# --------------------------------------------------------------------------------------------
+def _sample_var(A: np.ndarray) -> np.ndarray:
+    """Sample variance (ddof=1) per column; 0 for a single example, whose spread is unknown.
+
+    Tiny training sets (E1 draws 10 points) can hold a single example of a class; treating its
+    spread as 0 keeps the score defined instead of refusing the data.
+    """
+    if A.shape[0] < 2:
+        return np.zeros(A.shape[1])
+    return A.var(axis=0, ddof=1)
+
+
+class FisherScore(_RankingSelector):
+    """Correlation (Fisher) score filter: keep the features with the largest score.
+
+    The score of feature ``j`` is ``(μ₊ − μ₋)² / (s₊² + s₋²)`` where ``μ±`` and ``s±`` are the
+    mean and the *sample* standard deviation (``ddof=1``) of the feature over each class
+    (SPEC P13; the CORR row of experiment E1). A feature constant within both classes gets the
+    score ``+inf`` if its class means differ and 0 otherwise; a class with a single example
+    contributes ``s² = 0``.
+
+    Parameters
+    ----------
+    n_features_to_select : int or None, default=None
+        Number of features kept; ``None`` keeps half of them (as RFE).
+
+    Attributes
+    ----------
+    scores_ : ndarray of shape (n_features,)
+        The score of each feature.
+    ranking_ : ndarray of shape (n_features,)
+        1 for the best score, 2 for the next, ... (ties by feature index).
+    support_ : ndarray of shape (n_features,)
+        Mask of the selected features.
+    classes_ : ndarray of shape (2,)
+        The two labels; ``classes_[1]`` is the positive class.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+
+    Examples
+    --------
+    >>> from zeronorm_opt.datasets import make_weston_linear
+    >>> X, y = make_weston_linear(30, random_state=0)
+    >>> sel = FisherScore(n_features_to_select=2).fit(X, y)
+    >>> sel.transform(X).shape
+    (30, 2)
+    >>> bool(set(sel.get_support(indices=True)) <= {0, 1, 2, 3, 4, 5})
+    True
+    """
+
+    def __init__(self, n_features_to_select: int | None = None) -> None:
+        self.n_features_to_select = n_features_to_select
+
+    def fit(self, X, y) -> FisherScore:
+        """Compute the scores and keep the ``n_features_to_select`` best features.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Two-class labels of any type.
+
+        Returns
+        -------
+        self : FisherScore
+        """
+        X, self.classes_, y_pm = _validate_Xy(self, X, y)
+        k = _budget(self.n_features_to_select, X.shape[1])
+        pos, neg = X[y_pm > 0], X[y_pm < 0]
+        num = (pos.mean(axis=0) - neg.mean(axis=0)) ** 2
+        den = _sample_var(pos) + _sample_var(neg)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            scores = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.inf)
+        scores[(den == 0) & (num == 0)] = 0.0
+        self.scores_ = scores
+        self.ranking_ = _ranking_from_scores(scores)
+        self.support_ = self.ranking_ <= k
+        return self
+
+
+# --------------------------------------------------------------------------------------------
+# SVM-RFE
+# --------------------------------------------------------------------------------------------
+def make_svm_rfe(
+    n_features_to_select: int | float | None = None, *, step: int | float = 1, C: float = 1.0
+) -> RFE:
+    """Plain scikit-learn RFE with a linear SVM (Guyon et al. 2002), constant ``step``.
+
+    Parameters
+    ----------
+    n_features_to_select : int, float or None, default=None
+        Passed to :class:`sklearn.feature_selection.RFE`.
+    step : int or float, default=1
+        Features removed per iteration (RFE's meaning: an int, or a fraction of the *original*
+        number of features). For "remove half of the *remaining* features" use :class:`SVMRFE`.
+    C : float, default=1.0
+        Regularisation of the linear :class:`sklearn.svm.SVC`; a large value approximates the
+        hard margin used in experiment E1.
+
+    Returns
+    -------
+    rfe : sklearn.feature_selection.RFE
+        Unfitted.
+
+    Examples
+    --------
+    >>> from zeronorm_opt.datasets import make_weston_linear
+    >>> X, y = make_weston_linear(30, n_features=20, random_state=0)
+    >>> make_svm_rfe(2, C=100.0).fit(X, y).support_.sum()
+    np.int64(2)
+    """
+    return RFE(SVC(kernel="linear", C=C), n_features_to_select=n_features_to_select, step=step)
+
+
+class SVMRFE(_RankingSelector):
+    """SVM-RFE as described in seed 000: halve the features while many remain, then one by one.
+
+    At each step a linear SVM is trained on the remaining features and the features with the
+    smallest ``w_j²`` are removed: half of the remaining ones (rounded down, never going below
+    the budget) while more than ``halving_above`` remain, then one at a time. Every elimination
+    step is a :class:`sklearn.feature_selection.RFE` run, so with ``halving_above >= n_features``
+    the result is exactly that of ``RFE(SVC(kernel="linear", C=C), step=1)``.
+
+    Parameters
+    ----------
+    n_features_to_select : int or None, default=None
+        Number of features kept; ``None`` keeps half of them (as RFE).
+    C : float, default=1.0
+        Regularisation of the linear SVM (large = close to hard margin).
+    halving_above : int, default=100
+        While more than this many features remain, remove half of them per step *(choice: the
+        documents say "while many remain")*. Pass ``0`` to halve all the way down.
+
+    Attributes
+    ----------
+    ranking_ : ndarray of shape (n_features,)
+        1 for selected features; larger for features eliminated earlier.
+    support_ : ndarray of shape (n_features,)
+    estimator_ : sklearn.svm.SVC
+        The linear SVM trained on the selected features.
+    n_steps_ : int
+        Number of SVM trainings used for the elimination.
+    classes_ : ndarray of shape (2,)
+    n_features_in_ : int
+
+    Examples
+    --------
+    >>> from zeronorm_opt.datasets import make_weston_linear
+    >>> X, y = make_weston_linear(30, random_state=0)
+    >>> sel = SVMRFE(n_features_to_select=2, C=100.0).fit(X, y)
+    >>> int(sel.get_support().sum()), sel.ranking_.min()
+    (2, np.int64(1))
+    """
+
+    def __init__(
+        self, n_features_to_select: int | None = None, *, C: float = 1.0, halving_above: int = 100
+    ) -> None:
+        self.n_features_to_select = n_features_to_select
+        self.C = C
+        self.halving_above = halving_above
+
+    def fit(self, X, y) -> SVMRFE:
+        """Eliminate features recursively.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Two-class labels.
+
+        Returns
+        -------
+        self : SVMRFE
+        """
+        X, self.classes_, y_pm = _validate_Xy(self, X, y)
+        n = X.shape[1]
+        k = _budget(self.n_features_to_select, n)
+        C = check_positive(self.C, "C")
+        if (
+            isinstance(self.halving_above, bool)
+            or not isinstance(self.halving_above, numbers.Integral)
+            or self.halving_above < 0
+        ):
+            raise InputError(f"halving_above must be an integer >= 0; got {self.halving_above!r}.")
+        remaining = np.arange(n)
+        # Elimination rank: features removed in the same step share it; later = better.
+        removed_at = np.zeros(n, dtype=int)
+        n_steps = 0
+        while remaining.size > max(k, self.halving_above):
+            keep = max(k, math.ceil(remaining.size / 2))
+            rfe = make_svm_rfe(keep, step=remaining.size - keep, C=C).fit(X[:, remaining], y_pm)
+            n_steps += 1
+            removed_at[remaining[~rfe.support_]] = n_steps
+            remaining = remaining[rfe.support_]
+        # One at a time down to the budget: RFE's own ranking orders these features.
+        rfe = make_svm_rfe(k, step=1, C=C).fit(X[:, remaining], y_pm)
+        n_steps += remaining.size - k
+        # Global ranking: selected = 1; then features of the final RFE (ranked by it); then the
+        # halving steps, latest first.
+        ranking = np.empty(n, dtype=int)
+        ranking[remaining] = rfe.ranking_
+        offset = rfe.ranking_.max()
+        for step in range(int(removed_at.max()), 0, -1):
+            idx = np.flatnonzero(removed_at == step)
+            ranking[idx] = offset + 1
+            offset += 1
+        self.ranking_ = ranking
+        self.support_ = ranking == 1
+        self.estimator_ = rfe.estimator_
+        self.n_steps_ = n_steps
+        return self
+
+
+# --------------------------------------------------------------------------------------------
+# R2W2: radius-margin bound
+# --------------------------------------------------------------------------------------------
+class _Ball:
+    """Squared radius of the smallest ball enclosing the rows of ``X∘σ`` (linear kernel).
+
+    The dual ``max_β Σ β_i K_ii − βᵀKβ, β ≥ 0, Σβ = 1`` is a cvxpy problem compiled once; σ
+    enters as a Parameter (DPP), so each solve only updates the data.
+    """
+
+    def __init__(self, X: np.ndarray, solver: str | None) -> None:
+        m, n = X.shape
+        self.sigma = cp.Parameter(n, nonneg=True)
+        self.sigma2 = cp.Parameter(n, nonneg=True)
+        self.beta = cp.Variable(m, nonneg=True)
+        objective = (X**2 @ self.sigma2) @ self.beta - cp.sum_squares(
+            cp.multiply(self.sigma, X.T @ self.beta)
+        )
+        self.problem = cp.Problem(cp.Maximize(objective), [cp.sum(self.beta) == 1])
+        self.solver = solver
+
+    def __call__(self, sigma: np.ndarray) -> tuple[float, np.ndarray]:
+        self.sigma.value = sigma
+        self.sigma2.value = sigma**2
+        self.problem.solve(solver=self.solver)
+        if self.problem.status not in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE):
+            raise SolverError(
+                "the smallest-enclosing-ball QP of R2W2 failed; try radius='variance' or "
+                "another solver.",
+                status=self.problem.status,
+                solver=self.solver,
+            )
+        beta = np.clip(self.beta.value, 0.0, None)
+        return float(self.problem.value), beta / beta.sum()
+
+
+class R2W2(_RankingSelector):
+    """Scale factors σ minimising the radius–margin bound ``R²‖w‖²`` (Weston et al. 2000).
+
+    The SVM uses the linear kernel on ``x∘σ``, ``K_σ(x, x') = Σ_j σ_j² x_j x'_j``. With ``α``
+    the SVM dual solution and ``u = Σ_i α_i y_i x_i`` (original coordinates),
+    ``‖w‖² = Σ_j σ_j² u_j²`` and, by the envelope theorem, ``∂‖w‖²/∂σ_j = −2σ_j u_j²``. With
+    ``β`` the smallest-enclosing-ball dual solution, ``R² = Σ_j σ_j² v_j`` where
+    ``v_j = Σ_i β_i x_ij² − (Σ_i β_i x_ij)²`` and ``∂R²/∂σ_j = 2σ_j v_j``. The bound is
+    minimised by projected gradient descent (σ ≥ 0) with a backtracking line search, so it never
+    increases along the iterations; σ is renormalised to ``‖σ‖² = n_features`` after each step
+    (the hard-margin bound is invariant to the scale of σ; the SVM's ``C`` is not). The
+    ``n_features_to_select`` largest σ are kept.
+
+    Parameters
+    ----------
+    n_features_to_select : int or None, default=None
+        Number of features kept; ``None`` keeps half of them.
+    C : float, default=1000.0
+        Regularisation of the SVM (:class:`sklearn.svm.SVC` with a precomputed kernel); large
+        approximates the hard margin the bound is stated for.
+    radius : {"ball", "variance"}, default="ball"
+        ``"ball"``: exact squared radius of the smallest enclosing ball (a QP solved with
+        cvxpy). ``"variance"``: the approximation ``R² ≈ (1/m) Σ_i ‖x_i∘σ − x̄∘σ‖²``
+        (i.e. ``β_i = 1/m``), much cheaper.
+    max_iter : int, default=50
+        Maximum number of gradient steps.
+    tol : float, default=1e-6
+        Stop when a step decreases the bound by less than ``tol`` relatively.
+    solver : str or None, default=None
+        cvxpy solver of the ball QP (``None``: cvxpy's default for QPs).
+
+    Attributes
+    ----------
+    scale_ : ndarray of shape (n_features,)
+        The final σ.
+    bound_path_ : ndarray of shape (n_iter_ + 1,)
+        ``R²‖w‖²`` at the initial σ (all ones) and after each accepted step.
+    n_iter_ : int
+        Number of accepted gradient steps.
+    ranking_, support_, classes_, n_features_in_
+        As in the other selectors; ``ranking_`` orders the features by decreasing σ.
+
+    Examples
+    --------
+    >>> from zeronorm_opt.datasets import make_weston_linear
+    >>> X, y = make_weston_linear(30, n_features=30, random_state=0)
+    >>> sel = R2W2(n_features_to_select=2, radius="variance").fit(X, y)
+    >>> bool(sel.bound_path_[-1] <= sel.bound_path_[0])
+    True
+    """
+
+    def __init__(
+        self,
+        n_features_to_select: int | None = None,
+        *,
+        C: float = 1000.0,
+        radius: str = "ball",
+        max_iter: int = 50,
+        tol: float = 1e-6,
+        solver: str | None = None,
+    ) -> None:
+        self.n_features_to_select = n_features_to_select
+        self.C = C
+        self.radius = radius
+        self.max_iter = max_iter
+        self.tol = tol
+        self.solver = solver
+
+    def fit(self, X, y) -> R2W2:
+        """Run the gradient descent on σ and keep the largest scale factors.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Two-class labels.
+
+        Returns
+        -------
+        self : R2W2
+        """
+        X, self.classes_, y_pm = _validate_Xy(self, X, y)
+        m, n = X.shape
+        k = _budget(self.n_features_to_select, n)
+        C = check_positive(self.C, "C")
+        tol = check_positive(self.tol, "tol", strict=False)
+        if self.radius not in ("ball", "variance"):
+            raise InputError(f"radius must be 'ball' or 'variance'; got {self.radius!r}.")
+        if isinstance(self.max_iter, bool) or not isinstance(self.max_iter, numbers.Integral):
+            raise InputError(f"max_iter must be a non-negative integer; got {self.max_iter!r}.")
+        if self.max_iter < 0:
+            raise InputError(f"max_iter must be >= 0; got {self.max_iter!r}.")
+        ball = _Ball(X, self.solver) if self.radius == "ball" else None
+        svm = SVC(kernel="precomputed", C=C)
+
+        def bound(sigma: np.ndarray) -> tuple[float, np.ndarray]:
+            Z = X * sigma
+            svm.fit(Z @ Z.T, y_pm)
+            u = svm.dual_coef_[0] @ X[svm.support_]  # Σ α_i y_i x_i
+            w2 = float(np.sum(sigma**2 * u**2))
+            if ball is None:
+                v = X.var(axis=0)
+            else:
+                _, beta = ball(sigma)
+                mean = beta @ X
+                v = np.clip(beta @ X**2 - mean**2, 0.0, None)
+            r2 = float(np.sum(sigma**2 * v))
+            grad = 2.0 * sigma * (w2 * v - r2 * u**2)
+            return r2 * w2, grad
+
+        sigma = np.ones(n)
+        norm2 = float(n)
+        value, grad = bound(sigma)
+        path = [value]
+        step = 0.5
+        for _ in range(self.max_iter):
+            gnorm = np.linalg.norm(grad)
+            if gnorm == 0.0:
+                break
+            # Relative step: the bound is invariant to the scale of σ, so move σ by a fraction
+            # of its own length along the negative gradient; backtrack until the bound drops.
+            accepted = False
+            while step > 1e-8:
+                trial = np.clip(sigma - step * np.sqrt(norm2) * grad / gnorm, 0.0, None)
+                if not trial.any():
+                    step /= 2
+                    continue
+                trial *= np.sqrt(norm2 / np.sum(trial**2))
+                trial_value, trial_grad = bound(trial)
+                if trial_value < value:
+                    accepted = True
+                    break
+                step /= 2
+            if not accepted:
+                break
+            decrease = value - trial_value
+            sigma, value, grad = trial, trial_value, trial_grad
+            path.append(value)
+            step = min(2 * step, 1.0)
+            if decrease <= tol * abs(path[-2]):
+                break
+        self.scale_ = sigma
+        self.bound_path_ = np.asarray(path)
+        self.n_iter_ = len(path) - 1
+        self.ranking_ = _ranking_from_scores(sigma)
+        self.support_ = self.ranking_ <= k
+        return self
+
+
+# --------------------------------------------------------------------------------------------
+# Information gain
+# --------------------------------------------------------------------------------------------
+def _entropy(counts: np.ndarray) -> np.ndarray:
+    """Entropy (bits) of the distributions in the last axis of ``counts`` (unnormalised)."""
+    total = counts.sum(axis=-1, keepdims=True)
+    p = np.divide(counts, total, out=np.zeros_like(counts, dtype=float), where=total > 0)
+    logp = np.log2(p, out=np.zeros_like(p), where=p > 0)
+    return -(p * logp).sum(axis=-1)
+
+
+class InformationGainFilter(_RankingSelector):
+    """Information gain filter (seed 001's comparison): keep the most informative features.
+
+    Each feature is binarised — presence/absence (``x > 0``, the text-categorisation usage for
+    counts or tf-idf) or ``x > threshold`` — and scored by the information gain
+    ``IG = H(Y) − P(f) H(Y | f) − P(¬f) H(Y | ¬f)`` in bits, i.e. the mutual information
+    between the binarised feature and the class. Works for any number of classes and for sparse
+    input.
+
+    Parameters
+    ----------
+    n_features_to_select : int or None, default=None
+        Number of features kept; ``None`` keeps half of them.
+    threshold : {"presence", "median"} or float, default="presence"
+        ``"presence"``: ``x > 0``; ``"median"``: ``x >`` the feature's median over the
+        training data (dense input only); a number: ``x > threshold``.
+
+    Attributes
+    ----------
+    scores_ : ndarray of shape (n_features,)
+        Information gain of each feature (bits).
+    ranking_, support_, classes_, n_features_in_
+        As in the other selectors.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[1, 0, 1], [2, 0, 0], [0, 1, 1], [0, 3, 0]])
+    >>> y = np.array([1, 1, 0, 0])
+    >>> sel = InformationGainFilter(n_features_to_select=1).fit(X, y)
+    >>> sel.scores_.round(3).tolist()
+    [1.0, 1.0, 0.0]
+    """
+
+    def __init__(
+        self, n_features_to_select: int | None = None, *, threshold: str | float = "presence"
+    ) -> None:
+        self.n_features_to_select = n_features_to_select
+        self.threshold = threshold
+
+    def fit(self, X, y) -> InformationGainFilter:
+        """Score every feature and keep the ``n_features_to_select`` best.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Class labels (two or more classes).
+
+        Returns
+        -------
+        self : InformationGainFilter
+        """
+        X, self.classes_, y = _validate_Xy(self, X, y, binary=False, accept_sparse=True)
+        k = _budget(self.n_features_to_select, X.shape[1])
+        if isinstance(self.threshold, str):
+            if self.threshold == "presence":
+                thr = 0.0
+            elif self.threshold == "median":
+                if sp.issparse(X):
+                    raise InputError("threshold='median' needs dense X; use 'presence'.")
+                thr = np.median(X, axis=0)
+            else:
+                raise InputError(
+                    f"threshold must be 'presence', 'median' or a number; got {self.threshold!r}."
+                )
+        elif isinstance(self.threshold, numbers.Real) and not isinstance(self.threshold, bool):
+            thr = float(self.threshold)
+        else:
+            raise InputError(
+                f"threshold must be 'presence', 'median' or a number; got {self.threshold!r}."
+            )
+        if sp.issparse(X) and np.all(np.asarray(thr) >= 0):
+            # Sparse zeros are below any non-negative threshold: only stored entries count.
+            on = X.copy()
+            on.data = (on.data > thr).astype(np.float64)
+        else:
+            X_dense = X.toarray() if sp.issparse(X) else X
+            on = (X_dense > thr).astype(np.float64)
+        onehot = (y[:, None] == self.classes_[None, :]).astype(np.float64)
+        n_on = np.asarray(on.T @ onehot)  # (n_features, n_classes): class counts where f is on
+        n_off = onehot.sum(axis=0)[None, :] - n_on
+        m = X.shape[0]
+        p_on = n_on.sum(axis=1) / m
+        scores = _entropy(onehot.sum(axis=0)) - p_on * _entropy(n_on) - (1 - p_on) * _entropy(n_off)
+        self.scores_ = np.clip(scores, 0.0, None)  # rounding can give -1e-17
+        self.ranking_ = _ranking_from_scores(self.scores_)
+        self.support_ = self.ranking_ <= k
+        return self
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags = ClassifierTags(multi_class=True)
+        tags.input_tags.sparse = True
+        return tags
