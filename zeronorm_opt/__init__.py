@@ -28,6 +28,11 @@ __all__ = [
 ]
 
 # --- core (issue 2): driver, formulations, AROM / FSV estimators ---
+from . import formulations  # noqa: E402
+from .driver import frank_wolfe, successive_linearisation  # noqa: E402
+from .estimators.zero_norm import AROM, FSV  # noqa: E402
+
+__all__ += ["AROM", "FSV", "formulations", "frank_wolfe", "successive_linearisation"]
 
 # --- greedy RLS and the Lasso family (issue 3) ---
 

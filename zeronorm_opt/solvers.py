@@ -35,8 +35,8 @@ def installed_solvers() -> list[str]:
 def problem_class(problem: cp.Problem) -> str:
     """Classify a cvxpy problem as ``"LP"``, ``"QP"`` or ``"SOCP"`` (anything conic)."""
     if problem.is_qp():
-        # is_qp() is also true for LPs; an LP has an affine objective.
-        return "LP" if problem.objective.expr.is_affine() else "QP"
+        # is_qp() is also true for LPs; an LP has a piecewise-linear objective (norm1, max...).
+        return "LP" if problem.objective.expr.is_pwl() else "QP"
     return "SOCP"
 
 

@@ -1,0 +1,352 @@
+"""The generic successive-linearisation (majorise–minimise) and Frank–Wolfe driver (SPEC D).
+
+:func:`successive_linearisation` minimises ``base(x) + s·Σ_j φ(h_j(x))`` over the feasible set
+of a :class:`~zeronorm_opt.formulations.base.ReweightedFormulation`, with φ concave
+non-decreasing (a surrogate of the zero-norm) and ``h_j = |x_j|`` or ``x_j²``. Each step sets
+the formulation's weights Parameter to ``φ'(h(x^k))`` and re-solves the compiled convex
+problem (DPP: no recompilation), taking the full step. Because φ is concave the weighted
+problem majorises the true objective up to a constant, so the objective never increases.
+
+:func:`frank_wolfe` minimises a smooth convex function over a polytope given as a
+:class:`LinearOracle` (an LP whose cost vector is a Parameter) by the conditional-gradient
+method with exact line search on a quadratic model or the 2/(k+2) step.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import cvxpy as cp
+import numpy as np
+
+from ._validation import check_n_features_to_select, support_mask
+from .exceptions import InputError
+from .formulations.base import Formulation, ReweightedFormulation
+from .surrogates import check_surrogate
+
+
+@dataclass
+class IterationRecord:
+    """What one step of the driver produced."""
+
+    iteration: int
+    objective: float  #: base + s·Σ φ(h_j) at the new iterate (pruned coordinates at h = 0)
+    support_size: int  #: number of non-zero feature coefficients (relative threshold)
+    coef: np.ndarray  #: the coefficient vector after the step
+    weights: np.ndarray  #: the weights φ'(h(x^k)) the step was solved with
+    status: str
+    solver: str
+    solve_time: float
+
+
+@dataclass
+class LinearisationResult:
+    """Outcome of :func:`successive_linearisation`.
+
+    Attributes
+    ----------
+    coef : ndarray
+        Final coefficients (all of them, including e.g. slack coordinates).
+    support : ndarray of bool
+        Selected features among the first ``n_features`` coefficients. With a feature
+        budget ``r`` it holds exactly ``r`` features (000's procedure).
+    history : list of IterationRecord
+    n_iter : int
+    stop_reason : {"converged", "max_iter", "budget"}
+    """
+
+    coef: np.ndarray
+    support: np.ndarray
+    history: list[IterationRecord] = field(default_factory=list)
+    n_iter: int = 0
+    stop_reason: str = "max_iter"
+
+    @property
+    def objective_path(self) -> np.ndarray:
+        return np.array([r.objective for r in self.history])
+
+    @property
+    def support_path(self) -> np.ndarray:
+        return np.array([r.support_size for r in self.history])
+
+
+def _surrogate_objective(formulation, surrogate, h, active) -> float:
+    """base + s·Σ φ(h_j); a pruned coordinate counts φ(0) if finite (ε > 0), else nothing."""
+    phi = np.asarray(surrogate.value(np.where(active, h, 0.0)), dtype=float)
+    phi = np.where(active | np.isfinite(phi), phi, 0.0)
+    return formulation.base_objective_value() + formulation.penalty_scale * float(phi.sum())
+
+
+def successive_linearisation(
+    formulation: ReweightedFormulation,
+    surrogate,
+    *,
+    max_iter: int = 50,
+    tol: float = 1e-5,
+    prune_tol: float = 1e-6,
+    normalise_weights: bool = False,
+    n_features_to_select: int | None = None,
+    initial_weights=None,
+    solver=None,
+    solver_options: dict | None = None,
+    callback: Callable[[IterationRecord], None] | None = None,
+) -> LinearisationResult:
+    """Minimise ``base(x) + s·Σ_j φ(h_j(x))`` by successive linearisation of φ.
+
+    Parameters
+    ----------
+    formulation : ReweightedFormulation
+        The convex set and the weighted problem (e.g. ``MarginFormulation``,
+        ``FSVFormulation``, a weighted Lasso); extended constraints are kept.
+    surrogate : object with ``value(t)`` and ``derivative(t)``
+        The concave penalty φ (``LogSurrogate`` for AROM, ``ExpSurrogate`` for FSV,
+        ``PowerSurrogate`` for the bridge penalty, or a ``CustomSurrogate``).
+    max_iter : int, default=50
+        Maximum number of convex solves.
+    tol : float, default=1e-5
+        Stop when the support is unchanged and either the relative decrease of the objective
+        or the largest change of ``h/max h`` is at most ``tol``.
+    prune_tol : float, default=1e-6
+        A coefficient with ``h_j ≤ prune_tol·max h`` is fixed at zero for good (a removed
+        feature never returns). Set 0 to disable.
+    normalise_weights : bool, default=False
+        Divide the weights by their smallest active value before each solve. Valid when the
+        argmin is invariant to a positive scaling of the penalty (hard-margin problems);
+        keeps AROM's weights ``1/z`` with ``max z = 1``.
+    n_features_to_select : int or None
+        Feature budget ``r``: stop at the last iterate before ``‖x‖₀ ≤ r`` holds and keep its
+        ``r`` largest features (the caller retrains on them).
+    initial_weights : array-like or None
+        Weights of the first solve (default all ones: AROM's ``z = 1``, FSV's ``v⁰ = 0``
+        up to the constant ``α``).
+    solver, solver_options
+        Passed to every solve (a cvxpy solver name or fallback list, and its options).
+    callback : callable or None
+        Called with each :class:`IterationRecord` (progress display, checkpoints).
+
+    Returns
+    -------
+    LinearisationResult
+
+    Examples
+    --------
+    >>> from zeronorm_opt.datasets import make_weston_linear
+    >>> from zeronorm_opt.formulations import MarginFormulation
+    >>> from zeronorm_opt.surrogates import LogSurrogate
+    >>> X, y = make_weston_linear(30, random_state=0)
+    >>> f = MarginFormulation(X, y, penalty="l1")
+    >>> res = successive_linearisation(f, LogSurrogate(), normalise_weights=True)
+    >>> res.stop_reason, bool(res.support.sum() < 10)
+    ('converged', True)
+    """
+    if not isinstance(formulation, ReweightedFormulation):
+        raise InputError(
+            "successive_linearisation needs a ReweightedFormulation (weights Parameter, "
+            f"active mask, coef); got {type(formulation).__name__}."
+        )
+    check_surrogate(surrogate)
+    if int(max_iter) != max_iter or max_iter < 1:
+        raise InputError(f"max_iter must be a positive integer; got {max_iter!r}.")
+    n_feat = formulation.n_features
+    budget = check_n_features_to_select(n_features_to_select, n_feat)
+    n_coef = formulation.n_coef
+    active = np.ones(n_coef, dtype=bool)
+    weights = np.ones(n_coef) if initial_weights is None else np.asarray(initial_weights, float)
+    if weights.shape != (n_coef,):
+        raise InputError(f"initial_weights must have shape ({n_coef},); got {weights.shape}.")
+
+    history: list[IterationRecord] = []
+    prev_h: np.ndarray | None = None
+    prev_obj = np.inf
+    stop_reason = "max_iter"
+    coef = np.zeros(n_coef)
+    for it in range(1, int(max_iter) + 1):
+        w = np.where(active, weights, 0.0)
+        if normalise_weights and np.any(active):
+            w = w / w[active].min()
+        formulation.set_active(active)
+        formulation.set_weights(w)
+        info = formulation.solve(solver, solver_options)
+        coef = formulation.coef_value()
+        h = formulation.magnitudes()
+        if prune_tol > 0:
+            # |x_j| relative to max |x| (SPEC's notion of zero), whatever the penalty's h.
+            newly_zero = ~support_mask(coef, prune_tol) & active
+            active &= ~newly_zero
+            coef[~active] = 0.0
+            h[~active] = 0.0
+        obj = _surrogate_objective(formulation, surrogate, h, active)
+        feat_support = support_mask(coef[:n_feat], prune_tol if prune_tol > 0 else 1e-12)
+        record = IterationRecord(
+            iteration=it,
+            objective=obj,
+            support_size=int(feat_support.sum()),
+            coef=coef.copy(),
+            weights=w,
+            status=info.status,
+            solver=info.solver,
+            solve_time=info.solve_time,
+        )
+        history.append(record)
+        if callback is not None:
+            callback(record)
+
+        if budget is not None and record.support_size <= budget:
+            stop_reason = "budget"
+            break
+        if prev_h is not None:
+            same_support = np.array_equal(support_mask(h, 1e-12), support_mask(prev_h, 1e-12))
+            scale, prev_scale = h.max() or 1.0, prev_h.max() or 1.0
+            change = np.max(np.abs(h / scale - prev_h / prev_scale))
+            rel_decrease = (prev_obj - obj) / max(1.0, abs(prev_obj)) if np.isfinite(obj) else 0
+            if same_support and (change <= tol or abs(rel_decrease) <= tol):
+                stop_reason = "converged"
+                break
+        prev_h, prev_obj = h, obj
+        with np.errstate(divide="ignore"):
+            weights = np.asarray(surrogate.derivative(h), dtype=float)
+        weights = np.where(active, weights, 0.0)
+        if not np.all(np.isfinite(weights[active])):
+            raise InputError(
+                "the surrogate derivative is not finite on the active coefficients; use a "
+                "surrogate with eps > 0 or keep prune_tol > 0."
+            )
+
+    support = _final_support(history, budget, n_feat, prune_tol)
+    return LinearisationResult(
+        coef=coef, support=support, history=history, n_iter=len(history), stop_reason=stop_reason
+    )
+
+
+def _final_support(history, budget, n_feat, prune_tol) -> np.ndarray:
+    last = history[-1].coef[:n_feat]
+    if budget is None:
+        return support_mask(last, prune_tol if prune_tol > 0 else 1e-12)
+    # 000's procedure: the last iterate *before* ‖x‖₀ ≤ r, and its r largest features.
+    source = last
+    if len(history) > 1 and history[-1].support_size <= budget:
+        source = history[-2].coef[:n_feat]
+    elif history[-1].support_size < budget:
+        source = history[-1].coef[:n_feat]
+    order = np.argsort(-np.abs(source), kind="stable")
+    support = np.zeros(n_feat, dtype=bool)
+    support[order[:budget]] = True
+    return support
+
+
+# ---------------------------------------------------------------------------------------------
+# Frank–Wolfe (conditional gradient) over a polytope given by a linear oracle
+# ---------------------------------------------------------------------------------------------
+
+
+class LinearOracle(Formulation):
+    """Linear minimisation oracle ``argmin_{s ∈ S} g·s`` with the cost ``g`` a Parameter.
+
+    Parameters
+    ----------
+    n : int
+        Dimension of the variable.
+    constraints : callable
+        ``constraints(s) -> list of cvxpy constraints`` defining the polytope ``S``.
+
+    Examples
+    --------
+    >>> import cvxpy as cp
+    >>> simplex = LinearOracle(3, lambda s: [s >= 0, cp.sum(s) == 1])
+    >>> simplex.minimise(np.array([3.0, -1.0, 2.0]))
+    array([0., 1., 0.])
+    """
+
+    statement = "minimise g·s subject to s ∈ S  (g = the cost Parameter)"
+
+    def __init__(self, n: int, constraints: Callable[[cp.Variable], list]) -> None:
+        super().__init__()
+        self.s = cp.Variable(n, name="s")
+        self.cost = cp.Parameter(n, name="cost", value=np.zeros(n))
+        self.variables["s"] = self.s
+        self.parameters["cost"] = self.cost
+        self._set_constraints = constraints
+
+    def _objective_terms(self):
+        return [self.cost @ self.s]
+
+    def _base_constraints(self):
+        return list(self._set_constraints(self.s))
+
+    def minimise(self, cost, solver=None, solver_options=None) -> np.ndarray:
+        self.cost.value = np.asarray(cost, dtype=float)
+        self.solve(solver, solver_options)
+        return np.round(np.asarray(self.s.value, dtype=float), 12) + 0.0  # fold -0 into 0
+
+
+@dataclass
+class FrankWolfeResult:
+    """Outcome of :func:`frank_wolfe`: the point, objective values and duality gaps."""
+
+    x: np.ndarray
+    objective_path: list[float]
+    gap_path: list[float]
+    n_iter: int
+    converged: bool
+
+
+def frank_wolfe(
+    fun: Callable[[np.ndarray], float],
+    grad: Callable[[np.ndarray], np.ndarray],
+    oracle: LinearOracle,
+    x0,
+    *,
+    max_iter: int = 200,
+    tol: float = 1e-6,
+    step: str = "line_search",
+    solver=None,
+    solver_options=None,
+) -> FrankWolfeResult:
+    """Minimise a smooth convex ``fun`` over the polytope of ``oracle`` (conditional gradient).
+
+    Each iteration solves the LP ``s = argmin_{s∈S} ∇f(x)·s`` (compiled once: only the cost
+    Parameter changes), stops when the Frank–Wolfe duality gap ``∇f(x)·(x − s)`` is at most
+    ``tol·max(1, |f(x)|)``, and moves ``x ← x + γ (s − x)`` with ``γ`` from a bounded scalar
+    line search on ``[0, 1]`` (``step="line_search"``) or ``2/(k+2)`` (``step="open_loop"``).
+
+    Examples
+    --------
+    >>> import cvxpy as cp
+    >>> target = np.array([0.2, 0.5, 0.3])
+    >>> oracle = LinearOracle(3, lambda s: [s >= 0, cp.sum(s) == 1])
+    >>> res = frank_wolfe(lambda x: float(np.sum((x - target) ** 2)),
+    ...                   lambda x: 2 * (x - target), oracle, np.array([1.0, 0, 0]))
+    >>> np.round(res.x, 3)
+    array([0.2, 0.5, 0.3])
+    """
+    from scipy.optimize import minimize_scalar
+
+    if step not in ("line_search", "open_loop"):
+        raise InputError(f"step must be 'line_search' or 'open_loop'; got {step!r}.")
+    x = np.asarray(x0, dtype=float).copy()
+    objs, gaps = [float(fun(x))], []
+    converged = False
+    k = 0
+    for k in range(int(max_iter)):
+        g = np.asarray(grad(x), dtype=float)
+        s = oracle.minimise(g, solver, solver_options)
+        direction = s - x
+        gap = float(-g @ direction)
+        gaps.append(gap)
+        if gap <= tol * max(1.0, abs(objs[-1])):
+            converged = True
+            break
+        if step == "line_search":
+            res = minimize_scalar(
+                lambda t: fun(x + t * direction), bounds=(0.0, 1.0), method="bounded",
+                options={"xatol": 1e-10},
+            )
+            gamma = float(res.x)
+        else:
+            gamma = 2.0 / (k + 2.0)
+        x = x + gamma * direction
+        objs.append(float(fun(x)))
+    return FrankWolfeResult(x=x, objective_path=objs, gap_path=gaps, n_iter=k + 1, converged=converged)
+

@@ -1,0 +1,129 @@
+"""FSV: feature selection by concave minimisation (Bradley & Mangasarian 1998; SPEC P5).
+
+``min Σ_j (1 − exp(−α v_j))`` subject to ``y_i (w·x_i + b) ≥ 1``, ``−v ≤ w ≤ v``; the
+successive-linearisation step is the LP ``min Σ_j c_j v_j`` with ``c_j = α exp(−α v_j^k)``.
+With the trade-off ``λ ∈ [0, 1)`` the objective is
+``(1 − λ)(mean ξ over positives + mean ξ over negatives) + λ Σ_j (1 − exp(−α v_j))`` and the
+constraints carry slacks ``ξ ≥ 0``.
+"""
+
+from __future__ import annotations
+
+import cvxpy as cp
+import numpy as np
+
+from .._validation import check_binary_labels, check_finite_matrix, check_positive
+from ..exceptions import InputError
+from .base import ReweightedFormulation
+from .binary import HARD_MARGIN_HINT
+
+
+class FSVFormulation(ReweightedFormulation):
+    """The linearised FSV step, an LP over ``(w, b, v)`` (and ``ξ`` with a trade-off).
+
+    Parameters
+    ----------
+    X : array-like of shape (m, n)
+    y : array-like of shape (m,)
+    trade_off : float or None, default=None
+        None: separable form (hard margin). ``λ ∈ [0, 1)``: the training-error trade-off
+        variant with class-balanced mean slacks weighted by ``1 − λ`` and the concave
+        penalty by ``λ``.
+    C : float or None, default=None
+        Alternative soft margin: ``Σ_j c_j v_j + C Σ_i ξ_i`` (hinge slacks, as in AROM).
+
+    Attributes
+    ----------
+    w, b, v : cvxpy.Variable
+        Weights, bias, and the bounds ``v ≥ |w|`` carried by the concave penalty
+        (``coef`` is ``v``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[2.0, 0.1], [1.5, -0.3], [-1.0, 0.2], [-2.0, -0.1]])
+    >>> f = FSVFormulation(X, [1, 1, -1, -1])
+    >>> f.set_weights(np.full(2, 5.0))  # α exp(−α·0) at v⁰ = 0 with α = 5
+    >>> _ = f.solve()
+    >>> np.round(f.w.value, 4) + 0.0  # + 0.0 folds -0 into 0
+    array([0.8, 0. ])
+    """
+
+    statement = """
+    minimise    Σ_j c_j v_j  [+ C Σ_i ξ_i]    [or λ-variant: (1−λ)(mean_{i∈+} ξ_i + mean_{i∈−} ξ_i) + λ Σ_j c_j v_j]
+    subject to  y_i (w·x_i + b) ≥ 1 [− ξ_i],  ξ ≥ 0,  −v ≤ w ≤ v
+    (c = the weights Parameter; SLA sets c_j = α exp(−α v_j^k), the gradient of Σ 1 − e^{−α v})
+    """
+
+    penalty = "l1"
+
+    def __init__(
+        self, X, y, trade_off: float | None = None, C: float | None = None
+    ) -> None:
+        super().__init__()
+        self.X = check_finite_matrix(X)
+        _, self.y = check_binary_labels(y, self.X.shape[0])
+        m, n = self.X.shape
+        if trade_off is not None and not (0.0 <= trade_off < 1.0):
+            raise InputError(f"trade_off (λ) must lie in [0, 1) or be None; got {trade_off!r}.")
+        if trade_off is not None and C is not None:
+            raise InputError("pass either trade_off (λ-variant) or C (hinge penalty), not both.")
+        self.trade_off = trade_off
+        self.C = check_positive(C, "C", allow_none=True)
+        self.w = cp.Variable(n, name="w")
+        self.b = cp.Variable(name="b")
+        self.coef = self.v = cp.Variable(n, nonneg=True, name="v")
+        self._init_weights(n)
+        self.variables.update(w=self.w, b=self.b, v=self.v)
+        self.xi = None
+        if trade_off is not None or self.C is not None:
+            self.xi = cp.Variable(m, nonneg=True, name="xi")
+            self.variables["xi"] = self.xi
+        if trade_off is not None:
+            self.penalty_scale = float(trade_off)
+            # Class-balanced mean: each class's slacks averaged over its own size.
+            pos = self.y > 0
+            self._slack_weights = np.where(pos, 1.0 / pos.sum(), 1.0 / (~pos).sum())
+        self.infeasible_hint = (
+            HARD_MARGIN_HINT.replace("C=<positive number>", "trade_off=<λ in [0, 1)>")
+            if self.xi is None
+            else None
+        )
+
+    def _objective_terms(self):
+        linear = self.weight_param @ self.v
+        if self.xi is None:
+            return [linear]
+        if self.C is not None:
+            return [linear, self.C * cp.sum(self.xi)]
+        return [(1.0 - self.trade_off) * (self._slack_weights @ self.xi), self.trade_off * linear]
+
+    def _base_constraints(self):
+        scores = self.X @ self.w + self.b
+        rhs = 1.0 if self.xi is None else 1.0 - self.xi
+        return [
+            cp.multiply(self.y, scores) >= rhs,
+            self.w <= self.v,
+            -self.v <= self.w,
+            self.active_constraint(),
+        ]
+
+    def base_objective_value(self) -> float:
+        if self.xi is None:
+            return 0.0
+        if self.C is not None:
+            return float(self.C * np.sum(self.xi.value))
+        return float((1.0 - self.trade_off) * (self._slack_weights @ self.xi.value))
+
+    def solution(self) -> tuple[np.ndarray, float]:
+        """``(w, b)`` of the last solve (``w`` zero where ``v`` is inactive)."""
+        w = np.asarray(self.w.value, dtype=float).copy()
+        w[self.active.value == 0] = 0.0
+        return w, float(self.b.value)
+
+    def _repr_details(self) -> str:
+        m, n = self.X.shape
+        lam = "hard" if self.xi is None else (
+            f"C={self.C:g}" if self.C is not None else f"λ={self.trade_off:g}"
+        )
+        return f" {lam}, m={m}, n={n}"
