@@ -37,3 +37,12 @@ __all__ += ["AROM", "FSV", "formulations", "frank_wolfe", "successive_linearisat
 # --- greedy RLS and the Lasso family (issue 3) ---
 
 # --- alignment selection and baselines (issue 4) ---
+from .estimators.baselines import (  # noqa: E402
+    R2W2,
+    SVMRFE,
+    FisherScore,
+    InformationGainFilter,
+    make_svm_rfe,
+)
+
+__all__ += ["R2W2", "SVMRFE", "FisherScore", "InformationGainFilter", "make_svm_rfe"]
