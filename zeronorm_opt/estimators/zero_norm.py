@@ -32,17 +32,22 @@ class _ZeroNormClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
     # -- validation --------------------------------------------------------------------------
     def _validate_fit_input(self, X, y):
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2)
-        target = type_of_target(y, input_name="y")
-        if target not in ("binary",):
-            n_cls = np.unique(y).size
-            if target == "multiclass" or n_cls > 2:
-                raise InputError(
-                    f"{type(self).__name__} is a two-class method and y has {n_cls} classes; "
-                    "use the multiclass formulations (Weston-Watkins or one-vs-rest)."
-                )
-            if n_cls < 2:
-                raise InputError(f"y has a single class ({np.unique(y).tolist()}); pass two.")
-            raise InputError(f"y must hold two-class labels; got target type {target!r}.")
+        target = type_of_target(y, input_name="y", raise_unknown=True)
+        if target not in ("binary", "multiclass"):
+            raise InputError(
+                f"Unknown label type: {target!r}. {type(self).__name__} is a classifier and "
+                "needs class labels (continuous targets call for a regressor)."
+            )
+        n_cls = np.unique(y).size
+        if n_cls < 2:
+            raise InputError(
+                f"y has a single class ({np.unique(y).tolist()}); a classifier needs two."
+            )
+        if n_cls > 2:
+            raise InputError(
+                f"Only binary classification is supported. y has {n_cls} classes; use the "
+                "multiclass formulations (Weston-Watkins or one-vs-rest)."
+            )
         self.classes_ = np.unique(y)
         y_pm = np.where(y == self.classes_[1], 1.0, -1.0)
         check_n_features_to_select(self.n_features_to_select, X.shape[1])
@@ -92,6 +97,7 @@ class _ZeroNormClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
 
     def predict(self, X):
         """Predicted class labels."""
+        check_is_fitted(self, "coef_")
         return self.classes_[(self.decision_function(X) > 0).astype(int)]
 
 
