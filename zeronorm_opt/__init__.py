@@ -35,6 +35,9 @@ from .estimators.zero_norm import AROM, FSV  # noqa: E402
 __all__ += ["AROM", "FSV", "formulations", "frank_wolfe", "successive_linearisation"]
 
 # --- greedy RLS and the Lasso family (issue 3) ---
+from .estimators.greedy_rls import GreedyRLS  # noqa: E402
+
+__all__ += ["GreedyRLS"]
 
 # --- alignment selection and baselines (issue 4) ---
 from .estimators.baselines import (  # noqa: E402

@@ -1,0 +1,175 @@
+"""Reference algorithms of seed 002 for greedy forward selection of RLS features.
+
+Both select exactly what :func:`~zeronorm_opt.fast.greedy_rls.greedy_rls` selects; they are
+slower and are kept, written as literally as the paper states them, so that tests and benchmarks
+can check the fast algorithm against them.
+
+* :func:`greedy_rls_wrapper` (Algorithm 1): the black-box wrapper. Every candidate set is
+  trained from scratch by :func:`~zeronorm_opt.fast.rls.rls_fit` (primal or dual closed form)
+  and scored by the LOO shortcut: ``O(min(k³m²n, k²m³n))``.
+* :func:`greedy_rls_lowrank` (Algorithm 2, Ojeda et al. 2008): the low-rank updated LS-SVM.
+  Keeps ``G = (K + λI)⁻¹`` (``m × m``) and forms ``G̃`` for each candidate by
+  Sherman–Morrison: ``O(k·m²·n)`` time and ``O(m²)`` memory.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._validation import check_finite_matrix, check_n_features_to_select, check_positive
+from ..exceptions import InputError
+from .greedy_rls import (
+    LossFunction,
+    check_zero_one_targets,
+    evaluate_loss,
+    resolve_loss,
+    zero_one_loss,
+)
+from .rls import check_targets, rls_fit
+
+__all__ = ["greedy_rls_lowrank", "greedy_rls_wrapper"]
+
+
+def _check(X, y, k, alpha, loss, bias):
+    X = check_finite_matrix(X)
+    Y = check_targets(y, X.shape[0])
+    k = check_n_features_to_select(k, X.shape[1])
+    if k is None:
+        raise InputError("n_features_to_select must be a positive integer, not None.")
+    loss_fn = resolve_loss(loss)
+    if loss_fn is zero_one_loss:
+        check_zero_one_targets(Y)
+    return (
+        X,
+        Y,
+        k,
+        check_positive(alpha, "alpha"),
+        loss_fn,
+        check_positive(bias, "bias", strict=False),
+    )
+
+
+def greedy_rls_wrapper(
+    X,
+    y,
+    n_features_to_select: int,
+    alpha: float = 1.0,
+    *,
+    loss: str | LossFunction = "squared",
+    bias: float = 0.0,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Greedy forward selection with RLS as a black box (seed 002, Algorithm 1).
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,) or (n_samples, n_outputs)
+    n_features_to_select : int
+    alpha : float
+        Regularisation ``λ > 0``.
+    loss : {"squared", "zero_one"} or callable
+        As in :func:`~zeronorm_opt.fast.greedy_rls.greedy_rls`.
+    bias : float
+        Value of a constant feature always in the model (0: none).
+
+    Returns
+    -------
+    selected : ndarray of int, shape (k,)
+        Feature indices in the order they were added.
+    loo_loss : ndarray of shape (k,)
+        LOO loss after each addition.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(30, 6))
+    >>> y = X[:, 4] + 0.1 * rng.normal(size=30)
+    >>> selected, losses = greedy_rls_wrapper(X, y, 1, alpha=0.5)
+    >>> selected.tolist()
+    [4]
+    """
+    X, Y, k, lam, loss_fn, bias = _check(X, y, n_features_to_select, alpha, loss, bias)
+    m, n = X.shape
+    const = np.full((m, 1 if bias > 0 else 0), bias)
+    selected: list[int] = []
+    losses = []
+    for _ in range(k):
+        best, best_loss = -1, np.inf
+        for i in range(n):
+            if i in selected:
+                continue
+            Xs = np.hstack([X[:, selected + [i]], const])
+            loo = rls_fit(Xs, Y, lam).loo_predictions
+            e = evaluate_loss(loss_fn, Y, loo[None])[0]
+            if e < best_loss:
+                best, best_loss = i, e
+        selected.append(best)
+        losses.append(best_loss)
+    return np.asarray(selected, dtype=np.intp), np.asarray(losses)
+
+
+def greedy_rls_lowrank(
+    X,
+    y,
+    n_features_to_select: int,
+    alpha: float = 1.0,
+    *,
+    loss: str | LossFunction = "squared",
+    bias: float = 0.0,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Low-rank updated LS-SVM forward selection (seed 002, Algorithm 2).
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,) or (n_samples, n_outputs)
+    n_features_to_select : int
+    alpha : float
+        Regularisation ``λ > 0``.
+    loss : {"squared", "zero_one"} or callable
+        As in :func:`~zeronorm_opt.fast.greedy_rls.greedy_rls`.
+    bias : float
+        Value of a constant feature always in the model (0: none).
+
+    Returns
+    -------
+    selected : ndarray of int, shape (k,)
+    loo_loss : ndarray of shape (k,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(30, 6))
+    >>> y = X[:, 4] + 0.1 * rng.normal(size=30)
+    >>> greedy_rls_lowrank(X, y, 1, alpha=0.5)[0].tolist()
+    [4]
+    """
+    X, Y, k, lam, loss_fn, bias = _check(X, y, n_features_to_select, alpha, loss, bias)
+    m, n = X.shape
+
+    def smw(G, v):  # (G⁻¹ + v vᵀ)⁻¹, parenthesised so that it costs O(m²)
+        Gv = G @ v
+        return G - np.outer(Gv, Gv) / (1.0 + v @ Gv)
+
+    G = np.eye(m) / lam
+    if bias > 0:
+        G = smw(G, np.full(m, bias))
+    selected: list[int] = []
+    losses = []
+    for _ in range(k):
+        best, best_loss = -1, np.inf
+        for i in range(n):
+            if i in selected:
+                continue
+            G_new = smw(G, X[:, i])
+            a_new = G_new @ Y
+            loo = Y - a_new / np.diag(G_new)[:, None]
+            e = evaluate_loss(loss_fn, Y, loo[None])[0]
+            if e < best_loss:
+                best, best_loss = i, e
+        G = smw(G, X[:, best])
+        selected.append(best)
+        losses.append(best_loss)
+    return np.asarray(selected, dtype=np.intp), np.asarray(losses)
