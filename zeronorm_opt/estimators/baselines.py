@@ -341,6 +341,28 @@ class _Ball:
         return float(self.problem.value), beta / beta.sum()
 
 
+def _radius_margin(
+    X: np.ndarray, y_pm: np.ndarray, sigma: np.ndarray, svm: SVC, ball: _Ball | None
+) -> tuple[float, np.ndarray]:
+    """``R²‖w‖²`` for the linear kernel on ``X∘σ`` and its gradient in σ (see :class:`R2W2`).
+
+    ``ball=None`` uses the variance approximation of ``R²`` (``β_i = 1/m``).
+    """
+    Z = X * sigma
+    svm.fit(Z @ Z.T, y_pm)
+    u = svm.dual_coef_[0] @ X[svm.support_]  # Σ α_i y_i x_i in the original coordinates
+    w2 = float(np.sum(sigma**2 * u**2))
+    if ball is None:
+        v = X.var(axis=0)
+    else:
+        _, beta = ball(sigma)
+        v = np.clip(beta @ X**2 - (beta @ X) ** 2, 0.0, None)
+    r2 = float(np.sum(sigma**2 * v))
+    # Product rule with ∂‖w‖²/∂σ_j = −2σ_j u_j² and ∂R²/∂σ_j = 2σ_j v_j.
+    grad = 2.0 * sigma * (w2 * v - r2 * u**2)
+    return r2 * w2, grad
+
+
 class R2W2(_RankingSelector):
     """Scale factors σ minimising the radius–margin bound ``R²‖w‖²`` (Weston et al. 2000).
 
@@ -437,19 +459,7 @@ class R2W2(_RankingSelector):
         svm = SVC(kernel="precomputed", C=C)
 
         def bound(sigma: np.ndarray) -> tuple[float, np.ndarray]:
-            Z = X * sigma
-            svm.fit(Z @ Z.T, y_pm)
-            u = svm.dual_coef_[0] @ X[svm.support_]  # Σ α_i y_i x_i
-            w2 = float(np.sum(sigma**2 * u**2))
-            if ball is None:
-                v = X.var(axis=0)
-            else:
-                _, beta = ball(sigma)
-                mean = beta @ X
-                v = np.clip(beta @ X**2 - mean**2, 0.0, None)
-            r2 = float(np.sum(sigma**2 * v))
-            grad = 2.0 * sigma * (w2 * v - r2 * u**2)
-            return r2 * w2, grad
+            return _radius_margin(X, y_pm, sigma, svm, ball)
 
         sigma = np.ones(n)
         norm2 = float(n)
