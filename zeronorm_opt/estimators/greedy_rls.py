@@ -27,6 +27,11 @@ def resolve_n_features(value, n_features: int) -> int:
                 "Pass an integer for an absolute number of features."
             )
         return max(1, int(value * n_features))
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and value > n_features:
+        raise InputError(
+            f"n_features_to_select={value} exceeds the number of features of X "
+            f"(n_features={n_features}); pass at most {n_features}, or a fraction in (0, 1]."
+        )
     return check_n_features_to_select(value, n_features)
 
 

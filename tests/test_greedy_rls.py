@@ -1,0 +1,235 @@
+"""Tests of RLS, its LOO shortcut, greedy RLS and the GreedyRLS estimator (SPEC P11)."""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.linear_model import Ridge
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from zeronorm_opt import GreedyRLS, InputError
+from zeronorm_opt.fast.greedy_rls import greedy_rls
+from zeronorm_opt.fast.rls import rls_fit, rls_loo_predictions
+from zeronorm_opt.fast.rls_reference import greedy_rls_lowrank, greedy_rls_wrapper
+
+# (m, n, k, λ, bias, n_outputs): m < n and m > n, small and large λ, with/without intercept.
+SHAPES = [
+    (20, 40, 6, 0.01, 0.0, 1),
+    (25, 60, 8, 1.0, 1.0, 1),
+    (60, 15, 10, 0.1, 0.0, 1),
+    (80, 25, 7, 10.0, 2.0, 1),
+    (30, 30, 5, 1.0, 0.0, 3),
+    (50, 12, 12, 0.5, 1.0, 2),
+]
+
+
+def _data(m, n, t, seed):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(m, n)) * rng.uniform(0.2, 3.0, size=n)  # uneven feature scales
+    W = np.zeros((n, t))
+    W[rng.choice(n, size=min(3, n), replace=False)] = rng.normal(size=(min(3, n), t))
+    Y = X @ W + 0.5 * rng.normal(size=(m, t))
+    return X, (Y[:, 0] if t == 1 else Y)
+
+
+# ----------------------------------------------------------------------------- plain RLS
+
+
+@pytest.mark.parametrize("m, n", [(30, 5), (8, 20), (15, 15)])
+def test_rls_primal_dual_and_ridge_agree(m, n):
+    X, y = _data(m, n, 2, seed=m + n)
+    primal = rls_fit(X, y, 0.7, form="primal")
+    dual = rls_fit(X, y, 0.7, form="dual")
+    np.testing.assert_allclose(primal.coef, dual.coef, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(primal.g_diag, dual.g_diag, rtol=1e-9)
+    np.testing.assert_allclose(primal.dual_coef, dual.dual_coef, rtol=1e-8, atol=1e-12)
+    ridge = Ridge(alpha=0.7, fit_intercept=False, solver="cholesky").fit(X, y)
+    np.testing.assert_allclose(primal.coef.T, ridge.coef_, rtol=1e-8, atol=1e-12)
+    assert rls_fit(X, y, 0.7).form == ("primal" if n < m else "dual")
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    m=st.integers(3, 25),
+    n=st.integers(1, 25),
+    log_lam=st.floats(-2, 2),
+    seed=st.integers(0, 2**31 - 1),
+)
+def test_loo_shortcut_equals_explicit_refits(m, n, log_lam, seed):
+    rng = np.random.default_rng(seed)
+    X, y = rng.normal(size=(m, n)), rng.normal(size=m)
+    lam = 10.0**log_lam
+    shortcut = rls_loo_predictions(X, y, lam)[:, 0]
+    explicit = np.empty(m)
+    for j in range(m):
+        keep = np.arange(m) != j
+        explicit[j] = X[j] @ rls_fit(X[keep], y[keep], lam).coef[:, 0]
+    np.testing.assert_allclose(shortcut, explicit, rtol=1e-7, atol=1e-9)
+
+
+def test_rls_rejects_bad_input():
+    X = np.ones((4, 2))
+    with pytest.raises(InputError, match="alpha"):
+        rls_fit(X, np.ones(4), 0.0)
+    with pytest.raises(InputError, match="samples"):
+        rls_fit(X, np.ones(5))
+    with pytest.raises(InputError, match="form"):
+        rls_fit(X, np.ones(4), form="kernel")
+
+
+# --------------------------------------------------------------- greedy RLS vs references
+
+
+@pytest.mark.parametrize("m, n, k, lam, bias, t", SHAPES)
+def test_greedy_matches_wrapper_and_lowrank(m, n, k, lam, bias, t):
+    X, y = _data(m, n, t, seed=m * n + k)
+    fast = greedy_rls(X, y, k, lam, bias=bias)
+    wrap_sel, wrap_loss = greedy_rls_wrapper(X, y, k, lam, bias=bias)
+    low_sel, low_loss = greedy_rls_lowrank(X, y, k, lam, bias=bias)
+    assert fast.selected.tolist() == wrap_sel.tolist() == low_sel.tolist()
+    np.testing.assert_allclose(fast.loo_loss, wrap_loss, rtol=1e-8)
+    np.testing.assert_allclose(low_loss, wrap_loss, rtol=1e-8)
+
+
+@pytest.mark.parametrize("bias", [0.0, 1.0])
+def test_zero_one_and_callable_losses_match_wrapper(bias):
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(40, 30))
+    y = np.sign(X[:, 0] + X[:, 1] + 0.8 * rng.normal(size=40))
+
+    def absolute(y_true, y_pred):
+        return np.abs(y_true[None] - y_pred).sum(axis=(1, 2))
+
+    for loss in ("zero_one", absolute):
+        fast = greedy_rls(X, y, 5, 1.0, loss=loss, bias=bias)
+        sel, losses = greedy_rls_wrapper(X, y, 5, 1.0, loss=loss, bias=bias)
+        assert fast.selected.tolist() == sel.tolist()
+        np.testing.assert_allclose(fast.loo_loss, losses, rtol=1e-8)
+    # The zero-one loss is the fraction of LOO sign errors of the selected model.
+    fast = greedy_rls(X, y, 5, 1.0, loss="zero_one", bias=bias)
+    cols = np.hstack([X[:, fast.selected], np.full((40, 1 if bias else 0), bias)])
+    loo = rls_loo_predictions(cols, y, 1.0)[:, 0]
+    assert fast.loo_loss[-1] == pytest.approx(np.mean(y * loo <= 0))
+
+
+def test_refit_on_selected_columns_reproduces_weights():
+    X, y = _data(70, 40, 1, seed=11)
+    res = greedy_rls(X, y, 9, 0.3)
+    refit = rls_fit(X[:, res.selected], y, 0.3)
+    np.testing.assert_allclose(res.coef, refit.coef, rtol=1e-8, atol=1e-10)
+    np.testing.assert_allclose(res.dual_coef, refit.dual_coef, rtol=1e-8, atol=1e-10)
+    # The recorded LOO loss is that of the refitted model.
+    assert res.loo_loss[-1] == pytest.approx(np.mean((y - refit.loo_predictions[:, 0]) ** 2))
+
+
+def test_intercept_is_a_regularised_constant_feature():
+    X, y = _data(50, 10, 1, seed=5)
+    y = y + 4.0
+    res = greedy_rls(X, y, 3, 0.2, bias=2.0)
+    Xb = np.hstack([X[:, res.selected], np.full((50, 1), 2.0)])
+    refit = rls_fit(Xb, y, 0.2)
+    np.testing.assert_allclose(res.coef[:, 0], refit.coef[:3, 0], rtol=1e-8)
+    assert res.intercept[0] == pytest.approx(2.0 * refit.coef[3, 0])
+
+
+def test_loo_loss_is_non_increasing_when_signal_dominates():
+    # Not guaranteed in general (LOO may rise), but with 4 strong features among noise the
+    # first 4 additions must each lower it, and they must be the 4 true features.
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 50))
+    y = X[:, [3, 17, 29, 41]] @ np.array([4.0, -3.0, 2.0, 1.5]) + 0.1 * rng.normal(size=200)
+    res = greedy_rls(X, y, 4, 1.0)
+    assert sorted(res.selected.tolist()) == [3, 17, 29, 41]
+    assert np.all(np.diff(res.loo_loss) < 0)
+
+
+def test_block_size_does_not_change_the_result():
+    X, y = _data(40, 33, 2, seed=9)
+    a = greedy_rls(X, y, 6, 0.5)
+    b = greedy_rls(X, y, 6, 0.5, block_size=4)
+    assert a.selected.tolist() == b.selected.tolist()
+    np.testing.assert_allclose(a.loo_loss, b.loo_loss, rtol=1e-12)
+
+
+def test_verbose_and_logging_report_progress(capsys, caplog):
+    X, y = _data(30, 12, 1, seed=2)
+    with caplog.at_level(logging.DEBUG, logger="zeronorm_opt.fast.greedy_rls"):
+        greedy_rls(X, y, 3, 1.0, verbose=2)
+    assert capsys.readouterr().out.count("greedy RLS:") == 3
+    assert sum("LOO loss" in r.getMessage() for r in caplog.records) == 3
+
+
+def test_greedy_rejects_bad_input():
+    X, y = _data(10, 5, 1, seed=0)
+    with pytest.raises(InputError, match="n_features_to_select"):
+        greedy_rls(X, y, 6)
+    with pytest.raises(InputError, match="loss"):
+        greedy_rls(X, y, 2, loss="hinge")
+    with pytest.raises(InputError, match="-1, \\+1"):
+        greedy_rls(X, y, 2, loss="zero_one")
+    with pytest.raises(InputError, match="one value per candidate"):
+        greedy_rls(X, y, 2, loss=lambda yt, yp: 0.0)
+    with pytest.raises(InputError, match="NaN"):
+        greedy_rls(np.where(X > 1, np.nan, X), y, 2)
+
+
+# ---------------------------------------------------------------------------- estimator
+
+
+@parametrize_with_checks([GreedyRLS(), GreedyRLS(2, alpha=0.5, fit_intercept=False)])
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
+
+
+def test_estimator_matches_function_and_predicts():
+    X, y = _data(60, 20, 1, seed=4)
+    model = GreedyRLS(5, alpha=0.5, intercept_scaling=3.0).fit(X, y + 10.0)
+    res = greedy_rls(X, y + 10.0, 5, 0.5, bias=3.0)
+    assert model.selection_order_.tolist() == res.selected.tolist()
+    np.testing.assert_array_equal(np.flatnonzero(model.support_), np.sort(res.selected))
+    np.testing.assert_allclose(model.loo_loss_, res.loo_loss)
+    np.testing.assert_allclose(model.coef_[res.selected], res.coef[:, 0])
+    assert model.coef_[~model.support_].tolist() == [0.0] * 15
+    np.testing.assert_allclose(model.predict(X), X @ model.coef_ + model.intercept_)
+    assert model.ranking_[res.selected].tolist() == [1, 2, 3, 4, 5]
+    assert model.transform(X).shape == (60, 5)
+
+
+def test_estimator_classification_with_pm1_targets():
+    rng = np.random.default_rng(8)
+    X = rng.normal(size=(120, 30))
+    y = np.where(X[:, 5] - X[:, 9] + 0.3 * rng.normal(size=120) > 0, 1.0, -1.0)
+    model = GreedyRLS(2, loss="zero_one").fit(X, y)
+    assert sorted(model.selection_order_.tolist()) == [5, 9]
+    assert np.mean(np.sign(model.predict(X)) == y) > 0.85
+
+
+def test_estimator_multi_output_shares_support():
+    X, Y = _data(50, 15, 3, seed=6)
+    model = GreedyRLS(4).fit(X, Y)
+    assert model.coef_.shape == (3, 15)
+    assert model.predict(X).shape == (50, 3)
+    assert np.all((model.coef_ != 0).any(axis=0) == model.support_)
+
+
+def test_estimator_fraction_and_bad_input():
+    X, y = _data(20, 10, 1, seed=1)
+    assert GreedyRLS(0.3).fit(X, y).support_.sum() == 3
+    with pytest.raises(InputError, match="exceeds the number of features"):
+        GreedyRLS(11).fit(X, y)
+    with pytest.raises(InputError, match="out of range"):
+        GreedyRLS(0).fit(X, y)
+    with pytest.raises(InputError, match="positive integer"):
+        GreedyRLS("3").fit(X, y)
+    with pytest.raises(InputError, match=r"\(0, 1\]"):
+        GreedyRLS(1.5).fit(X, y)
+    with pytest.raises(InputError, match="alpha"):
+        GreedyRLS(2, alpha=-1.0).fit(X, y)
+    with pytest.raises(InputError, match="NaN"):
+        GreedyRLS(2).fit(np.full((20, 10), np.nan), y)
+    with pytest.raises(InputError, match="inconsistent numbers of samples"):
+        GreedyRLS(2).fit(X, y[:-1])
