@@ -149,7 +149,8 @@ class ReweightedFormulation(Formulation):
     """A formulation with a weighted penalty on a coefficient vector, for the driver.
 
     Its objective is ``base(x) + penalty_scale · Σ_j weights_j · h_j(x_j)`` with
-    ``h_j = |x_j|`` (``penalty="l1"``) or ``x_j²`` (``penalty="l2"``), the weights a cvxpy
+    ``h_j = |x_j|`` (``penalty="l1"``) or ``x_j²`` (``penalty="l2"``, where penalty_scale
+    is ½ unless a subclass says otherwise), the weights a cvxpy
     ``Parameter``, and coefficients with ``active_j = 0`` constrained to zero. The
     successive-linearisation driver sets the weights to ``φ'(h(x^k))`` between solves; the
     compiled problem is reused.
@@ -164,6 +165,8 @@ class ReweightedFormulation(Formulation):
     def _init_weights(self, n_coef: int, n_features: int | None = None) -> None:
         if self.penalty not in ("l1", "l2"):
             raise InputError(f"penalty must be 'l1' or 'l2'; got {self.penalty!r}.")
+        if self.penalty == "l2":
+            self.penalty_scale = 0.5 * self.penalty_scale
         self.n_coef = n_coef
         #: How many leading coefficients are features (the rest: e.g. slack coordinates).
         self.n_features = n_coef if n_features is None else n_features
@@ -199,7 +202,9 @@ class ReweightedFormulation(Formulation):
     def penalty_expression(self) -> cp.Expression:
         if self.penalty == "l1":
             return cp.norm1(cp.multiply(self.weight_param, self.coef))
-        return cp.sum_squares(cp.multiply(self.weight_param, self.coef))
+        # ½ Σ c_j x_j²: with unit weights and C this is the standard soft-margin SVM
+        # ½‖w‖² + C Σ ξ (the C of scikit-learn's SVC); penalty_scale carries the ½.
+        return 0.5 * cp.sum_squares(cp.multiply(self.weight_param, self.coef))
 
     def active_constraint(self) -> cp.Constraint:
         return cp.multiply(1.0 - self.active, self.coef) == 0

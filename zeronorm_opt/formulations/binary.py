@@ -45,7 +45,8 @@ class MarginFormulation(ReweightedFormulation):
     y : array-like of shape (m,)
         Two classes, any labels (the larger one is +1).
     penalty : {"l1", "l2"}, default="l1"
-        ``Σ c_j |v_j|`` (LP) or ``Σ c_j v_j²`` (QP).
+        ``Σ c_j |v_j|`` (LP) or ``½ Σ c_j v_j²`` (QP; with unit weights and ``C`` the
+        standard soft-margin SVM, same ``C`` as scikit-learn's ``SVC``).
     C : float or None, default=None
         None: hard margin. A positive number: hinge slacks ``ξ ≥ 0`` with penalty ``C Σ ξ_i``.
     slack_penalty : {"hinge", "l0"}, default="hinge"
@@ -76,7 +77,7 @@ class MarginFormulation(ReweightedFormulation):
     """
 
     statement = """
-    minimise    Σ_j c_j |v_j|   (l1)   or   Σ_j c_j v_j²   (l2)   [+ C Σ_i ξ_i]
+    minimise    Σ_j c_j |v_j|   (l1)   or   ½ Σ_j c_j v_j²   (l2)   [+ C Σ_i ξ_i]
     subject to  y_i (v·x_i + b) ≥ 1 [− ξ_i],  ξ ≥ 0,  v_j = 0 where feature j is removed
     (c = the weights Parameter; AROM sets c_j = 1/|v_j^k| (l1) or 1/(v_j^k)² (l2))
     """
@@ -176,7 +177,7 @@ class RescaledMarginFormulation(Formulation):
     """
 
     statement = """
-    minimise    ‖w‖₁  (l1-AROM)   or   ‖w‖₂²  (l2-AROM)   [+ C Σ_i ξ_i]
+    minimise    ‖w‖₁  (l1-AROM)   or   ½‖w‖₂²  (l2-AROM)   [+ C Σ_i ξ_i]
     subject to  y_i (w·(x_i ∘ z) + b) ≥ 1 [− ξ_i],  ξ ≥ 0
     then z ← z ∘ |w|  (z = the scale Parameter; original-space weights v = z ∘ w)
     """
@@ -200,7 +201,7 @@ class RescaledMarginFormulation(Formulation):
         self.infeasible_hint = HARD_MARGIN_HINT if self.C is None else None
 
     def _objective_terms(self):
-        norm = cp.norm1(self.w) if self.penalty == "l1" else cp.sum_squares(self.w)
+        norm = cp.norm1(self.w) if self.penalty == "l1" else 0.5 * cp.sum_squares(self.w)
         return [norm] if self.xi is None else [norm, self.C * cp.sum(self.xi)]
 
     def _base_constraints(self):

@@ -1,0 +1,173 @@
+"""Experiment E1: the linear toy problem of the zero-norm paper (Weston et al. 2003).
+
+For each trial and training size: draw ``n_train + n_test`` points of
+:func:`~zeronorm_opt.datasets.make_weston_linear` (standardised as the paper does), let each
+method select ``n_features_to_select`` features on the training part, train a soft-margin
+linear SVM on the selected features, and measure the test error. The "SVM" row trains on all
+features. Also counted: trials where the selected pair is two relevant, non-redundant
+features (one of each group).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from joblib import Parallel, delayed
+from sklearn.svm import SVC
+
+from ..datasets import WESTON_LINEAR_GROUPS, make_weston_linear
+from ..estimators.baselines import R2W2, SVMRFE, FisherScore
+from ..estimators.zero_norm import AROM, FSV
+from ..exceptions import InputError, ZeroNormError
+from .results_store import ResultsStore
+
+#: Selector factories of the E1 rows (``None``: no selection, the plain SVM row).
+E1_METHODS: dict[str, Callable[[int], object] | None] = {
+    "SVM": None,
+    "CORR": lambda k: FisherScore(n_features_to_select=k),
+    # 000's RFE: half of the remaining features per step while many remain, then one.
+    "RFE": lambda k: SVMRFE(n_features_to_select=k),
+    "R2W2": lambda k: R2W2(n_features_to_select=k, radius="variance"),
+    "FSV": lambda k: FSV(n_features_to_select=k),
+    "l2-AROM": lambda k: AROM(norm="l2", n_features_to_select=k),
+    "l1-AROM": lambda k: AROM(norm="l1", n_features_to_select=k),
+}
+
+
+@dataclass
+class E1Config:
+    """Settings of E1 (defaults: SPEC / problems/e1_linear_toy.toml)."""
+
+    train_sizes: Sequence[int] = (10, 20, 30)
+    n_trials: int = 100
+    n_test: int = 500
+    n_features: int = 202
+    n_features_to_select: int = 2
+    final_svm_C: float = 1.0
+    methods: Sequence[str] = tuple(E1_METHODS)
+    seed: int = 0
+    extra: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        unknown = [m for m in self.methods if m not in E1_METHODS]
+        if unknown:
+            raise InputError(f"unknown E1 methods {unknown}; choose from {list(E1_METHODS)}.")
+        if any(int(s) < 2 for s in self.train_sizes):
+            raise InputError("every training size must be at least 2.")
+        if self.n_trials < 1 or self.n_test < 1:
+            raise InputError("n_trials and n_test must be positive.")
+
+
+def _relevant_pair(selected: np.ndarray) -> bool:
+    """One feature of each redundant group and nothing else."""
+    sel = set(int(j) for j in selected)
+    return len(sel) == 2 and all(len(sel & set(g)) == 1 for g in WESTON_LINEAR_GROUPS)
+
+
+def run_trial(config: E1Config, trial: int, n_train: int, methods: Sequence[str]) -> list[dict]:
+    """All requested methods on one draw; returns one record per method."""
+    # One seed per (trial, size): every method sees the same data; reruns are identical.
+    rng = np.random.default_rng([config.seed, trial, n_train])
+    X, y = make_weston_linear(
+        n_train + config.n_test, config.n_features, random_state=int(rng.integers(2**31))
+    )
+    Xtr, ytr, Xte, yte = X[:n_train], y[:n_train], X[n_train:], y[n_train:]
+    records = []
+    for name in methods:
+        start = time.perf_counter()
+        record = {"trial": trial, "n_train": n_train, "method": name}
+        try:
+            if len(np.unique(ytr)) < 2:
+                raise InputError("the training draw has a single class")
+            factory = E1_METHODS[name]
+            if factory is None:
+                selected = np.arange(X.shape[1])
+            else:
+                selector = factory(config.n_features_to_select).fit(Xtr, ytr)
+                selected = np.flatnonzero(selector.get_support())
+            svm = SVC(kernel="linear", C=config.final_svm_C).fit(Xtr[:, selected], ytr)
+            error = float(np.mean(svm.predict(Xte[:, selected]) != yte))
+            record.update(
+                error=error,
+                selected=[int(j) for j in selected] if factory is not None else None,
+                relevant_pair=_relevant_pair(selected) if factory is not None else None,
+                status="ok",
+            )
+        except ZeroNormError as exc:  # recorded, not fatal: one bad draw must not stop a run
+            record.update(error=None, selected=None, relevant_pair=None, status=repr(exc))
+        record["seconds"] = time.perf_counter() - start
+        records.append(record)
+    return records
+
+
+def run_e1(
+    config: E1Config | None = None,
+    *,
+    results_path=None,
+    n_jobs: int = 1,
+    progress: Callable[[str], None] | None = None,
+) -> list[dict]:
+    """Run E1, appending every finished record to ``results_path`` (resumable).
+
+    Examples
+    --------
+    >>> records = run_e1(E1Config(train_sizes=[20], n_trials=1, methods=["SVM", "l1-AROM"]))
+    >>> sorted(r["method"] for r in records)
+    ['SVM', 'l1-AROM']
+    """
+    config = config or E1Config()
+    store = ResultsStore(results_path, key_fields=("trial", "n_train", "method"))
+    todo = []
+    for n_train in config.train_sizes:
+        for trial in range(config.n_trials):
+            missing = [
+                m for m in config.methods
+                if not store.has({"trial": trial, "n_train": n_train, "method": m})
+            ]
+            if missing:
+                todo.append((trial, int(n_train), missing))
+    if progress and len(todo) < config.n_trials * len(config.train_sizes):
+        progress(f"resuming: {len(store.records)} records already in {results_path}")
+    jobs = (delayed(run_trial)(config, t, n, ms) for t, n, ms in todo)
+    done = 0
+    for records in Parallel(n_jobs=n_jobs, return_as="generator")(jobs):
+        for r in records:
+            store.append(r)
+        done += 1
+        if progress and (done % max(1, len(todo) // 10) == 0 or done == len(todo)):
+            progress(f"{done}/{len(todo)} draws done")
+    wanted = {(t, int(n)) for n in config.train_sizes for t in range(config.n_trials)}
+    return [
+        r for r in store.records
+        if (r["trial"], r["n_train"]) in wanted and r["method"] in config.methods
+    ]
+
+
+def summarise_e1(records: list[dict], config: E1Config) -> str:
+    """The E1 table: mean test error ± std (%) per method and size, and the relevant-pair
+    count."""
+    sizes = list(config.train_sizes)
+    head = f"{'method':<9}" + "".join(f"{f'm={s} error %':>18}{'pairs':>7}" for s in sizes)
+    lines = [
+        f"E1 linear toy: {config.n_features} features, select {config.n_features_to_select}, "
+        f"test {config.n_test}; trials per size: {config.n_trials}",
+        head,
+        "-" * len(head),
+    ]
+    for method in config.methods:
+        row = f"{method:<9}"
+        for s in sizes:
+            rs = [r for r in records if r["method"] == method and r["n_train"] == s]
+            errs = np.array([r["error"] for r in rs if r["error"] is not None], dtype=float)
+            failed = len(rs) - errs.size
+            cell = "n/a" if errs.size == 0 else f"{100 * errs.mean():.1f} ± {100 * errs.std():.1f}"
+            if failed:
+                cell += f" ({failed} fail)"
+            pairs = [r["relevant_pair"] for r in rs if r["relevant_pair"] is not None]
+            row += f"{cell:>18}{(str(sum(pairs)) if pairs else '-'):>7}"
+        lines.append(row)
+    lines.append("pairs: trials whose 2 selected features are relevant and non-redundant.")
+    return "\n".join(lines)
