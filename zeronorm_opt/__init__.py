@@ -36,8 +36,9 @@ __all__ += ["AROM", "FSV", "formulations", "frank_wolfe", "successive_linearisat
 
 # --- greedy RLS and the Lasso family (issue 3) ---
 from .estimators.greedy_rls import GreedyRLS  # noqa: E402
+from .estimators.lasso import BridgeRegression, LassoISTA  # noqa: E402
 
-__all__ += ["GreedyRLS"]
+__all__ += ["BridgeRegression", "GreedyRLS", "LassoISTA"]
 
 # --- alignment selection and baselines (issue 4) ---
 from .estimators.baselines import (  # noqa: E402
