@@ -51,8 +51,10 @@ class MarginFormulation(ReweightedFormulation):
         None: hard margin. A positive number: hinge slacks ``ξ ≥ 0`` with penalty ``C Σ ξ_i``.
     slack_penalty : {"hinge", "l0"}, default="hinge"
         ``"l0"``: augmented data ``x̂_i = (x_i, slack_scale·δ_i)``, weights ``(v, u)`` both
-        reweighted, so the zero-norm counts features and training errors; ``ξ_i =
-        −slack_scale·y_i·u_i``. Requires ``C=None``.
+        reweighted, so the zero-norm counts features and training errors. Since
+        ``y_i(v·x_i + b + c·u_i) ≥ 1`` reads ``y_i(v·x_i + b) ≥ 1 − c·y_i·u_i``, the slack is
+        ``ξ_i = c·y_i·u_i`` (SPEC writes the opposite sign, which holds for the column
+        ``−c·δ_i``; the zero-norm is the same). Requires ``C=None``.
     slack_scale : float, default=1.0
         The ``c`` of the slack coordinates (sets the trade-off features vs errors).
 
@@ -147,7 +149,8 @@ class MarginFormulation(ReweightedFormulation):
         if self.xi is not None:
             return np.asarray(self.xi.value, dtype=float)
         if self.u is not None:
-            return np.maximum(0.0, -self.slack_scale * self.y * self.coef_value()[self.n_features :])
+            u = self.coef_value()[self.n_features :]
+            return np.maximum(0.0, self.slack_scale * self.y * u)
         return np.zeros(self.X.shape[0])
 
     def _repr_details(self) -> str:

@@ -1,0 +1,144 @@
+"""The successive-linearisation driver: monotone surrogate, feasibility, pruning, budget;
+Frank–Wolfe against a direct solve."""
+
+import cvxpy as cp
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from zeronorm_opt import (
+    CustomSurrogate,
+    ExpSurrogate,
+    InputError,
+    LogSurrogate,
+    PowerSurrogate,
+    frank_wolfe,
+    successive_linearisation,
+)
+from zeronorm_opt.driver import LinearOracle
+from zeronorm_opt.formulations import FSVFormulation, MarginFormulation
+
+
+def _separable(seed: int, m: int, n: int):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(m, n))
+    w = rng.normal(size=n) * (rng.uniform(size=n) < 0.4)
+    w[0] = 1.0
+    y = np.where(X @ w >= 0, 1, -1)
+    y[:2] = [1, -1]
+    return X, y
+
+
+def _run(kind, X, y, **kw):
+    if kind == "l1":
+        f = MarginFormulation(X, y, "l1")
+        return f, successive_linearisation(f, LogSurrogate(eps=1e-3), **kw)
+    if kind == "l2":
+        f = MarginFormulation(X, y, "l2")
+        return f, successive_linearisation(f, LogSurrogate(eps=1e-3), **kw)
+    f = FSVFormulation(X, y)
+    n = X.shape[1]
+    return f, successive_linearisation(
+        f, ExpSurrogate(5.0), initial_weights=np.full(n, 5.0), **kw
+    )
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10_000),
+    m=st.integers(8, 20),
+    n=st.integers(3, 25),
+    kind=st.sampled_from(["l1", "l2", "fsv"]),
+)
+def test_surrogate_never_increases_and_iterates_stay_feasible(seed, m, n, kind):
+    X, y = _separable(seed, m, n)
+    y_pm = np.where(y == 1, 1.0, -1.0)
+    f, res = _run(kind, X, y, max_iter=15, tol=1e-9)
+    objs = res.objective_path
+    assert np.all(np.diff(objs) <= 1e-6 * np.maximum(1.0, np.abs(objs[:-1])))
+    for record in res.history:
+        coef = record.coef
+        if kind == "fsv":
+            continue  # FSV's coef is the bound v; feasibility is checked on w below
+        # Each iterate satisfies the margin constraints with some bias: check via an LP.
+        b = cp.Variable()
+        prob = cp.Problem(cp.Minimize(0), [cp.multiply(y_pm, X @ coef + b) >= 1 - 1e-6])
+        prob.solve(solver="HIGHS")
+        assert prob.status == "optimal"
+    if kind == "fsv":
+        w, b = f.solution()
+        assert np.all(y_pm * (X @ w + b) >= 1 - 1e-6)
+
+
+@pytest.mark.parametrize("kind", ["l1", "l2", "fsv"])
+def test_a_removed_feature_never_returns(kind):
+    X, y = _separable(1, 15, 30)
+    _, res = _run(kind, X, y, max_iter=20, tol=1e-9)
+    removed = np.zeros(X.shape[1], dtype=bool)
+    for record in res.history:
+        now_zero = record.coef[: X.shape[1]] == 0
+        assert np.all(now_zero[removed]), "a pruned feature came back"
+        removed |= now_zero
+
+
+def test_feature_budget_follows_the_papers_procedure(e1_data):
+    X, y = e1_data
+    free = successive_linearisation(MarginFormulation(X, y, "l2"), LogSurrogate(),
+                                    normalise_weights=True)
+    r = int(free.support_path[-1])  # reached for the first time after a larger support
+    f = MarginFormulation(X, y, "l2")
+    res = successive_linearisation(f, LogSurrogate(), normalise_weights=True, n_features_to_select=r)
+    assert res.stop_reason == "budget"
+    assert res.support.sum() == r
+    assert res.history[-1].support_size <= r < res.history[-2].support_size
+    previous = np.abs(res.history[-2].coef)
+    assert set(np.flatnonzero(res.support)) == set(np.argsort(-previous)[:r])
+
+
+def test_custom_surrogate_equals_builtin(e1_data):
+    X, y = e1_data
+    custom = CustomSurrogate(value=lambda t: np.log(1e-3 + t), derivative=lambda t: 1 / (1e-3 + t))
+    a = successive_linearisation(MarginFormulation(X, y), custom, max_iter=6)
+    b = successive_linearisation(MarginFormulation(X, y), LogSurrogate(eps=1e-3), max_iter=6)
+    np.testing.assert_allclose(a.coef, b.coef, atol=1e-8)
+    with pytest.raises(InputError, match="derivative"):
+        successive_linearisation(MarginFormulation(X, y), object())
+
+
+@pytest.mark.parametrize(
+    "surrogate", [LogSurrogate(eps=0.1), ExpSurrogate(alpha=3.0), PowerSurrogate(q=0.5, eps=0.1)]
+)
+def test_surrogate_derivatives_match_finite_differences(surrogate):
+    t = np.linspace(0.05, 3.0, 17)
+    h = 1e-6
+    numeric = (surrogate.value(t + h) - surrogate.value(t - h)) / (2 * h)
+    np.testing.assert_allclose(surrogate.derivative(t), numeric, rtol=1e-6)
+    assert np.all(np.diff(surrogate.derivative(t)) < 0)  # concave
+    assert np.all(surrogate.derivative(t) > 0)  # non-decreasing
+
+
+@pytest.mark.parametrize("step", ["line_search", "open_loop"])
+def test_frank_wolfe_matches_a_direct_solve_over_the_simplex(step):
+    rng = np.random.default_rng(0)
+    n = 6
+    A = rng.normal(size=(10, n))
+    Q = A.T @ A + 0.1 * np.eye(n)
+    q = rng.normal(size=n)
+    oracle = LinearOracle(n, lambda s: [s >= 0, cp.sum(s) == 1])
+    res = frank_wolfe(
+        lambda x: 0.5 * x @ Q @ x + q @ x,
+        lambda x: Q @ x + q,
+        oracle,
+        np.full(n, 1.0 / n),
+        step=step,
+        max_iter=3000 if step == "open_loop" else 500,
+        tol=1e-7,
+    )
+    x = cp.Variable(n)
+    direct = cp.Problem(cp.Minimize(0.5 * cp.quad_form(x, Q) + q @ x), [x >= 0, cp.sum(x) == 1])
+    direct.solve(solver="CLARABEL")
+    assert res.objective_path[-1] == pytest.approx(direct.value, abs=1e-4)
+    assert np.all(np.diff(res.objective_path) <= 1e-12) or step == "open_loop"
+    np.testing.assert_allclose(res.x.sum(), 1.0, atol=1e-9)
+    assert np.all(res.x >= -1e-9)
