@@ -12,3 +12,18 @@ __all__ = [
     "make_weston_linear",
 ]
 # --- generators added by the alignment / baselines work (issue 4) go below this line ---
+from .synthetic_nonlinear import (  # noqa: E402
+    POLYNOMIAL_TARGETS,
+    WESTON_NONLINEAR_RELEVANT,
+    SparsePolynomial,
+    make_sparse_polynomial,
+    make_weston_nonlinear,
+)
+
+__all__ += [
+    "POLYNOMIAL_TARGETS",
+    "SparsePolynomial",
+    "WESTON_NONLINEAR_RELEVANT",
+    "make_sparse_polynomial",
+    "make_weston_nonlinear",
+]

@@ -355,7 +355,9 @@ def incremental_selection(
     candidates = np.arange(n)
     discarded = np.array([], dtype=int)
     last = np.full(n, np.nan)
-    current = state.alignment()
+    # Algorithm 1, line 4: the empty set counts as alignment 0 (also for the non-linear kernels,
+    # whose empty-set kernel is the constant 1), so the first step adds the best single feature.
+    current = 0.0
     order: list[int] = []
     path: list[float] = []
     while True:

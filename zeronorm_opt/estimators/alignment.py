@@ -1,0 +1,295 @@
+"""Feature selection by alignment with the ideal kernel (Català & Martin, seed 001; SPEC P12)."""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from sklearn.model_selection import train_test_split
+from sklearn.svm import SVC
+
+from .._validation import check_n_features_to_select, check_positive
+from ..exceptions import InputError
+from ..fast.alignment import (
+    KERNELS,
+    AlignmentState,
+    decremental_selection,
+    ideal_target,
+    incremental_selection,
+    one_shot_alignments,
+)
+from .baselines import _ranking_from_scores, _RankingSelector, _validate_Xy
+
+__all__ = ["AlignmentSelector"]
+
+METHODS = ("one_shot", "incremental", "decremental")
+
+
+class AlignmentSelector(_RankingSelector):
+    """Select features by the alignment of their kernel with the ideal kernel ``T = t tᵀ``.
+
+    Three procedures of seed 001:
+
+    * ``"one_shot"`` (osFSA): rank the features by the alignment of their own kernel and keep the
+      ``n_features_to_select`` best (half of them when ``None``);
+    * ``"incremental"`` (iFSA, Algorithm 1): start from no feature and add the one with the
+      largest alignment increase while that increase is > 0;
+    * ``"decremental"`` (dFSA, Algorithm 2): start from all features and remove the one whose
+      removal increases the alignment most while that increase is >= 0 — the procedure that
+      finds features with non-linear interactions (use ``kernel="poly"`` or ``"rbf"``).
+
+    Every candidate is scored with the O(m²) incremental kernel updates of seed 001 eq. 2–6
+    (:class:`zeronorm_opt.fast.alignment.AlignmentState`).
+
+    Parameters
+    ----------
+    method : {"one_shot", "incremental", "decremental"}, default="incremental"
+        The procedure.
+    kernel : {"linear", "poly", "rbf"}, default="linear"
+        ``x·x'``, ``(1 + x·x')^degree`` (seed 001 eq. 4) or ``exp(−γ‖x − x'‖²)``.
+    degree : int, default=2
+        Degree of the polynomial kernel.
+    gamma : float or None, default=None
+        Width of the Gaussian kernel; ``None`` means ``1 / n_features`` (the number of input
+        features, kept fixed while features are added or removed; for standardised data this is
+        scikit-learn's ``gamma="scale"`` of the full feature set).
+    balanced : bool, default=False
+        ``True`` uses the ideal kernel with labels ``+1/m₊`` and ``−1/m₋`` (the variant of
+        seed 001 §4.2 for unbalanced classes) instead of ±1.
+    n_features_to_select : int or None, default=None
+        Exact number of features to keep. ``None``: half of them for ``"one_shot"``, the
+        algorithm's own stopping rule otherwise. With a budget, iFSA / dFSA continue greedily past
+        their stopping rule until exactly this many features are selected.
+    drop_negative : bool, default=False
+        iFSA step 15: discard for good the candidates whose addition decreases the alignment.
+        dFSA step 13, read as its mirror image: keep for good the features whose removal
+        decreases the alignment.
+    fraction : float in (0, 1] or None, default=None
+        iFSA only: run to the end, then keep the first features that reach this fraction of the
+        final alignment (seed 001 §4.1 uses 0.85 ... 1.0).
+    validation_fraction : float in (0, 1) or None, default=None
+        iFSA / dFSA: hold out this fraction of the training data (stratified), select on the
+        rest, and stop as soon as a step lowers the accuracy on the held-out part of an SVM
+        with the same kernel trained on the rest (the step is undone; seed 001 §5.2).
+    C : float, default=1.0
+        Regularisation of the validation SVM.
+    random_state : int, RandomState instance or None, default=None
+        Seed of the validation split (the only randomness).
+
+    Attributes
+    ----------
+    support_ : ndarray of shape (n_features,)
+        Mask of the selected features.
+    ranking_ : ndarray of shape (n_features,)
+        1 = best. osFSA and iFSA rank the selected features 1, 2, ... in order of selection;
+        dFSA gives all survivors rank 1 and the removed features ``2, 3, ...`` from the last
+        removed to the first (as RFE).
+    selection_order_ : ndarray
+        osFSA / iFSA: the selected features, best or first added first.
+    removal_order_ : ndarray
+        dFSA: the removed features in order of removal.
+    alignment_path_ : ndarray
+        iFSA: alignment after each addition of the whole run (the selected set's alignment is
+        ``alignment_path_[n_selected - 1]``); dFSA: alignment of the full set, then after each
+        removal; osFSA: alignment of the best 1, 2, ... features together.
+    scores_ : ndarray of shape (n_features,)
+        osFSA only: alignment of each feature's own kernel.
+    gamma_ : float
+        The Gaussian width used (``kernel="rbf"``).
+    validation_scores_ : ndarray
+        With ``validation_fraction``: held-out accuracy before the first step and after each
+        accepted step.
+    classes_ : ndarray of shape (2,)
+    n_features_in_ : int
+
+    Examples
+    --------
+    >>> from zeronorm_opt.datasets import make_weston_nonlinear
+    >>> X, y = make_weston_nonlinear(100, random_state=0)
+    >>> sel = AlignmentSelector(method="decremental", kernel="poly", degree=2).fit(X, y)
+    >>> sel.get_support(indices=True).tolist()
+    [0, 1]
+    >>> bool(sel.alignment_path_[-1] > sel.alignment_path_[0])
+    True
+    """
+
+    def __init__(
+        self,
+        method: str = "incremental",
+        kernel: str = "linear",
+        *,
+        degree: int = 2,
+        gamma: float | None = None,
+        balanced: bool = False,
+        n_features_to_select: int | None = None,
+        drop_negative: bool = False,
+        fraction: float | None = None,
+        validation_fraction: float | None = None,
+        C: float = 1.0,
+        random_state=None,
+    ) -> None:
+        self.method = method
+        self.kernel = kernel
+        self.degree = degree
+        self.gamma = gamma
+        self.balanced = balanced
+        self.n_features_to_select = n_features_to_select
+        self.drop_negative = drop_negative
+        self.fraction = fraction
+        self.validation_fraction = validation_fraction
+        self.C = C
+        self.random_state = random_state
+
+    def _check_params(self, n_features: int) -> int | None:
+        if self.method not in METHODS:
+            raise InputError(f"method must be one of {METHODS}; got {self.method!r}.")
+        if self.kernel not in KERNELS:
+            raise InputError(f"kernel must be one of {KERNELS}; got {self.kernel!r}.")
+        if (
+            isinstance(self.degree, bool)
+            or not isinstance(self.degree, numbers.Integral)
+            or self.degree < 1
+        ):
+            raise InputError(f"degree must be an integer >= 1; got {self.degree!r}.")
+        self.gamma_ = (
+            1.0 / n_features if self.gamma is None else check_positive(self.gamma, "gamma")
+        )
+        check_positive(self.C, "C")
+        k = check_n_features_to_select(self.n_features_to_select, n_features)
+        if self.fraction is not None:
+            if self.method != "incremental":
+                raise InputError("fraction applies to method='incremental' only.")
+            if not isinstance(self.fraction, numbers.Real) or not 0 < self.fraction <= 1:
+                raise InputError(f"fraction must be in (0, 1]; got {self.fraction!r}.")
+        if self.validation_fraction is not None:
+            if self.method == "one_shot":
+                raise InputError("validation_fraction applies to iFSA and dFSA, not one_shot.")
+            vf = self.validation_fraction
+            if not isinstance(vf, numbers.Real) or not 0 < vf < 1:
+                raise InputError(f"validation_fraction must be in (0, 1); got {vf!r}.")
+        stops = [self.fraction is not None, self.validation_fraction is not None, k is not None]
+        if sum(stops) > 1:
+            raise InputError(
+                "n_features_to_select, fraction and validation_fraction are alternative "
+                "stopping rules; pass only one of them."
+            )
+        return k
+
+    def _svm(self) -> SVC:
+        # The validation SVM uses the kernel the features were selected for.
+        if self.kernel == "poly":
+            return SVC(kernel="poly", degree=self.degree, gamma=1.0, coef0=1.0, C=self.C)
+        if self.kernel == "rbf":
+            return SVC(kernel="rbf", gamma=self.gamma_, C=self.C)
+        return SVC(kernel="linear", C=self.C)
+
+    def fit(self, X, y) -> AlignmentSelector:
+        """Run the selection procedure.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Two-class labels of any type.
+
+        Returns
+        -------
+        self : AlignmentSelector
+        """
+        X, self.classes_, y_pm = _validate_Xy(self, X, y)
+        n = X.shape[1]
+        k = self._check_params(n)
+        accept = None
+        if self.validation_fraction is not None:
+            try:
+                X, X_val, y_pm, y_val = train_test_split(
+                    X,
+                    y_pm,
+                    test_size=self.validation_fraction,
+                    stratify=y_pm,
+                    random_state=self.random_state,
+                )
+            except ValueError as exc:
+                raise InputError(f"cannot hold out a validation set: {exc}") from exc
+            accept, scores = self._validation_stop(X, y_pm, X_val, y_val)
+        t = ideal_target(y_pm, self.balanced)
+        if np.unique(y_pm).size < 2:
+            raise InputError("the training part after the validation split has one class.")
+        opts = {"degree": self.degree, "gamma": self.gamma_}
+        if self.method == "one_shot":
+            self.scores_ = one_shot_alignments(X, t, self.kernel, **opts)
+            self.ranking_ = _ranking_from_scores(self.scores_)
+            order = np.argsort(self.ranking_)[: max(1, n // 2) if k is None else k]
+            state = AlignmentState(X, t, self.kernel, **opts)
+            path = []
+            for j in order:
+                state.toggle(int(j))
+                path.append(state.alignment())
+            self.selection_order_ = order
+            self.alignment_path_ = np.asarray(path)
+            r = order.size
+        elif self.method == "incremental":
+            added, path, last = incremental_selection(
+                X,
+                t,
+                self.kernel,
+                n_features_to_select=k,
+                drop_negative=self.drop_negative,
+                accept=accept,
+                **opts,
+            )
+            r = len(added)
+            if self.fraction is not None and path:
+                r = int(np.argmax(np.asarray(path) >= self.fraction * path[-1])) + 1
+            if r == 0:
+                # Nothing increases the alignment: keep the single best feature rather than none.
+                added = [int(np.nanargmax(last))]
+                path, r = [], 1
+            # The others by their last alignment increase; discarded candidates (nan) last.
+            key = np.where(np.isnan(last), -np.inf, last)
+            chosen = set(added)
+            rest = [int(j) for j in np.argsort(-key, kind="stable") if j not in chosen]
+            self.ranking_ = np.empty(n, dtype=int)
+            self.ranking_[np.asarray(added + rest, dtype=int)] = np.arange(1, n + 1)
+            self.selection_order_ = np.asarray(added[:r], dtype=int)
+            self.alignment_path_ = np.asarray(path)
+        else:
+            removed, path = decremental_selection(
+                X,
+                t,
+                self.kernel,
+                n_features_to_select=k,
+                drop_negative=self.drop_negative,
+                accept=accept,
+                **opts,
+            )
+            self.ranking_ = np.ones(n, dtype=int)
+            self.ranking_[np.asarray(removed, dtype=int)] = np.arange(len(removed) + 1, 1, -1)
+            self.removal_order_ = np.asarray(removed, dtype=int)
+            self.alignment_path_ = np.asarray(path)
+        # dFSA survivors all have rank 1; the other procedures rank the selected 1..r.
+        self.support_ = self.ranking_ <= (1 if self.method == "decremental" else r)
+        if accept is not None:
+            self.validation_scores_ = np.asarray(scores)
+        return self
+
+    def _validation_stop(self, X, y, X_val, y_val):
+        """Accept callback of the search: stop when the held-out accuracy drops."""
+        scores: list[float] = []
+
+        def accuracy(mask: np.ndarray) -> float:
+            if not mask.any():
+                return -np.inf  # the empty set (iFSA start) has no classifier
+            return self._svm().fit(X[:, mask], y).score(X_val[:, mask], y_val)
+
+        start = np.ones(X.shape[1], bool) if self.method == "decremental" else None
+        scores.append(accuracy(start) if start is not None else -np.inf)
+
+        def accept(mask: np.ndarray) -> bool:
+            score = accuracy(mask)
+            if score < scores[-1]:
+                return False
+            scores.append(score)
+            return True
+
+        return accept, scores
