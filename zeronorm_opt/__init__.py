@@ -50,3 +50,6 @@ from .estimators.baselines import (  # noqa: E402
 )
 
 __all__ += ["R2W2", "SVMRFE", "FisherScore", "InformationGainFilter", "make_svm_rfe"]
+from .estimators.alignment import AlignmentSelector  # noqa: E402
+
+__all__ += ["AlignmentSelector"]
