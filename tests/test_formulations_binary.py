@@ -6,7 +6,13 @@ import pytest
 
 from zeronorm_opt import InfeasibleError, InputError, LogSurrogate, successive_linearisation
 from zeronorm_opt._validation import support_mask
-from zeronorm_opt.formulations import MarginFormulation, RescaledMarginFormulation, arom_rescaled
+from zeronorm_opt.formulations import (
+    MarginFormulation,
+    RescaledMarginFormulation,
+    RescaledSVMDual,
+    arom_rescaled,
+    l2_arom_dual,
+)
 
 
 @pytest.mark.parametrize("penalty", ["l1", "l2"])
@@ -123,3 +129,39 @@ def test_bad_formulation_input():
         MarginFormulation(X, [1, -1, 1, -1], penalty="l3")
     with pytest.raises(InputError, match="labels"):
         MarginFormulation(X, [1, -1, 1])
+
+
+def test_l2_arom_dual_equals_the_primal_reweighted_form(e1_data):
+    X, y = e1_data
+    v, b, _, n_iter = l2_arom_dual(X, y, tol=1e-8)
+    f = MarginFormulation(X, y, "l2")
+    res = successive_linearisation(f, LogSurrogate(), normalise_weights=True, tol=1e-8)
+    assert n_iter == res.n_iter
+    assert np.array_equal(support_mask(v), res.support)
+    np.testing.assert_allclose(v, res.coef, atol=1e-6 * np.abs(v).max())
+    assert b == pytest.approx(f.solution()[1], abs=1e-6)
+
+
+def test_gram_ridge_equals_the_augmented_l0_slack_columns(inseparable_data):
+    # SPEC P6: the l2 step on data augmented with c·δ_i equals a ridge c²·diag(z_u²) on K.
+    X, y = inseparable_data
+    c = 0.8
+    v, b, u, _ = l2_arom_dual(X, y, slack_scale=c, tol=1e-8)
+    f = MarginFormulation(X, y, "l2", slack_penalty="l0", slack_scale=c)
+    res = successive_linearisation(f, LogSurrogate(), normalise_weights=True, tol=1e-8)
+    scale = np.abs(res.coef).max()
+    np.testing.assert_allclose(v, res.coef[: X.shape[1]], atol=1e-6 * scale)
+    np.testing.assert_allclose(u, res.coef[X.shape[1]:], atol=1e-6 * scale)
+    assert b == pytest.approx(f.solution()[1], abs=1e-6)
+
+
+def test_dual_of_one_step_matches_sklearn_svc(inseparable_data):
+    from sklearn.svm import SVC
+
+    X, y = inseparable_data
+    dual = RescaledSVMDual(X, y, C=0.3)
+    dual.solve()
+    v, b = dual.original_weights()
+    svc = SVC(kernel="linear", C=0.3, tol=1e-10).fit(X, y)
+    np.testing.assert_allclose(v, svc.coef_[0], atol=1e-4)
+    assert b == pytest.approx(svc.intercept_[0], abs=1e-3)
