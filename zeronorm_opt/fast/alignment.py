@@ -44,6 +44,10 @@ __all__ = [
 KERNELS = ("linear", "poly", "rbf")
 #: Default memory budget of the candidate temporaries (bytes).
 DEFAULT_MAX_BYTES = 200 * 2**20
+#: Alignment changes within this relative tolerance count as zero: a change that is zero in
+#: exact arithmetic (a copy of the only selected feature, an all-zero feature) must not be
+#: decided by rounding.
+_RTOL = 1e-12
 
 
 def ideal_target(y, balanced: bool = False) -> np.ndarray:
@@ -370,7 +374,8 @@ def incremental_selection(
         incr = state.candidate_alignments(candidates) - current
         last[candidates] = incr
         best = int(np.argmax(incr))
-        if n_features_to_select is None and incr[best] <= 0:
+        tol = _RTOL * abs(current)
+        if n_features_to_select is None and incr[best] <= tol:
             break
         add = int(candidates[best])
         state.toggle(add)
@@ -383,8 +388,8 @@ def incremental_selection(
         keep = np.ones(candidates.size, dtype=bool)
         keep[best] = False
         if drop_negative:
-            discarded = np.concatenate([discarded, candidates[keep & (incr < 0)]])
-            keep &= incr >= 0
+            discarded = np.concatenate([discarded, candidates[keep & (incr < -tol)]])
+            keep &= incr >= -tol
         candidates = candidates[keep]
     last[order] = -np.inf
     return order, path, last
@@ -441,7 +446,8 @@ def decremental_selection(
             candidates, frozen = frozen, np.array([], dtype=int)
         gain = state.candidate_alignments(candidates) - current
         best = int(np.argmax(gain))
-        if n_features_to_select is None and gain[best] < 0:
+        tol = _RTOL * abs(current)
+        if n_features_to_select is None and gain[best] < -tol:
             break
         out = int(candidates[best])
         state.toggle(out)
@@ -454,7 +460,7 @@ def decremental_selection(
         keep = np.ones(candidates.size, dtype=bool)
         keep[best] = False
         if drop_negative:
-            frozen = np.concatenate([frozen, candidates[keep & (gain < 0)]])
-            keep &= gain >= 0
+            frozen = np.concatenate([frozen, candidates[keep & (gain < -tol)]])
+            keep &= gain >= -tol
         candidates = candidates[keep]
     return removed, path
