@@ -25,8 +25,9 @@ def _separable(seed: int, m: int, n: int):
     X = rng.normal(size=(m, n))
     w = rng.normal(size=n) * (rng.uniform(size=n) < 0.4)
     w[0] = 1.0
-    y = np.where(X @ w >= 0, 1, -1)
-    y[:2] = [1, -1]
+    scores = X @ w
+    # Threshold at the median: both classes present, separable by (w, b).
+    y = np.where(scores > np.median(scores), 1, -1)
     return X, y
 
 
@@ -39,12 +40,12 @@ def _run(kind, X, y, **kw):
         return f, successive_linearisation(f, LogSurrogate(eps=1e-3), **kw)
     f = FSVFormulation(X, y)
     n = X.shape[1]
-    return f, successive_linearisation(
-        f, ExpSurrogate(5.0), initial_weights=np.full(n, 5.0), **kw
-    )
+    return f, successive_linearisation(f, ExpSurrogate(5.0), initial_weights=np.full(n, 5.0), **kw)
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=8, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(
     seed=st.integers(0, 10_000),
     m=st.integers(8, 20),
@@ -84,11 +85,14 @@ def test_a_removed_feature_never_returns(kind):
 
 def test_feature_budget_follows_the_papers_procedure(e1_data):
     X, y = e1_data
-    free = successive_linearisation(MarginFormulation(X, y, "l2"), LogSurrogate(),
-                                    normalise_weights=True)
+    free = successive_linearisation(
+        MarginFormulation(X, y, "l2"), LogSurrogate(), normalise_weights=True
+    )
     r = int(free.support_path[-1])  # reached for the first time after a larger support
     f = MarginFormulation(X, y, "l2")
-    res = successive_linearisation(f, LogSurrogate(), normalise_weights=True, n_features_to_select=r)
+    res = successive_linearisation(
+        f, LogSurrogate(), normalise_weights=True, n_features_to_select=r
+    )
     assert res.stop_reason == "budget"
     assert res.support.sum() == r
     assert res.history[-1].support_size <= r < res.history[-2].support_size
@@ -132,13 +136,15 @@ def test_frank_wolfe_matches_a_direct_solve_over_the_simplex(step):
         oracle,
         np.full(n, 1.0 / n),
         step=step,
-        max_iter=3000 if step == "open_loop" else 500,
+        max_iter=800 if step == "open_loop" else 500,
         tol=1e-7,
     )
     x = cp.Variable(n)
     direct = cp.Problem(cp.Minimize(0.5 * cp.quad_form(x, Q) + q @ x), [x >= 0, cp.sum(x) == 1])
     direct.solve(solver="CLARABEL")
-    assert res.objective_path[-1] == pytest.approx(direct.value, abs=1e-4)
+    # The open-loop 2/(k+2) step converges as O(1/k); away steps converge linearly.
+    accuracy = 1e-3 if step == "open_loop" else 1e-6
+    assert res.objective_path[-1] == pytest.approx(direct.value, abs=accuracy)
     assert np.all(np.diff(res.objective_path) <= 1e-12) or step == "open_loop"
     np.testing.assert_allclose(res.x.sum(), 1.0, atol=1e-9)
     assert np.all(res.x >= -1e-9)

@@ -95,7 +95,7 @@ def test_l0_slacks_trade_features_against_errors(inseparable_data):
     xi = f.slacks()
     # Soft constraints with ξ_i = −c·y_i·u_i hold exactly.
     assert np.all(y * (X @ v + b) >= 1 - xi - 1e-6)
-    u = res.coef[X.shape[1]:]
+    u = res.coef[X.shape[1] :]
     np.testing.assert_allclose(xi, np.maximum(0, y * u), atol=1e-9)
     # A slack coordinate is only ever used to help its point: y_i·u_i ≥ 0.
     assert np.all(y * u >= -1e-7)
@@ -151,7 +151,7 @@ def test_gram_ridge_equals_the_augmented_l0_slack_columns(inseparable_data):
     res = successive_linearisation(f, LogSurrogate(), normalise_weights=True, tol=1e-8)
     scale = np.abs(res.coef).max()
     np.testing.assert_allclose(v, res.coef[: X.shape[1]], atol=1e-6 * scale)
-    np.testing.assert_allclose(u, res.coef[X.shape[1]:], atol=1e-6 * scale)
+    np.testing.assert_allclose(u, res.coef[X.shape[1] :], atol=1e-6 * scale)
     assert b == pytest.approx(f.solution()[1], abs=1e-6)
 
 

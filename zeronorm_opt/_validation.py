@@ -18,7 +18,9 @@ def check_finite_matrix(X, name: str = "X") -> np.ndarray:
             f"shape {X.shape}. Reshape a single sample with X.reshape(1, -1)."
         )
     if X.shape[0] == 0 or X.shape[1] == 0:
-        raise InputError(f"{name} is empty (shape {X.shape}); pass at least one sample and feature.")
+        raise InputError(
+            f"{name} is empty (shape {X.shape}); pass at least one sample and feature."
+        )
     if not np.all(np.isfinite(X)):
         raise InputError(
             f"{name} contains NaN or infinite values; impute or drop them first "

@@ -14,7 +14,6 @@ method with exact line search on a quadratic model or the 2/(k+2) step.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -356,7 +355,9 @@ def frank_wolfe(
 
     def search(direction, gamma_max):
         res = minimize_scalar(
-            lambda t: fun(x + t * direction), bounds=(0.0, gamma_max), method="bounded",
+            lambda t: fun(x + t * direction),
+            bounds=(0.0, gamma_max),
+            method="bounded",
             options={"xatol": 1e-12 * max(1.0, gamma_max)},
         )
         # The bounded search never evaluates the end point, where FW's optimum often is.
@@ -404,4 +405,6 @@ def frank_wolfe(
                 active = {key: [s.copy(), 1.0]}
             active = {kk: v for kk, v in active.items() if v[1] > 1e-12}
         objs.append(float(fun(x)))
-    return FrankWolfeResult(x=x, objective_path=objs, gap_path=gaps, n_iter=k + 1, converged=converged)
+    return FrankWolfeResult(
+        x=x, objective_path=objs, gap_path=gaps, n_iter=k + 1, converged=converged
+    )

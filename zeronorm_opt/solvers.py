@@ -67,8 +67,7 @@ def resolve_solvers(problem: cp.Problem, solver: str | Sequence[str] | None) -> 
         upper = name.upper()
         if upper not in available:
             raise InputError(
-                f"solver {name!r} is not installed; installed cvxpy solvers: "
-                f"{sorted(available)}."
+                f"solver {name!r} is not installed; installed cvxpy solvers: {sorted(available)}."
             )
         out.append(upper)
     return out

@@ -86,8 +86,10 @@ def load_microarray(name: str, data_dir=None, *, impute: str | None = "mean") ->
     with np.load(path, allow_pickle=False) as d:
         X = np.array(d["X"], dtype=np.float64)
         y = np.array(d["y"])
-        names = np.array(d["feature_names"]) if "feature_names" in d else np.array(
-            [f"x{j}" for j in range(X.shape[1])]
+        names = (
+            np.array(d["feature_names"])
+            if "feature_names" in d
+            else np.array([f"x{j}" for j in range(X.shape[1])])
         )
     missing = np.isnan(X)
     n_missing = int(missing.sum())

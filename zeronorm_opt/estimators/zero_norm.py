@@ -213,8 +213,12 @@ class AROM(_ZeroNormClassifier):
         if self.norm not in ("l1", "l2"):
             raise InputError(f"norm must be 'l1' or 'l2'; got {self.norm!r}.")
         f = MarginFormulation(
-            X, y_pm, penalty=self.norm, C=self.C,
-            slack_penalty=self.slack_penalty, slack_scale=self.slack_scale,
+            X,
+            y_pm,
+            penalty=self.norm,
+            C=self.C,
+            slack_penalty=self.slack_penalty,
+            slack_scale=self.slack_scale,
         )
         self._extend(f, f.v, f.b)
         result = successive_linearisation(

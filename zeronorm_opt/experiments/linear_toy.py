@@ -124,7 +124,8 @@ def run_e1(
     for n_train in config.train_sizes:
         for trial in range(config.n_trials):
             missing = [
-                m for m in config.methods
+                m
+                for m in config.methods
                 if not store.has({"trial": trial, "n_train": n_train, "method": m})
             ]
             if missing:
@@ -141,7 +142,8 @@ def run_e1(
             progress(f"{done}/{len(todo)} draws done")
     wanted = {(t, int(n)) for n in config.train_sizes for t in range(config.n_trials)}
     return [
-        r for r in store.records
+        r
+        for r in store.records
         if (r["trial"], r["n_train"]) in wanted and r["method"] in config.methods
     ]
 

@@ -130,7 +130,13 @@ class Formulation:
     # -- printing -----------------------------------------------------------------------------
     def describe(self) -> str:
         """The mathematics of the formulation and the cvxpy problem it builds."""
-        lines = [type(self).__name__, textwrap.dedent(self.statement).strip(), "", "cvxpy problem:", str(self.problem)]
+        lines = [
+            type(self).__name__,
+            textwrap.dedent(self.statement).strip(),
+            "",
+            "cvxpy problem:",
+            str(self.problem),
+        ]
         if self.parameters:
             names = ", ".join(f"{k}{tuple(p.shape)}" for k, p in self.parameters.items())
             lines.append(f"parameters: {names}")
@@ -185,7 +191,11 @@ class ReweightedFormulation(Formulation):
 
     def set_weights(self, weights) -> None:
         weights = np.asarray(weights, dtype=float)
-        if weights.shape != (self.n_coef,) or np.any(weights < 0) or not np.all(np.isfinite(weights)):
+        if (
+            weights.shape != (self.n_coef,)
+            or np.any(weights < 0)
+            or not np.all(np.isfinite(weights))
+        ):
             raise InputError(
                 f"weights must be {self.n_coef} finite non-negative numbers; got shape "
                 f"{weights.shape}."

@@ -50,16 +50,15 @@ class FSVFormulation(ReweightedFormulation):
     """
 
     statement = """
-    minimise    Σ_j c_j v_j  [+ C Σ_i ξ_i]    [or λ-variant: (1−λ)(mean_{i∈+} ξ_i + mean_{i∈−} ξ_i) + λ Σ_j c_j v_j]
+    minimise    Σ_j c_j v_j  [+ C Σ_i ξ_i]
+                [λ-variant: (1−λ)(mean_{i∈+} ξ_i + mean_{i∈−} ξ_i) + λ Σ_j c_j v_j]
     subject to  y_i (w·x_i + b) ≥ 1 [− ξ_i],  ξ ≥ 0,  −v ≤ w ≤ v
     (c = the weights Parameter; SLA sets c_j = α exp(−α v_j^k), the gradient of Σ 1 − e^{−α v})
     """
 
     penalty = "l1"
 
-    def __init__(
-        self, X, y, trade_off: float | None = None, C: float | None = None
-    ) -> None:
+    def __init__(self, X, y, trade_off: float | None = None, C: float | None = None) -> None:
         super().__init__()
         self.X = check_finite_matrix(X)
         _, self.y = check_binary_labels(y, self.X.shape[0])
@@ -123,7 +122,9 @@ class FSVFormulation(ReweightedFormulation):
 
     def _repr_details(self) -> str:
         m, n = self.X.shape
-        lam = "hard" if self.xi is None else (
-            f"C={self.C:g}" if self.C is not None else f"λ={self.trade_off:g}"
+        lam = (
+            "hard"
+            if self.xi is None
+            else (f"C={self.C:g}" if self.C is not None else f"λ={self.trade_off:g}")
         )
         return f" {lam}, m={m}, n={n}"

@@ -160,8 +160,8 @@ def l2_arom_dual(
     m, n = dual.X.shape
     z, zu = np.ones(n), np.ones(m)
     v, b, u = np.zeros(n), 0.0, np.zeros(m)
-    it = 0
-    for it in range(1, int(max_iter) + 1):
+    n_iter = 0
+    for n_iter in range(1, int(max_iter) + 1):  # noqa: B007 (returned after the loop)
         dual.z.value = z
         if dual.z_slack is not None:
             dual.z_slack.value = zu
@@ -179,4 +179,4 @@ def l2_arom_dual(
         if converged:
             break
     v = np.where(z > 0, v, 0.0)
-    return v, b, u, it
+    return v, b, u, n_iter
