@@ -1,0 +1,87 @@
+"""E1 runner: resumable results, the CLI table, and the README's code block."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from zeronorm_opt.cli import main
+from zeronorm_opt.experiments.catalogue import available_problems, load_problem
+from zeronorm_opt.experiments.linear_toy import E1Config, run_e1, summarise_e1
+from zeronorm_opt.exceptions import InputError
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_interrupted_run_resumes_without_recomputing(tmp_path, monkeypatch):
+    path = tmp_path / "e1.jsonl"
+    config = E1Config(train_sizes=[12], n_trials=3, methods=["SVM", "CORR"])
+    first = run_e1(config, results_path=path)
+    assert len(first) == 6
+    # Simulate an interruption that cut the last line in half.
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join(lines[:-1]) + "\n" + lines[-1][: len(lines[-1]) // 2])
+    calls = []
+    import zeronorm_opt.experiments.linear_toy as lt
+
+    original = lt.run_trial
+    monkeypatch.setattr(lt, "run_trial", lambda *a: calls.append(a) or original(*a))
+    second = run_e1(config, results_path=path)
+    assert len(calls) == 1 and calls[0][3] == ["CORR"]  # only the lost record is redone
+    assert sorted((r["trial"], r["method"]) for r in second) == sorted(
+        (r["trial"], r["method"]) for r in first
+    )
+    same = {(r["trial"], r["method"]): r["error"] for r in first}
+    assert all(same[(r["trial"], r["method"])] == r["error"] for r in second)
+
+
+def test_cli_prints_the_table(capsys):
+    assert (
+        main(["run", "e1", "--trials", "2", "--train-sizes", "20", "--methods", "SVM", "l1-AROM"])
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "l1-AROM" in out and "m=20 error %" in out
+    assert main(["list"]) == 0
+    assert "e1" in capsys.readouterr().out
+
+
+def test_catalogue_and_config_validation():
+    assert "e1" in available_problems()
+    spec = load_problem("e1")
+    assert spec["n_features"] == 202 and spec["n_features_to_select"] == 2
+    with pytest.raises(InputError, match="unknown"):
+        load_problem("e99")
+    with pytest.raises(InputError, match="unknown E1 methods"):
+        E1Config(methods=["SVM", "LASSO?"])
+
+
+def test_summary_counts_failures():
+    config = E1Config(train_sizes=[10], n_trials=1, methods=["SVM"])
+    records = [
+        {
+            "trial": 0,
+            "n_train": 10,
+            "method": "SVM",
+            "error": None,
+            "relevant_pair": None,
+            "status": "InfeasibleError()",
+        }
+    ]
+    assert "1 fail" in summarise_e1(records, config)
+
+
+def test_readme_python_example_runs():
+    text = (ROOT / "README.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
+    assert blocks, "README has no python example"
+    for block in blocks:
+        exec(compile(block, "README.md", "exec"), {})
+
+
+def test_results_file_is_json_lines(tmp_path):
+    path = tmp_path / "r.jsonl"
+    run_e1(E1Config(train_sizes=[10], n_trials=1, methods=["SVM"]), results_path=path)
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    assert records[0]["method"] == "SVM" and 0 <= records[0]["error"] <= 1
