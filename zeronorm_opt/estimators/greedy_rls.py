@@ -77,16 +77,16 @@ class GreedyRLS(SelectorMixin, RegressorMixin, BaseEstimator):
 
     Attributes
     ----------
-    support_ : ndarray of bool, shape (n_features_in_,)
+    support_ : ndarray of bool, shape (n_features,)
         Mask of the selected features.
     selection_order_ : ndarray of int, shape (n_selected,)
         Selected features in the order they were added.
-    ranking_ : ndarray of int, shape (n_features_in_,)
+    ranking_ : ndarray of int, shape (n_features,)
         Position at which each feature was added (1 = first); unselected features get
         ``n_selected + 1``.
     loo_loss_ : ndarray of shape (n_selected,)
         LOO loss after each addition.
-    coef_ : ndarray of shape (n_features_in_,) or (n_outputs, n_features_in_)
+    coef_ : ndarray of shape (n_features,) or (n_outputs, n_features)
         RLS weights, zero outside the support.
     intercept_ : float or ndarray of shape (n_outputs,)
         ``intercept_scaling² · Σ_j a_j`` (0 without ``fit_intercept``).

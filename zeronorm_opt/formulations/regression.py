@@ -5,7 +5,7 @@
   :class:`~zeronorm_opt.formulations.base.ReweightedFormulation`, so the successive-linearisation
   driver runs it with :class:`~zeronorm_opt.surrogates.PowerSurrogate` to minimise the bridge
   penalty ``(1/n)‖Y − Φβ‖² + λ Σ_j |β_j|^q`` (:func:`bridge_regression`).
-* :class:`BasisPursuitFormulation` — ``min Σ_j c_j|β_j|  s.t.  Φβ = Y``, the noiseless limit
+* :class:`BasisPursuitFormulation` — ``min Σ_j c_j|β_j|`` subject to ``Φβ = Y``, the noiseless limit
   ``λ → 0`` of the Lasso (an LP); with the driver, reweighted-l1 basis pursuit.
 """
 
@@ -149,9 +149,10 @@ class LassoFormulation(ReweightedFormulation):
 
 
 class BasisPursuitFormulation(ReweightedFormulation):
-    """Basis pursuit ``min_β Σ_j c_j |β_j|  s.t.  Φβ = Y`` (an LP; ``c = 1``: ``min ‖β‖₁``).
+    """Basis pursuit: ``min_β Σ_j c_j |β_j|`` subject to ``Φβ = Y`` (an LP).
 
-    The noiseless "generalised solution" of seed 003: the limit of the Lasso as ``λ → 0``. With
+    With unit weights ``c = 1`` this is ``min ‖β‖₁``, the noiseless "generalised solution" of
+    seed 003: the limit of the Lasso as ``λ → 0``. With
     ``p > n`` and a sparse enough ``β`` it recovers ``β`` exactly.
 
     Parameters
