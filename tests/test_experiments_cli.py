@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from zeronorm_opt.cli import main
+from zeronorm_opt.exceptions import InputError
 from zeronorm_opt.experiments.catalogue import available_problems, load_problem
 from zeronorm_opt.experiments.linear_toy import E1Config, run_e1, summarise_e1
-from zeronorm_opt.exceptions import InputError
 
 ROOT = Path(__file__).resolve().parents[1]
 
