@@ -95,6 +95,24 @@ def test_greedy_matches_wrapper_and_lowrank(m, n, k, lam, bias, t):
     np.testing.assert_allclose(low_loss, wrap_loss, rtol=1e-8)
 
 
+@settings(max_examples=30, deadline=None)
+@given(
+    m=st.integers(2, 30),
+    n=st.integers(1, 30),
+    log_lam=st.floats(-3, 3),
+    bias=st.sampled_from([0.0, 0.5]),
+    seed=st.integers(0, 2**31 - 1),
+)
+def test_greedy_matches_lowrank_on_random_shapes(m, n, log_lam, bias, seed):
+    rng = np.random.default_rng(seed)
+    X, y = rng.normal(size=(m, n)), rng.normal(size=m)
+    k = min(n, 5)
+    fast = greedy_rls(X, y, k, 10.0**log_lam, bias=bias)
+    sel, losses = greedy_rls_lowrank(X, y, k, 10.0**log_lam, bias=bias)
+    assert fast.selected.tolist() == sel.tolist()
+    np.testing.assert_allclose(fast.loo_loss, losses, rtol=1e-7)
+
+
 @pytest.mark.parametrize("bias", [0.0, 1.0])
 def test_zero_one_and_callable_losses_match_wrapper(bias):
     rng = np.random.default_rng(3)
