@@ -398,8 +398,9 @@ class R2W2(_RankingSelector):
     ----------
     scale_ : ndarray of shape (n_features,)
         The final σ.
-    bound_path_ : ndarray of shape (n_iter_ + 1,)
-        ``R²‖w‖²`` at the initial σ (all ones) and after each accepted step.
+    bound_path_ : ndarray
+        ``R²‖w‖²`` at the initial σ (all ones) and after each accepted step (length
+        ``n_iter_ + 1``).
     n_iter_ : int
         Number of accepted gradient steps.
     ranking_, support_, classes_, n_features_in_
