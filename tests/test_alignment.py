@@ -282,8 +282,29 @@ def test_dfsa_validation_stop_is_reproducible():
     ).fit(X, y)
     scores = sel.validation_scores_
     assert np.all(np.diff(scores) >= 0)  # each accepted removal kept or raised the accuracy
-    assert len(scores) == len(sel.removal_order_) + 1
+    # The search is the plain dFSA path on the training part, cut where the next removal
+    # would have lowered the held-out accuracy.
     X_tr, X_val, y_tr, y_val = train_test_split(X, y, test_size=0.3, stratify=y, random_state=0)
+    natural = AlignmentSelector("decremental", "poly").fit(X_tr, y_tr).removal_order_
+    cut = len(sel.removal_order_)
+    assert natural[:cut].tolist() == sel.removal_order_.tolist()
+    assert cut < len(natural)  # here the validation rule, not the alignment rule, stopped
+    nxt = sel.get_support().copy()
+    nxt[natural[cut]] = False
+    svm = SVC(kernel="poly", degree=2, gamma=1.0, coef0=1.0, C=10.0)
+    assert svm.fit(X_tr[:, nxt], y_tr).score(X_val[:, nxt], y_val) < scores[-1]
+    tolerant = AlignmentSelector(
+        "decremental",
+        "poly",
+        validation_fraction=0.3,
+        validation_tolerance=0.05,
+        random_state=0,
+        C=10.0,
+    ).fit(X, y)
+    t_scores = tolerant.validation_scores_
+    assert np.all(t_scores >= np.maximum.accumulate(t_scores) - 0.05)
+    assert len(tolerant.removal_order_) >= len(sel.removal_order_)
+    assert len(scores) == len(sel.removal_order_) + 1
     mask = sel.get_support()
     svm = SVC(kernel="poly", degree=2, gamma=1.0, coef0=1.0, C=10.0).fit(X_tr[:, mask], y_tr)
     assert svm.score(X_val[:, mask], y_val) == pytest.approx(scores[-1])
@@ -366,6 +387,7 @@ def test_bad_input_is_rejected_at_fit():
         {"validation_fraction": 1.0},
         {"method": "one_shot", "validation_fraction": 0.2},
         {"n_features_to_select": 2, "validation_fraction": 0.2},
+        {"validation_fraction": 0.2, "validation_tolerance": -0.1},
     ]
     for params in bad:
         with pytest.raises(InputError):

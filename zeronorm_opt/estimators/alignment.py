@@ -71,6 +71,11 @@ class AlignmentSelector(_RankingSelector):
         iFSA / dFSA: hold out this fraction of the training data (stratified), select on the
         rest, and stop as soon as a step lowers the accuracy on the held-out part of an SVM
         with the same kernel trained on the rest (the step is undone; seed 001 §5.2).
+    validation_tolerance : float, default=0.0
+        With ``validation_fraction``: a step counts as lowering the accuracy when the held-out
+        accuracy falls more than this below the best accuracy seen so far. ``0`` is the literal
+        rule of seed 001; held-out accuracy moves in steps of ``1/n_validation``, so a small
+        positive value (e.g. 0.02–0.05) keeps one unlucky example from stopping the search.
     C : float, default=1.0
         Regularisation of the validation SVM.
     random_state : int, RandomState instance or None, default=None
@@ -97,8 +102,8 @@ class AlignmentSelector(_RankingSelector):
     gamma_ : float
         The Gaussian width used (``kernel="rbf"``).
     validation_scores_ : ndarray
-        With ``validation_fraction``: held-out accuracy before the first step and after each
-        accepted step.
+        With ``validation_fraction``: held-out accuracy before the first step (``-inf`` for
+        iFSA, which starts from no feature) and after each accepted step.
     classes_ : ndarray of shape (2,)
     n_features_in_ : int
 
@@ -125,6 +130,7 @@ class AlignmentSelector(_RankingSelector):
         drop_negative: bool = False,
         fraction: float | None = None,
         validation_fraction: float | None = None,
+        validation_tolerance: float = 0.0,
         C: float = 1.0,
         random_state=None,
     ) -> None:
@@ -137,6 +143,7 @@ class AlignmentSelector(_RankingSelector):
         self.drop_negative = drop_negative
         self.fraction = fraction
         self.validation_fraction = validation_fraction
+        self.validation_tolerance = validation_tolerance
         self.C = C
         self.random_state = random_state
 
@@ -167,6 +174,7 @@ class AlignmentSelector(_RankingSelector):
             vf = self.validation_fraction
             if not isinstance(vf, numbers.Real) or not 0 < vf < 1:
                 raise InputError(f"validation_fraction must be in (0, 1); got {vf!r}.")
+        check_positive(self.validation_tolerance, "validation_tolerance", strict=False)
         stops = [self.fraction is not None, self.validation_fraction is not None, k is not None]
         if sum(stops) > 1:
             raise InputError(
@@ -287,7 +295,7 @@ class AlignmentSelector(_RankingSelector):
 
         def accept(mask: np.ndarray) -> bool:
             score = accuracy(mask)
-            if score < scores[-1]:
+            if score < max(scores) - self.validation_tolerance:
                 return False
             scores.append(score)
             return True
