@@ -165,3 +165,20 @@ def test_dual_of_one_step_matches_sklearn_svc(inseparable_data):
     svc = SVC(kernel="linear", C=0.3, tol=1e-10).fit(X, y)
     np.testing.assert_allclose(v, svc.coef_[0], atol=1e-4)
     assert b == pytest.approx(svc.intercept_[0], abs=1e-3)
+
+
+@pytest.mark.parametrize("slack_scale", [None, 0.8])
+def test_libsvm_fast_path_matches_the_cvxpy_dual(e1_data, inseparable_data, slack_scale):
+    X, y = e1_data if slack_scale is None else inseparable_data
+    ref_v, ref_b, ref_u, _ = l2_arom_dual(X, y, slack_scale=slack_scale)
+    v, b, u, _ = l2_arom_dual(X, y, slack_scale=slack_scale, backend="libsvm")
+    assert np.array_equal(support_mask(v), support_mask(ref_v))
+    scale = np.abs(ref_v).max()
+    np.testing.assert_allclose(v, ref_v, atol=1e-4 * scale)
+    np.testing.assert_allclose(u, ref_u, atol=1e-4 * scale)
+    assert b == pytest.approx(ref_b, abs=1e-4)
+
+
+def test_libsvm_hard_margin_on_inseparable_data_raises(inseparable_data):
+    with pytest.raises(InfeasibleError, match="C="):
+        l2_arom_dual(*inseparable_data, backend="libsvm")

@@ -8,6 +8,7 @@ Every layer of the package takes ``solver=`` (a cvxpy solver name such as ``"HIG
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,6 +25,8 @@ DEFAULT_SOLVERS: dict[str, tuple[str, ...]] = {
 }
 
 _ACCEPTED = (cp.OPTIMAL, cp.OPTIMAL_INACCURATE)
+#: Every solver name cvxpy knows (installed or not), to recognise per-solver option dicts.
+DEFAULT_SOLVER_NAMES = frozenset(cp.settings.SOLVERS)
 _INFEASIBLE = (cp.INFEASIBLE, cp.INFEASIBLE_INACCURATE)
 
 
@@ -101,10 +104,14 @@ def solve_problem(
     problem : cvxpy.Problem
         The problem to solve.
     solver : str, list of str or None
-        A cvxpy solver name, a list tried in order until one returns an optimal (or optimal
-        inaccurate) solution, or None for the default of the problem's class.
+        A cvxpy solver name, a list tried in order until one returns an optimal solution, or
+        None for the default of the problem's class. An "optimal_inaccurate" answer moves on
+        to the next solver of the list; from the last one it is accepted with a
+        ``RuntimeWarning``. A solver that rejects ``solver_options`` counts as failed.
     solver_options : dict or None
-        Keyword options passed to the solver (e.g. ``{"time_limit": 10}`` for HiGHS).
+        Keyword options passed to the solver (e.g. ``{"time_limit": 10}`` for HiGHS), or a
+        dict of such dicts keyed by solver name (``{"SCS": {"max_iters": 5000}, "HIGHS": {}}``)
+        so each solver of a fallback list gets its own.
     infeasible_hint : str or None
         Sentence appended to the :class:`InfeasibleError` message (what to change).
     warm_start : bool
@@ -132,20 +139,43 @@ def solve_problem(
     """
     names = resolve_solvers(problem, solver)
     options = dict(solver_options or {})
+    # Per-solver options: {"SCS": {...}, "HIGHS": {...}} — each solver of a fallback list
+    # gets its own (solvers reject options they do not know).
+    per_solver = bool(options) and all(
+        isinstance(k, str) and k.upper() in DEFAULT_SOLVER_NAMES and isinstance(v, dict)
+        for k, v in options.items()
+    )
     attempts: list[tuple[str, str]] = []
     last_exc: Exception | None = None
     for name in names:
         start = time.perf_counter()
         try:
-            problem.solve(solver=name, warm_start=warm_start, **options)
+            opts = (
+                {k.upper(): v for k, v in options.items()}.get(name, {}) if per_solver else options
+            )
+            problem.solve(solver=name, warm_start=warm_start, **opts)
         except cp.error.SolverError as exc:  # solver crashed or gave up
             attempts.append((name, "solver_error"))
+            last_exc = exc
+            continue
+        except (TypeError, ValueError) as exc:  # options this solver does not know
+            attempts.append((name, "rejected solver_options"))
             last_exc = exc
             continue
         elapsed = time.perf_counter() - start
         status = problem.status
         attempts.append((name, status))
+        if status == cp.OPTIMAL_INACCURATE and name != names[-1]:
+            continue  # a later solver of the fallback list may do better
         if status in _ACCEPTED:
+            if status == cp.OPTIMAL_INACCURATE:
+                warnings.warn(
+                    f"solver {name} returned an inaccurate solution (status "
+                    f"{status!r}); tighten its tolerances in solver_options or add a "
+                    "fallback solver.",
+                    RuntimeWarning,
+                    stacklevel=2,
+                )
             stats = problem.solver_stats
             return SolveInfo(
                 status=status,

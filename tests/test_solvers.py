@@ -1,0 +1,49 @@
+"""Solver selection, fallback lists and typed errors."""
+
+import cvxpy as cp
+import pytest
+
+from zeronorm_opt import InfeasibleError, InputError, SolverError, solve_problem
+from zeronorm_opt.solvers import default_solver, problem_class
+
+
+def _lp():
+    x = cp.Variable(2)
+    return cp.Problem(cp.Minimize(cp.norm1(x)), [x[0] + x[1] >= 1])
+
+
+def test_problem_classes_and_defaults():
+    x = cp.Variable(2)
+    assert problem_class(_lp()) == "LP"
+    qp = cp.Problem(cp.Minimize(cp.sum_squares(x)), [x[0] >= 1])
+    assert problem_class(qp) == "QP"
+    soc = cp.Problem(cp.Minimize(cp.norm(x, 2)), [x[0] >= 1])
+    assert problem_class(soc) == "SOCP"
+    assert default_solver(_lp()) == "HIGHS"
+    assert default_solver(qp) == "CLARABEL"
+
+
+def test_all_solvers_rejecting_options_is_a_solver_error():
+    with pytest.raises(SolverError, match="rejected solver_options") as info:
+        solve_problem(_lp(), ["CLARABEL", "HIGHS"], {"no_such_option_anywhere": 1})
+    assert info.value.solver == "HIGHS"
+
+
+def test_inaccurate_answer_moves_to_the_next_solver():
+    info = solve_problem(_lp(), ["SCS", "HIGHS"], {"SCS": {"max_iters": 5}})
+    assert info.attempts[0] == ("SCS", "optimal_inaccurate")
+    assert info.solver == "HIGHS" and info.value == pytest.approx(1.0, abs=1e-6)
+    with pytest.warns(RuntimeWarning, match="inaccurate"):
+        solve_problem(_lp(), "SCS", {"max_iters": 5})
+
+
+def test_infeasible_and_unknown_solver():
+    x = cp.Variable()
+    with pytest.raises(InfeasibleError) as info:
+        solve_problem(cp.Problem(cp.Minimize(x), [x >= 1, x <= 0]), infeasible_hint="Pass C=.")
+    assert "Pass C=." in str(info.value) and info.value.status.startswith("infeasible")
+    with pytest.raises(InputError, match="not installed"):
+        solve_problem(_lp(), "GUROBI_THAT_IS_NOT_HERE")
+    with pytest.raises(SolverError) as info:
+        solve_problem(cp.Problem(cp.Minimize(x)), "CLARABEL")  # unbounded
+    assert info.value.status is not None
