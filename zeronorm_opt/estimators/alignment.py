@@ -221,65 +221,67 @@ class AlignmentSelector(_RankingSelector):
                 raise InputError(f"cannot hold out a validation set: {exc}") from exc
             accept, scores = self._validation_stop(X, y_pm, X_val, y_val)
         t = ideal_target(y_pm, self.balanced)
-        if np.unique(y_pm).size < 2:
-            raise InputError("the training part after the validation split has one class.")
         opts = {"degree": self.degree, "gamma": self.gamma_}
-        if self.method == "one_shot":
-            self.scores_ = one_shot_alignments(X, t, self.kernel, **opts)
-            self.ranking_ = _ranking_from_scores(self.scores_)
-            order = np.argsort(self.ranking_)[: max(1, n // 2) if k is None else k]
-            state = AlignmentState(X, t, self.kernel, **opts)
-            path = []
-            for j in order:
-                state.toggle(int(j))
-                path.append(state.alignment())
-            self.selection_order_ = order
-            self.alignment_path_ = np.asarray(path)
-            r = order.size
-        elif self.method == "incremental":
-            added, path, last = incremental_selection(
-                X,
-                t,
-                self.kernel,
-                n_features_to_select=k,
-                drop_negative=self.drop_negative,
-                accept=accept,
-                **opts,
-            )
-            r = len(added)
-            if self.fraction is not None and path:
-                r = int(np.argmax(np.asarray(path) >= self.fraction * path[-1])) + 1
-            if r == 0:
-                # Nothing increases the alignment: keep the single best feature rather than none.
-                added = [int(np.nanargmax(last))]
-                path, r = [], 1
-            # The others by their last alignment increase; discarded candidates (nan) last.
-            key = np.where(np.isnan(last), -np.inf, last)
-            chosen = set(added)
-            rest = [int(j) for j in np.argsort(-key, kind="stable") if j not in chosen]
-            self.ranking_ = np.empty(n, dtype=int)
-            self.ranking_[np.asarray(added + rest, dtype=int)] = np.arange(1, n + 1)
-            self.selection_order_ = np.asarray(added[:r], dtype=int)
-            self.alignment_path_ = np.asarray(path)
-        else:
-            removed, path = decremental_selection(
-                X,
-                t,
-                self.kernel,
-                n_features_to_select=k,
-                drop_negative=self.drop_negative,
-                accept=accept,
-                **opts,
-            )
-            self.ranking_ = np.ones(n, dtype=int)
-            self.ranking_[np.asarray(removed, dtype=int)] = np.arange(len(removed) + 1, 1, -1)
-            self.removal_order_ = np.asarray(removed, dtype=int)
-            self.alignment_path_ = np.asarray(path)
+        fit_method = {
+            "one_shot": self._fit_one_shot,
+            "incremental": self._fit_incremental,
+            "decremental": self._fit_decremental,
+        }[self.method]
+        r = fit_method(X, t, k, accept, opts)
         # dFSA survivors all have rank 1; the other procedures rank the selected 1..r.
         self.support_ = self.ranking_ <= (1 if self.method == "decremental" else r)
         if accept is not None:
             self.validation_scores_ = np.asarray(scores)
         return self
+
+    def _fit_one_shot(self, X, t, k, accept, opts) -> int:
+        n = X.shape[1]
+        self.scores_ = one_shot_alignments(X, t, self.kernel, **opts)
+        self.ranking_ = _ranking_from_scores(self.scores_)
+        order = np.argsort(self.ranking_)[: max(1, n // 2) if k is None else k]
+        state = AlignmentState(X, t, self.kernel, **opts)
+        path = []
+        for j in order:
+            state.toggle(int(j))
+            path.append(state.alignment())
+        self.selection_order_ = order
+        self.alignment_path_ = np.asarray(path)
+        return order.size
+
+    def _fit_incremental(self, X, t, k, accept, opts) -> int:
+        n = X.shape[1]
+        added, path, last = incremental_selection(
+            X, t, self.kernel, n_features_to_select=k, drop_negative=self.drop_negative,
+            accept=accept, **opts,
+        )  # fmt: skip
+        r = len(added)
+        if self.fraction is not None and path:
+            r = int(np.argmax(np.asarray(path) >= self.fraction * path[-1])) + 1
+        if r == 0:
+            # Nothing increases the alignment: keep the single best feature rather than none.
+            added = [int(np.nanargmax(last))]
+            path, r = [], 1
+        # The others by their last alignment increase; discarded candidates (nan) last.
+        key = np.where(np.isnan(last), -np.inf, last)
+        chosen = set(added)
+        rest = [int(j) for j in np.argsort(-key, kind="stable") if j not in chosen]
+        self.ranking_ = np.empty(n, dtype=int)
+        self.ranking_[np.asarray(added + rest, dtype=int)] = np.arange(1, n + 1)
+        self.selection_order_ = np.asarray(added[:r], dtype=int)
+        self.alignment_path_ = np.asarray(path)
+        return r
+
+    def _fit_decremental(self, X, t, k, accept, opts) -> int:
+        n = X.shape[1]
+        removed, path = decremental_selection(
+            X, t, self.kernel, n_features_to_select=k, drop_negative=self.drop_negative,
+            accept=accept, **opts,
+        )  # fmt: skip
+        self.ranking_ = np.ones(n, dtype=int)
+        self.ranking_[np.asarray(removed, dtype=int)] = np.arange(len(removed) + 1, 1, -1)
+        self.removal_order_ = np.asarray(removed, dtype=int)
+        self.alignment_path_ = np.asarray(path)
+        return n - len(removed)
 
     def _validation_stop(self, X, y, X_val, y_val):
         """Accept callback of the search: stop when the held-out accuracy drops."""
