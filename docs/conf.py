@@ -17,6 +17,9 @@ extensions = [
 ]
 
 autosummary_generate = True
+# Own class template: lists only the methods a class defines, so scikit-learn's inherited
+# docstrings (whose cross-references point into scikit-learn's docs) are not pulled in.
+templates_path = ["_templates"]
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 autodoc_typehints = "none"
