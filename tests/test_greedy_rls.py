@@ -251,3 +251,51 @@ def test_estimator_fraction_and_bad_input():
         GreedyRLS(2).fit(np.full((20, 10), np.nan), y)
     with pytest.raises(InputError, match="inconsistent numbers of samples"):
         GreedyRLS(2).fit(X, y[:-1])
+
+
+# ------------------------------------------------------------------- E10 (seed 002, 4.2-4.3)
+
+
+def _split_accuracies(X, y, k, n_splits=20, seed=0):
+    """Mean test accuracy of greedy RLS and of random k-feature RLS, and mean LOO accuracy."""
+    from sklearn.model_selection import StratifiedShuffleSplit
+    from sklearn.preprocessing import StandardScaler
+
+    rng = np.random.default_rng(seed)
+    greedy, random_sel, loo = [], [], []
+    splits = StratifiedShuffleSplit(n_splits, test_size=0.3, random_state=seed).split(X, y)
+    for train, test in splits:
+        scaler = StandardScaler().fit(X[train])
+        X_train, X_test = scaler.transform(X[train]), scaler.transform(X[test])
+        model = GreedyRLS(k, alpha=1.0, loss="zero_one").fit(X_train, y[train])
+        greedy.append(np.mean(np.sign(model.predict(X_test)) == y[test]))
+        loo.append(1.0 - model.loo_loss_[-1])
+        cols = rng.choice(X.shape[1], size=k, replace=False)
+        baseline = GreedyRLS(k, alpha=1.0).fit(X_train[:, cols], y[train])  # k of k: all cols
+        random_sel.append(np.mean(np.sign(baseline.predict(X_test[:, cols])) == y[test]))
+    return np.mean(greedy), np.mean(random_sel), np.mean(loo)
+
+
+def test_e10_colon_greedy_beats_random_and_loo_is_optimistic():
+    from zeronorm_opt.datasets import load_microarray
+
+    try:
+        data = load_microarray("colon")
+    except FileNotFoundError:
+        pytest.skip("colon.npz not available")
+    y = np.where(data.y == np.unique(data.y)[1], 1.0, -1.0)
+    greedy, random_sel, loo = _split_accuracies(data.X, y, k=10)
+    assert greedy > random_sel + 0.05
+    # Seed 002, Fig. 12: with 2000 features and 62 examples the LOO estimate overfits.
+    assert loo > greedy + 0.1
+
+
+def test_e10_breast_cancer_loo_tracks_test_accuracy():
+    from sklearn.datasets import load_breast_cancer
+
+    X, y = load_breast_cancer(return_X_y=True)
+    y = np.where(y == 1, 1.0, -1.0)
+    greedy, random_sel, loo = _split_accuracies(X, y, k=10)
+    # On a larger, low-dimensional set the LOO estimate is reliable (seed 002, 4.3).
+    assert abs(loo - greedy) < 0.04
+    assert greedy >= random_sel
