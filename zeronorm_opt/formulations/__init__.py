@@ -3,9 +3,13 @@
 from .base import Formulation, ReweightedFormulation
 from .binary import MarginFormulation, RescaledMarginFormulation, arom_rescaled
 from .fsv import FSVFormulation
+from .regression import BasisPursuitFormulation, LassoFormulation, bridge_regression
 from .svm_dual import RescaledSVMDual, l2_arom_dual
 
 __all__ = [
+    "BasisPursuitFormulation",
+    "LassoFormulation",
+    "bridge_regression",
     "FSVFormulation",
     "Formulation",
     "MarginFormulation",
