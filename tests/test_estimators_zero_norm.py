@@ -128,3 +128,48 @@ def test_make_weston_linear_statistics():
     Xs, _ = make_weston_linear(50, random_state=0)
     np.testing.assert_allclose(Xs.mean(axis=0), 0, atol=1e-12)
     np.testing.assert_allclose(Xs.std(axis=0), 1, atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {},
+        {"n_features_to_select": 2},
+        {"C": 0.5},
+        {"C": 0.5, "n_features_to_select": 3},
+    ],
+)
+def test_l2_fast_path_equals_the_cvxpy_formulation(e1_data, params):
+    X, y = e1_data
+    ref = AROM(norm="l2", method="cvxpy", **params).fit(X, y)
+    fast = AROM(norm="l2", method="auto", **params).fit(X, y)
+    assert fast.method_ == "fast" and ref.method_ == "cvxpy"  # n > m selects the dual
+    np.testing.assert_array_equal(fast.support_, ref.support_)
+    scale = np.abs(ref.coef_).max()
+    np.testing.assert_allclose(fast.coef_, ref.coef_, atol=1e-4 * scale)
+    # A soft-margin bias is not unique when no multiplier is strictly inside (0, C): compare
+    # the hinge loss the two biases give, which the optimum fixes.
+    y_pm = np.where(y > 0, 1, -1)
+
+    def hinge(est):
+        return np.maximum(0, 1 - y_pm * est.decision_function(X)).sum()
+
+    assert hinge(fast) == pytest.approx(hinge(ref), rel=1e-4, abs=1e-6)
+    assert [r.support_size for r in fast.history_] == [r.support_size for r in ref.history_]
+
+
+def test_l2_fast_path_with_l0_slacks(inseparable_data):
+    X, y = inseparable_data
+    ref = AROM(norm="l2", method="cvxpy", slack_penalty="l0").fit(X, y)
+    fast = AROM(norm="l2", method="fast", slack_penalty="l0").fit(X, y)
+    np.testing.assert_allclose(fast.coef_, ref.coef_, atol=1e-4 * np.abs(ref.coef_).max())
+
+
+def test_fast_path_refuses_what_it_cannot_do(e1_data):
+    X, y = e1_data
+    with pytest.raises(InputError, match="method='cvxpy'"):
+        AROM(norm="l1", method="fast").fit(X, y)
+    with pytest.raises(InputError, match="method must be"):
+        AROM(method="quick").fit(X, y)
+    constrained = AROM(norm="l2", extra_constraints=lambda w, b: [w[0] >= 0]).fit(X, y)
+    assert constrained.method_ == "cvxpy"

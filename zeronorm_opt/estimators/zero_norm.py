@@ -17,7 +17,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .._validation import check_n_features_to_select, check_positive
 from ..driver import successive_linearisation
 from ..exceptions import InputError
-from ..formulations import FSVFormulation, MarginFormulation
+from ..formulations import FSVFormulation, MarginFormulation, l2_arom_dual_path
 from ..surrogates import ExpSurrogate, LogSurrogate
 
 
@@ -145,6 +145,13 @@ class AROM(_ZeroNormClassifier):
         ``extra_constraints(w, b) -> list of cvxpy constraints`` on the original-space weights
         ``w`` (a cvxpy expression of length n_features) and bias ``b``, added to every solve
         (e.g. ``lambda w, b: [w[0] >= 0.1]`` forces feature 0 in).
+    method : {"auto", "cvxpy", "fast"}, default="auto"
+        ``"cvxpy"``: the declarative reweighted formulation through the driver (any cvxpy
+        solver, user constraints). ``"fast"``: for ``norm="l2"`` only, the SVM dual on the
+        rescaled Gram matrix solved by libsvm (:func:`~zeronorm_opt.formulations.
+        l2_arom_dual_path`; same iterates, tested against the cvxpy form). ``"auto"``: the fast
+        path for ``norm="l2"`` when ``n_features > n_samples`` and no ``extra_constraints``
+        or ``solver`` are given, else cvxpy.
 
     Attributes
     ----------
@@ -158,6 +165,8 @@ class AROM(_ZeroNormClassifier):
         and time.
     n_iter_ : int
     stop_reason_ : {"converged", "max_iter", "budget"}
+    method_ : {"cvxpy", "fast"}
+        The path ``method="auto"`` chose.
 
     Examples
     --------
@@ -186,6 +195,7 @@ class AROM(_ZeroNormClassifier):
         solver=None,
         solver_options=None,
         extra_constraints=None,
+        method: str = "auto",
     ):
         self.norm = norm
         self.n_features_to_select = n_features_to_select
@@ -200,6 +210,22 @@ class AROM(_ZeroNormClassifier):
         self.solver = solver
         self.solver_options = solver_options
         self.extra_constraints = extra_constraints
+        self.method = method
+
+    def _choose_method(self, X) -> str:
+        if self.method not in ("auto", "cvxpy", "fast"):
+            raise InputError(f"method must be 'auto', 'cvxpy' or 'fast'; got {self.method!r}.")
+        if self.method == "fast":
+            if self.norm != "l2" or self.extra_constraints is not None:
+                raise InputError(
+                    "method='fast' (the libsvm dual) serves norm='l2' without "
+                    "extra_constraints; use method='cvxpy' for this configuration."
+                )
+            return "fast"
+        if self.method == "auto" and self.norm == "l2" and X.shape[1] > X.shape[0]:
+            if self.extra_constraints is None and self.solver is None:
+                return "fast"
+        return "cvxpy"
 
     def fit(self, X, y):
         """Run AROM on ``(X, y)`` and fit the final linear model.
@@ -212,6 +238,26 @@ class AROM(_ZeroNormClassifier):
         X, y_pm = self._validate_fit_input(X, y)
         if self.norm not in ("l1", "l2"):
             raise InputError(f"norm must be 'l1' or 'l2'; got {self.norm!r}.")
+        self.method_ = self._choose_method(X)
+        if self.method_ == "fast":
+            if self.slack_penalty not in ("hinge", "l0"):
+                raise InputError(
+                    f"slack_penalty must be 'hinge' or 'l0'; got {self.slack_penalty!r}."
+                )
+            if self.slack_penalty == "l0" and self.C is not None:
+                raise InputError("slack_penalty='l0' replaces the hinge term: pass C=None.")
+            result, b = l2_arom_dual_path(
+                X,
+                y_pm,
+                self.C,
+                slack_scale=self.slack_scale if self.slack_penalty == "l0" else None,
+                max_iter=self.max_iter,
+                tol=self.tol,
+                prune_tol=self.prune_tol,
+                n_features_to_select=self.n_features_to_select,
+            )
+            self._finish(X, y_pm, result, result.coef[: X.shape[1]], b)
+            return self
         f = MarginFormulation(
             X,
             y_pm,

@@ -4,7 +4,7 @@ from .base import Formulation, ReweightedFormulation
 from .binary import MarginFormulation, RescaledMarginFormulation, arom_rescaled
 from .fsv import FSVFormulation
 from .regression import BasisPursuitFormulation, LassoFormulation, bridge_regression
-from .svm_dual import RescaledSVMDual, l2_arom_dual
+from .svm_dual import RescaledSVMDual, l2_arom_dual, l2_arom_dual_path
 
 __all__ = [
     "BasisPursuitFormulation",
@@ -18,4 +18,5 @@ __all__ = [
     "ReweightedFormulation",
     "arom_rescaled",
     "l2_arom_dual",
+    "l2_arom_dual_path",
 ]

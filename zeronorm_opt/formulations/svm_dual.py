@@ -196,6 +196,10 @@ def l2_arom_dual(
         Slack-coordinate weights (zero without ``slack_scale``).
     n_iter : int
 
+    See Also
+    --------
+    l2_arom_dual_path : the same loop with the driver's history and the feature budget.
+
     Examples
     --------
     >>> from zeronorm_opt.datasets import make_weston_linear
@@ -204,38 +208,124 @@ def l2_arom_dual(
     >>> bool(np.all(y * (X @ v + b) >= 1 - 1e-5))
     True
     """
+    result, b = l2_arom_dual_path(
+        X,
+        y,
+        C,
+        slack_scale=slack_scale,
+        max_iter=max_iter,
+        tol=tol,
+        prune_tol=tol,
+        backend=backend,
+        solver=solver,
+        solver_options=solver_options,
+    )
+    n = np.asarray(X).shape[1]
+    u = result.coef[n:] if slack_scale is not None else np.zeros(np.asarray(X).shape[0])
+    return result.coef[:n], b, u, result.n_iter
+
+
+def l2_arom_dual_path(
+    X,
+    y,
+    C: float | None = None,
+    *,
+    slack_scale: float | None = None,
+    max_iter: int = 50,
+    tol: float = 1e-6,
+    prune_tol: float | None = None,
+    n_features_to_select: int | None = None,
+    backend: str = "libsvm",
+    solver=None,
+    solver_options=None,
+):
+    """l2-AROM through the dual, recorded like the driver (history, budget, stop reason).
+
+    The loop of :func:`l2_arom_dual`, returning a
+    :class:`~zeronorm_opt.driver.LinearisationResult` whose records hold the objective
+    ``C Σ ξ + ½ Σ_j ln v_j²`` over the remaining coordinates (the l2-AROM surrogate with
+    ε = 0, as the primal driver records it), the support size, the coefficients ``(v, u)``,
+    the solver and its time; with ``n_features_to_select`` it applies 000's budget procedure.
+    This is the fast path :class:`~zeronorm_opt.AROM` uses for ``norm="l2"`` when n > m.
+
+    Coefficients ``≤ prune_tol·max`` (default ``tol``) are removed for good; the loop stops,
+    as the driver does, when the support is unchanged and either the largest change of
+    ``h/max h`` (``h = v²``) or the relative decrease of the objective is at most ``tol``.
+
+    Returns
+    -------
+    result : LinearisationResult
+    b : float
+        Bias of the last solve.
+    """
+    import time
+
+    from ..driver import IterationRecord, LinearisationResult, _final_support
+
     if backend not in ("cvxpy", "libsvm"):
         raise InputError(f"backend must be 'cvxpy' or 'libsvm'; got {backend!r}.")
     dual = RescaledSVMDual(X, y, C=C, slack_scale=slack_scale)
     m, n = dual.X.shape
+    augmented = dual.slack_scale is not None
     z, zu = np.ones(n), np.ones(m)
-    v, b, u = np.zeros(n), 0.0, np.zeros(m)
-    if backend == "libsvm" and dual.C is None and dual.slack_scale is None:
+    b = 0.0
+    if backend == "libsvm" and dual.C is None and not augmented:
         _check_separable(dual.X, dual.y)
-    n_iter = 0
-    for n_iter in range(1, int(max_iter) + 1):  # noqa: B007 (returned after the loop)
+    prune_tol = tol if prune_tol is None else prune_tol
+    history: list = []
+    stop_reason = "max_iter"
+    coef = np.zeros(n + m if augmented else n)
+    prev_h, prev_obj = None, np.inf
+    for it in range(1, int(max_iter) + 1):
+        start = time.perf_counter()
         if backend == "libsvm":
             alpha, b = _libsvm_dual_step(dual.X, dual.y, z, zu, dual.C, dual.slack_scale)
             v = z**2 * (dual.X.T @ (dual.y * alpha))
-            u = np.zeros(m)
-            if dual.slack_scale is not None:
-                u = dual.slack_scale * zu**2 * dual.y * alpha
+            u = dual.slack_scale * zu**2 * dual.y * alpha if augmented else np.zeros(0)
+            status, solver_name = "optimal", "libsvm"
         else:
             dual.z.value = z
-            if dual.z_slack is not None:
+            if augmented:
                 dual.z_slack.value = zu
-            dual.solve(solver, solver_options)
+            info = dual.solve(solver, solver_options)
             v, b = dual.original_weights()
-            u = dual.slack_weights()
-        both = np.concatenate([np.abs(v), np.abs(u)])
-        keep = support_mask(both, tol)
-        both = np.where(keep, both, 0.0) / both.max()
-        z_new, zu_new = both[:n], both[n:]
-        if dual.z_slack is None:
-            zu_new = zu
-        converged = np.array_equal(z_new > 0, z > 0) and np.max(np.abs(z_new - z)) <= tol
-        z, zu = z_new, zu_new
-        if converged:
+            u = dual.slack_weights() if augmented else np.zeros(0)
+            status, solver_name = info.status, info.solver
+        elapsed = time.perf_counter() - start
+        coef = np.concatenate([v, u])
+        scales = np.concatenate([z, zu if augmented else []])
+        keep = support_mask(coef, prune_tol) & (scales > 0)
+        coef = np.where(keep, coef, 0.0)
+        objective = 0.5 * float(np.sum(np.log(coef[keep] ** 2)))
+        if dual.C is not None:
+            margins = dual.y * (dual.X @ coef[:n] + b)
+            objective += dual.C * float(np.maximum(0.0, 1.0 - margins).sum())
+        record = IterationRecord(
+            iteration=it,
+            objective=objective,
+            support_size=int(keep[:n].sum()),
+            coef=coef.copy(),
+            weights=np.divide(1.0, scales**2, out=np.zeros_like(scales), where=scales > 0),
+            status=status,
+            solver=solver_name,
+            solve_time=elapsed,
+        )
+        history.append(record)
+        if n_features_to_select is not None and record.support_size <= n_features_to_select:
+            stop_reason = "budget"
             break
-    v = np.where(z > 0, v, 0.0)
-    return v, b, u, n_iter
+        h = coef**2
+        if prev_h is not None:
+            change = np.max(np.abs(h / h.max() - prev_h / prev_h.max()))
+            rel_decrease = (prev_obj - objective) / max(1.0, abs(prev_obj))
+            if np.array_equal(h > 0, prev_h > 0) and (change <= tol or abs(rel_decrease) <= tol):
+                stop_reason = "converged"
+                break
+        prev_h, prev_obj = h, objective
+        scale = np.abs(coef) / np.abs(coef).max()
+        z, zu = scale[:n], (scale[n:] if augmented else zu)
+    support = _final_support(history, n_features_to_select, n, prune_tol)
+    result = LinearisationResult(
+        coef=coef, support=support, history=history, n_iter=len(history), stop_reason=stop_reason
+    )
+    return result, float(b)
