@@ -17,7 +17,7 @@ import time
 
 import numpy as np
 
-from zeronorm_opt import LogSurrogate, successive_linearisation
+from zeronorm_opt import AROM, LogSurrogate, successive_linearisation
 from zeronorm_opt.datasets import load_microarray, make_weston_linear
 from zeronorm_opt.formulations import MarginFormulation, l2_arom_dual
 
@@ -78,6 +78,16 @@ def main(argv=None):
             same = np.array_equal(res.support, np.abs(v) > 1e-6 * np.abs(v).max())
             label = f"l2-AROM primal QP vs {backend} dual (same supp: {same})"
             print(f"{name:<22}{label:<44}{t_primal:>12.3f}{t_dual:>9.3f}{t_primal / t_dual:>7.1f}")
+        for budget in (None, 20):
+            times = {}
+            for method in ("cvxpy", "fast"):
+                est = AROM(norm="l2", method=method, n_features_to_select=budget)
+                times[method], fitted = _best_of(lambda e=est, X=X, y=y: e.fit(X, y), args.repeats)
+            label = f"AROM(l2, r={budget}).fit cvxpy vs fast"
+            print(
+                f"{name:<22}{label:<44}{times['cvxpy']:>12.3f}{times['fast']:>9.3f}"
+                f"{times['cvxpy'] / times['fast']:>7.1f}"
+            )
         t_naive, _ = _best_of(lambda X=X, y=y: _rebuild_every_iteration(X, y), args.repeats)
         t_dpp, _ = _best_of(
             lambda X=X, y=y: successive_linearisation(
