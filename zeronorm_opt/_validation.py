@@ -55,9 +55,11 @@ def check_binary_labels(y, n_samples: int | None = None) -> tuple[np.ndarray, np
             f"y has a single class ({classes.tolist()}); a classifier needs two classes."
         )
     if classes.size > 2:
+        # "Only binary classification is supported." is the wording scikit-learn's checks expect.
         raise InputError(
-            f"y has {classes.size} classes; this is a two-class method. Use the multiclass "
-            "formulations (Weston-Watkins or one-vs-rest) for more classes."
+            f"Only binary classification is supported. y has {classes.size} classes; this is "
+            "a two-class method. Use the multiclass formulations (Weston-Watkins or "
+            "one-vs-rest) for more classes."
         )
     y_pm = np.where(y == classes[1], 1.0, -1.0)
     return classes, y_pm
@@ -96,3 +98,46 @@ def support_mask(values, tol: float = 1e-6) -> np.ndarray:
     if top == 0.0:
         return np.zeros(a.shape, dtype=bool)
     return a > tol * top
+
+
+def validate_labelled_data(estimator, X, y, *, binary: bool = True, accept_sparse: bool = False):
+    """Validate an estimator's training data at the boundary (every problem an InputError).
+
+    Runs scikit-learn's ``validate_data`` (sets ``n_features_in_``; NaN/inf, shapes), rejects
+    targets that are not class labels and single-class ``y``, and for two-class methods maps
+    the labels to ±1.
+
+    Returns
+    -------
+    X : ndarray (or CSR matrix with ``accept_sparse``), float64
+    classes : ndarray
+        The sorted class labels.
+    y : ndarray
+        ``y`` as ±1 (``binary=True``; ``classes[1]`` is +1) or unchanged.
+    """
+    from sklearn.utils.multiclass import type_of_target
+    from sklearn.utils.validation import validate_data
+
+    try:
+        X, y = validate_data(
+            estimator, X, y, dtype=np.float64, accept_sparse="csr" if accept_sparse else False
+        )
+        target = type_of_target(y, input_name="y", raise_unknown=True)
+    except ValueError as exc:  # NaN/inf, shapes, unknown labels: sklearn's wording, our type
+        raise InputError(str(exc)) from exc
+    if target not in ("binary", "multiclass"):
+        raise InputError(
+            f"Unknown label type: {target!r}. {type(estimator).__name__} needs class labels "
+            "(continuous targets call for a regressor)."
+        )
+    classes = np.unique(y)
+    if classes.size < 2:
+        # "one class" is the wording scikit-learn's estimator checks look for.
+        raise InputError(
+            f"y contains a single class (only one class: {classes.tolist()}); "
+            f"{type(estimator).__name__} needs examples of two classes."
+        )
+    if not binary:
+        return X, classes, y
+    classes, y_pm = check_binary_labels(y, n_samples=X.shape[0])
+    return X, classes, y_pm

@@ -8,7 +8,7 @@ import numpy as np
 from sklearn.model_selection import train_test_split
 from sklearn.svm import SVC
 
-from .._validation import check_n_features_to_select, check_positive
+from .._validation import check_n_features_to_select, check_positive, validate_labelled_data
 from ..exceptions import InputError
 from ..fast.alignment import (
     KERNELS,
@@ -18,7 +18,7 @@ from ..fast.alignment import (
     incremental_selection,
     one_shot_alignments,
 )
-from .baselines import _ranking_from_scores, _RankingSelector, _validate_Xy
+from .baselines import _ranking_from_scores, _RankingSelector
 
 __all__ = ["AlignmentSelector"]
 
@@ -204,7 +204,7 @@ class AlignmentSelector(_RankingSelector):
         -------
         self : AlignmentSelector
         """
-        X, self.classes_, y_pm = _validate_Xy(self, X, y)
+        X, self.classes_, y_pm = validate_labelled_data(self, X, y)
         n = X.shape[1]
         k = self._check_params(n)
         accept = None

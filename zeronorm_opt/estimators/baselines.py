@@ -25,9 +25,13 @@ from sklearn.base import BaseEstimator
 from sklearn.feature_selection import RFE, SelectorMixin
 from sklearn.svm import SVC
 from sklearn.utils._tags import ClassifierTags
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
-from .._validation import check_binary_labels, check_n_features_to_select, check_positive
+from .._validation import (
+    check_n_features_to_select,
+    check_positive,
+    validate_labelled_data,
+)
 from ..exceptions import InputError, SolverError
 
 __all__ = ["R2W2", "SVMRFE", "FisherScore", "InformationGainFilter", "make_svm_rfe"]
@@ -36,30 +40,6 @@ __all__ = ["R2W2", "SVMRFE", "FisherScore", "InformationGainFilter", "make_svm_r
 # --------------------------------------------------------------------------------------------
 # shared helpers (also used by the alignment selector)
 # --------------------------------------------------------------------------------------------
-def _validate_Xy(estimator, X, y, *, binary: bool = True, accept_sparse: bool = False):
-    """Validate training data at the boundary; every problem becomes an :class:`InputError`.
-
-    Returns ``X`` (float64), the class labels and, for two-class problems, ``y`` as ±1.
-    """
-    try:
-        X, y = validate_data(
-            estimator, X, y, dtype=np.float64, accept_sparse="csr" if accept_sparse else False
-        )
-    except ValueError as exc:  # NaN/inf, shapes, None target: keep sklearn's wording, our type
-        raise InputError(str(exc)) from exc
-    classes = np.unique(y)
-    if classes.size < 2:
-        # The wording "one class" is what scikit-learn's estimator checks look for.
-        raise InputError(
-            f"y contains only one class ({classes.tolist()}); feature selection against a "
-            "target needs examples of two classes."
-        )
-    if not binary:
-        return X, classes, y
-    classes, y_pm = check_binary_labels(y, n_samples=X.shape[0])
-    return X, classes, y_pm
-
-
 def _budget(k, n_features: int) -> int:
     """``n_features_to_select`` checked; ``None`` means half of the features (as RFE)."""
     k = check_n_features_to_select(k, n_features)
@@ -158,7 +138,7 @@ class FisherScore(_RankingSelector):
         -------
         self : FisherScore
         """
-        X, self.classes_, y_pm = _validate_Xy(self, X, y)
+        X, self.classes_, y_pm = validate_labelled_data(self, X, y)
         k = _budget(self.n_features_to_select, X.shape[1])
         pos, neg = X[y_pm > 0], X[y_pm < 0]
         num = (pos.mean(axis=0) - neg.mean(axis=0)) ** 2
@@ -266,7 +246,7 @@ class SVMRFE(_RankingSelector):
         -------
         self : SVMRFE
         """
-        X, self.classes_, y_pm = _validate_Xy(self, X, y)
+        X, self.classes_, y_pm = validate_labelled_data(self, X, y)
         n = X.shape[1]
         k = _budget(self.n_features_to_select, n)
         C = check_positive(self.C, "C")
@@ -445,7 +425,7 @@ class R2W2(_RankingSelector):
         -------
         self : R2W2
         """
-        X, self.classes_, y_pm = _validate_Xy(self, X, y)
+        X, self.classes_, y_pm = validate_labelled_data(self, X, y)
         m, n = X.shape
         k = _budget(self.n_features_to_select, n)
         C = check_positive(self.C, "C")
@@ -565,7 +545,7 @@ class InformationGainFilter(_RankingSelector):
         -------
         self : InformationGainFilter
         """
-        X, self.classes_, y = _validate_Xy(self, X, y, binary=False, accept_sparse=True)
+        X, self.classes_, y = validate_labelled_data(self, X, y, binary=False, accept_sparse=True)
         k = _budget(self.n_features_to_select, X.shape[1])
         if isinstance(self.threshold, str):
             if self.threshold == "presence":

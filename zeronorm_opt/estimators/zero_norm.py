@@ -11,10 +11,9 @@ from __future__ import annotations
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.feature_selection import SelectorMixin
-from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._validation import check_n_features_to_select, check_positive
+from .._validation import check_n_features_to_select, check_positive, validate_labelled_data
 from ..driver import successive_linearisation
 from ..exceptions import InputError
 from ..formulations import FSVFormulation, MarginFormulation, l2_arom_dual_path
@@ -31,25 +30,7 @@ class _ZeroNormClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
 
     # -- validation --------------------------------------------------------------------------
     def _validate_fit_input(self, X, y):
-        X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2)
-        target = type_of_target(y, input_name="y", raise_unknown=True)
-        if target not in ("binary", "multiclass"):
-            raise InputError(
-                f"Unknown label type: {target!r}. {type(self).__name__} is a classifier and "
-                "needs class labels (continuous targets call for a regressor)."
-            )
-        n_cls = np.unique(y).size
-        if n_cls < 2:
-            raise InputError(
-                f"y has a single class ({np.unique(y).tolist()}); a classifier needs two."
-            )
-        if n_cls > 2:
-            raise InputError(
-                f"Only binary classification is supported. y has {n_cls} classes; use the "
-                "multiclass formulations (Weston-Watkins or one-vs-rest)."
-            )
-        self.classes_ = np.unique(y)
-        y_pm = np.where(y == self.classes_[1], 1.0, -1.0)
+        X, self.classes_, y_pm = validate_labelled_data(self, X, y)
         check_n_features_to_select(self.n_features_to_select, X.shape[1])
         check_positive(self.C, "C", allow_none=True)
         if int(self.max_iter) != self.max_iter or self.max_iter < 1:
