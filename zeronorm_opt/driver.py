@@ -195,14 +195,9 @@ def successive_linearisation(
         if budget is not None and record.support_size <= budget:
             stop_reason = "budget"
             break
-        if prev_h is not None:
-            same_support = np.array_equal(support_mask(h, 1e-12), support_mask(prev_h, 1e-12))
-            scale, prev_scale = h.max() or 1.0, prev_h.max() or 1.0
-            change = np.max(np.abs(h / scale - prev_h / prev_scale))
-            rel_decrease = (prev_obj - obj) / max(1.0, abs(prev_obj)) if np.isfinite(obj) else 0
-            if same_support and (change <= tol or abs(rel_decrease) <= tol):
-                stop_reason = "converged"
-                break
+        if prev_h is not None and has_converged(h, prev_h, obj, prev_obj, tol):
+            stop_reason = "converged"
+            break
         prev_h, prev_obj = h, obj
         with np.errstate(divide="ignore"):
             weights = np.asarray(surrogate.derivative(h), dtype=float)
@@ -213,13 +208,30 @@ def successive_linearisation(
                 "surrogate with eps > 0 or keep prune_tol > 0."
             )
 
-    support = _final_support(history, budget, n_feat, prune_tol)
+    support = final_support(history, budget, n_feat, prune_tol)
     return LinearisationResult(
         coef=coef, support=support, history=history, n_iter=len(history), stop_reason=stop_reason
     )
 
 
-def _final_support(history, budget, n_feat, prune_tol) -> np.ndarray:
+def has_converged(h, prev_h, objective: float, prev_objective: float, tol: float) -> bool:
+    """The driver's stopping rule (shared by every path that iterates AROM-like steps).
+
+    True when the support of ``h`` is unchanged and either the largest change of ``h/max h``
+    or the relative decrease of the objective is at most ``tol``.
+    """
+    if not np.array_equal(support_mask(h, 1e-12), support_mask(prev_h, 1e-12)):
+        return False
+    scale, prev_scale = h.max() or 1.0, prev_h.max() or 1.0
+    change = np.max(np.abs(h / scale - prev_h / prev_scale))
+    if not np.isfinite(objective):
+        return bool(change <= tol)
+    rel_decrease = (prev_objective - objective) / max(1.0, abs(prev_objective))
+    return bool(change <= tol or abs(rel_decrease) <= tol)
+
+
+def final_support(history, budget, n_feat, prune_tol) -> np.ndarray:
+    """Selected features of a run: the last support, or 000's budget procedure (shared)."""
     last = history[-1].coef[:n_feat]
     if budget is None:
         return support_mask(last, prune_tol if prune_tol > 0 else 1e-12)

@@ -260,7 +260,7 @@ def l2_arom_dual_path(
     """
     import time
 
-    from ..driver import IterationRecord, LinearisationResult, _final_support
+    from ..driver import IterationRecord, LinearisationResult, final_support, has_converged
 
     if backend not in ("cvxpy", "libsvm"):
         raise InputError(f"backend must be 'cvxpy' or 'libsvm'; got {backend!r}.")
@@ -315,16 +315,13 @@ def l2_arom_dual_path(
             stop_reason = "budget"
             break
         h = coef**2
-        if prev_h is not None:
-            change = np.max(np.abs(h / h.max() - prev_h / prev_h.max()))
-            rel_decrease = (prev_obj - objective) / max(1.0, abs(prev_obj))
-            if np.array_equal(h > 0, prev_h > 0) and (change <= tol or abs(rel_decrease) <= tol):
-                stop_reason = "converged"
-                break
+        if prev_h is not None and has_converged(h, prev_h, objective, prev_obj, tol):
+            stop_reason = "converged"
+            break
         prev_h, prev_obj = h, objective
         scale = np.abs(coef) / np.abs(coef).max()
         z, zu = scale[:n], (scale[n:] if augmented else zu)
-    support = _final_support(history, n_features_to_select, n, prune_tol)
+    support = final_support(history, n_features_to_select, n, prune_tol)
     result = LinearisationResult(
         coef=coef, support=support, history=history, n_iter=len(history), stop_reason=stop_reason
     )
