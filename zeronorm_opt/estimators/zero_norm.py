@@ -17,6 +17,7 @@ from .._validation import check_n_features_to_select, check_positive, validate_l
 from ..driver import successive_linearisation
 from ..exceptions import InputError
 from ..formulations import FSVFormulation, MarginFormulation, l2_arom_dual_path
+from ..formulations.binary import check_slack_penalty
 from ..surrogates import ExpSurrogate, LogSurrogate
 
 
@@ -221,12 +222,7 @@ class AROM(_ZeroNormClassifier):
             raise InputError(f"norm must be 'l1' or 'l2'; got {self.norm!r}.")
         self.method_ = self._choose_method(X)
         if self.method_ == "fast":
-            if self.slack_penalty not in ("hinge", "l0"):
-                raise InputError(
-                    f"slack_penalty must be 'hinge' or 'l0'; got {self.slack_penalty!r}."
-                )
-            if self.slack_penalty == "l0" and self.C is not None:
-                raise InputError("slack_penalty='l0' replaces the hinge term: pass C=None.")
+            check_slack_penalty(self.slack_penalty, self.C)
             result, b = l2_arom_dual_path(
                 X,
                 y_pm,

@@ -30,6 +30,14 @@ HARD_MARGIN_HINT = (
 )
 
 
+def check_slack_penalty(slack_penalty: str, C) -> None:
+    """``slack_penalty`` is "hinge" or "l0", and "l0" (which replaces the hinge) has no C."""
+    if slack_penalty not in ("hinge", "l0"):
+        raise InputError(f"slack_penalty must be 'hinge' or 'l0'; got {slack_penalty!r}.")
+    if slack_penalty == "l0" and C is not None:
+        raise InputError("slack_penalty='l0' replaces the hinge term: pass C=None with it.")
+
+
 def _check_xy(X, y):
     X = check_finite_matrix(X)
     _, y_pm = check_binary_labels(y, X.shape[0])
@@ -99,10 +107,7 @@ class MarginFormulation(ReweightedFormulation):
         m, n = self.X.shape
         self.penalty = penalty
         self.C = check_positive(C, "C", allow_none=True)
-        if slack_penalty not in ("hinge", "l0"):
-            raise InputError(f"slack_penalty must be 'hinge' or 'l0'; got {slack_penalty!r}.")
-        if slack_penalty == "l0" and self.C is not None:
-            raise InputError("slack_penalty='l0' replaces the hinge term: pass C=None with it.")
+        check_slack_penalty(slack_penalty, self.C)
         self.slack_penalty = slack_penalty
         self.slack_scale = check_positive(slack_scale, "slack_scale")
         augmented = slack_penalty == "l0"
