@@ -1,48 +1,38 @@
-"""Command line: ``zeronorm-opt list`` and ``zeronorm-opt run e1 [options]``."""
+"""Command line: ``zeronorm-opt list`` and ``zeronorm-opt run <experiment> [options]``.
+
+Each experiment of the catalogue (``experiments/problems/*.toml``) names its ``runner``: a
+module of :mod:`zeronorm_opt.experiments` with a function
+``run_from_cli(spec, args, progress) -> str`` that runs the experiment with the TOML settings
+``spec`` overridden by the command-line options ``args`` and returns the table to print.
+Options an experiment has no use for are rejected by its runner with an :class:`InputError`.
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 
 from .exceptions import ZeroNormError
 from .experiments.catalogue import available_problems, load_problem
 
 
-def _run_e1(args) -> int:
-    from .experiments.linear_toy import E1Config, run_e1, summarise_e1
-
-    spec = load_problem("e1")
-    config = E1Config(
-        train_sizes=args.train_sizes or spec["train_sizes"],
-        n_trials=args.trials or spec["n_trials"],
-        n_test=spec["n_test"],
-        n_features=spec["n_features"],
-        n_features_to_select=spec["n_features_to_select"],
-        final_svm_C=spec["final_svm_C"],
-        methods=args.methods or spec["methods"],
-        seed=args.seed,
-    )
-    print(
-        f"running E1: sizes {list(config.train_sizes)}, {config.n_trials} trials each, "
-        f"methods {list(config.methods)}; results appended to {args.results}",
-        file=sys.stderr,
-    )
-    records = run_e1(
-        config,
-        results_path=args.results,
-        n_jobs=args.n_jobs,
-        progress=lambda msg: print(msg, file=sys.stderr),
-    )
-    print(summarise_e1(records, config))
-    return 0
+def _progress(message: str) -> None:
+    print(message, file=sys.stderr)
 
 
-RUNNERS = {"e1": _run_e1}
+def runnable_experiments() -> dict[str, str]:
+    """Experiment id → runner module, for the catalogue entries that have a runner."""
+    out = {}
+    for pid in available_problems():
+        runner = load_problem(pid).get("runner")
+        if runner:
+            out[pid] = runner
+    return out
 
 
-def main(argv=None) -> int:
-    """Entry point of the ``zeronorm-opt`` console script."""
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``zeronorm-opt``."""
     parser = argparse.ArgumentParser(
         prog="zeronorm-opt", description="Reproduce the experiments of the zero-norm papers."
     )
@@ -50,8 +40,10 @@ def main(argv=None) -> int:
     sub.add_parser("list", help="list the experiments of the catalogue")
     run = sub.add_parser("run", help="run one experiment and print its table")
     run.add_argument("experiment", help="experiment id, e.g. e1")
-    run.add_argument("--trials", type=int, default=None, help="trials per training size")
-    run.add_argument("--train-sizes", type=int, nargs="+", default=None)
+    run.add_argument("--trials", type=int, default=None, help="trials (draws, runs) per setting")
+    run.add_argument(
+        "--train-sizes", type=int, nargs="+", default=None, help="training-set sizes"
+    )
     run.add_argument("--methods", nargs="+", default=None, help="subset of the table's rows")
     run.add_argument("--seed", type=int, default=0)
     run.add_argument("--n-jobs", type=int, default=1, help="parallel workers (joblib)")
@@ -60,21 +52,31 @@ def main(argv=None) -> int:
         default=None,
         help="JSON-lines file the records are appended to; an interrupted run resumes from it",
     )
+    return parser
+
+
+def main(argv=None) -> int:
+    """Entry point of the ``zeronorm-opt`` console script."""
+    parser = build_parser()
     args = parser.parse_args(argv)
+    runners = runnable_experiments()
     if args.command == "list":
         for pid, path in available_problems().items():
-            print(f"{pid}\t{load_problem(pid)['title']}\t({path.name})")
+            mark = "" if pid in runners else "  [no runner yet]"
+            print(f"{pid}\t{load_problem(pid)['title']}\t({path.name}){mark}")
         return 0
-    if args.experiment not in RUNNERS:
+    if args.experiment not in runners:
         parser.error(
-            f"no runner for {args.experiment!r} yet; runnable: {sorted(RUNNERS)} "
+            f"no runner for {args.experiment!r} yet; runnable: {sorted(runners)} "
             f"(catalogue: {sorted(available_problems())})"
         )
+    module = importlib.import_module(f".experiments.{runners[args.experiment]}", "zeronorm_opt")
     try:
-        return RUNNERS[args.experiment](args)
+        print(module.run_from_cli(load_problem(args.experiment), args, _progress))
     except ZeroNormError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

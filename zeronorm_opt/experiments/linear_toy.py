@@ -148,6 +148,26 @@ def run_e1(
     ]
 
 
+def run_from_cli(spec: dict, args, progress: Callable[[str], None]) -> str:
+    """CLI entry of E1 (``zeronorm-opt run e1``): TOML settings overridden by the options."""
+    config = E1Config(
+        train_sizes=args.train_sizes or spec["train_sizes"],
+        n_trials=args.trials or spec["n_trials"],
+        n_test=spec["n_test"],
+        n_features=spec["n_features"],
+        n_features_to_select=spec["n_features_to_select"],
+        final_svm_C=spec["final_svm_C"],
+        methods=args.methods or spec["methods"],
+        seed=args.seed,
+    )
+    progress(
+        f"running E1: sizes {list(config.train_sizes)}, {config.n_trials} trials each, "
+        f"methods {list(config.methods)}; results appended to {args.results}"
+    )
+    records = run_e1(config, results_path=args.results, n_jobs=args.n_jobs, progress=progress)
+    return summarise_e1(records, config)
+
+
 def summarise_e1(records: list[dict], config: E1Config) -> str:
     """The E1 table: mean test error ± std (%) per method and size, and the relevant-pair
     count."""
