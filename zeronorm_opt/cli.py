@@ -41,9 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="run one experiment and print its table")
     run.add_argument("experiment", help="experiment id, e.g. e1")
     run.add_argument("--trials", type=int, default=None, help="trials (draws, runs) per setting")
-    run.add_argument(
-        "--train-sizes", type=int, nargs="+", default=None, help="training-set sizes"
-    )
+    run.add_argument("--train-sizes", type=int, nargs="+", default=None, help="training-set sizes")
     run.add_argument("--methods", nargs="+", default=None, help="subset of the table's rows")
     run.add_argument("--seed", type=int, default=0)
     run.add_argument("--n-jobs", type=int, default=1, help="parallel workers (joblib)")
