@@ -15,13 +15,12 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from zeronorm_opt import InputError
 from zeronorm_opt.datasets import make_weston_linear
 from zeronorm_opt.estimators.baselines import (
-    R2W2,
     SVMRFE,
     FisherScore,
     InformationGainFilter,
-    _radius_margin,
     make_svm_rfe,
 )
+from zeronorm_opt.estimators.r2w2 import R2W2, _radius_margin
 
 RELEVANT = {0, 1, 2, 3, 4, 5}
 

@@ -42,12 +42,12 @@ __all__ += ["BridgeRegression", "GreedyRLS", "LassoISTA"]
 
 # --- alignment selection and baselines (issue 4) ---
 from .estimators.baselines import (  # noqa: E402
-    R2W2,
     SVMRFE,
     FisherScore,
     InformationGainFilter,
     make_svm_rfe,
 )
+from .estimators.r2w2 import R2W2  # noqa: E402
 
 __all__ += ["R2W2", "SVMRFE", "FisherScore", "InformationGainFilter", "make_svm_rfe"]
 from .estimators.alignment import AlignmentSelector  # noqa: E402

@@ -18,7 +18,7 @@ from ..fast.alignment import (
     incremental_selection,
     one_shot_alignments,
 )
-from .baselines import _ranking_from_scores, _RankingSelector
+from ._ranking import _ranking_from_scores, _RankingSelector
 
 __all__ = ["AlignmentSelector"]
 

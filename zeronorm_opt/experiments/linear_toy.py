@@ -19,7 +19,8 @@ from joblib import Parallel, delayed
 from sklearn.svm import SVC
 
 from ..datasets import WESTON_LINEAR_GROUPS, make_weston_linear
-from ..estimators.baselines import R2W2, SVMRFE, FisherScore
+from ..estimators.baselines import SVMRFE, FisherScore
+from ..estimators.r2w2 import R2W2
 from ..estimators.zero_norm import AROM, FSV
 from ..exceptions import InputError, ZeroNormError
 from .results_store import ResultsStore
