@@ -126,6 +126,51 @@ def test_balanced_target_ignores_constants_in_the_inner_product():
     assert alignment(K + 40.0 * ones, t) != pytest.approx(alignment(K, t), rel=1e-3)
 
 
+@pytest.mark.parametrize("kernel,opts", KERNEL_OPTS)
+@pytest.mark.parametrize("balanced", [True, False])
+def test_centred_alignment_is_invariant_to_adding_a_constant(kernel, opts, balanced):
+    # The must-show "the unbalanced alignment is invariant to adding a constant to the kernel"
+    # holds for the centred alignment A(HKH, HTH), whatever the target: H(K + c11ᵀ)H = HKH.
+    X, y = _data(m=15)
+    t = ideal_target(y, balanced)
+    K = subset_kernel(X, [0, 2, 5], kernel, **opts)
+    ones = np.ones_like(K)
+    base = alignment(K, t, centred=True)
+    for c in (-3.0, 0.5, 40.0, 1e4):
+        assert alignment(K + c * ones, t, centred=True) == pytest.approx(base, rel=1e-8)
+    # ... and the incremental state scores exactly that alignment.
+    state = AlignmentState(X, t, kernel, features=[0, 2, 5], centred=True, **opts)
+    assert state.alignment() == pytest.approx(base, rel=1e-10)
+    cand = state.candidate_alignments(range(X.shape[1]))
+    for j in range(X.shape[1]):
+        Kj = subset_kernel(X, sorted({0, 2, 5} ^ {j}), kernel, **opts)
+        assert cand[j] == pytest.approx(alignment(Kj, t, centred=True), rel=1e-9, abs=1e-12)
+    # The constant kernel centres to zero: alignment 0, not rounding noise.
+    assert alignment(7.0 * ones, t, centred=True) == 0.0
+
+
+def test_centred_selection_equals_naive():
+    X, y = _data(m=14, n=7, seed=4)
+    for kernel, opts in KERNEL_OPTS:
+        order, _, _ = incremental_selection(X, y, kernel, centred=True, **opts)
+        chosen: list[int] = []
+        current = 0.0
+        while True:
+            rest = [j for j in range(7) if j not in chosen]
+            if not rest:
+                break
+            gains = [
+                alignment(subset_kernel(X, chosen + [j], kernel, **opts), y, centred=True)
+                - current
+                for j in rest
+            ]
+            if max(gains) <= 1e-12 * abs(current):
+                break
+            chosen.append(rest[int(np.argmax(gains))])
+            current += max(gains)
+        assert order == chosen
+
+
 def test_ideal_target_rejects_non_pm1_labels():
     with pytest.raises(InputError):
         ideal_target([0, 1, 1])
@@ -254,6 +299,47 @@ def test_ifsa_never_adds_a_copy_of_the_only_selected_feature():
         assert any(len(best & g) == 3 for g in groups)
 
 
+def test_ifsa_never_selects_two_copies_of_a_feature():
+    # The must-show of seed 001 ("the final set does not contain redundant features") for
+    # copies: with the default redundancy_threshold=1.0 no two copies (exact, rescaled or
+    # sign-flipped) are ever selected together, also with an exact budget that could take them.
+    # The literal Algorithm 1 (redundancy_threshold=None) does select copies: a copy re-weights
+    # a selected feature, which can raise the alignment.
+    literal_copies = 0
+    for seed in range(30):
+        X, y = make_weston_linear(30, n_features=40, random_state=seed)
+        Xc = np.hstack([X, X[:, :6], -2.0 * X[:, :6]])
+        groups = [{j, 40 + j, 46 + j} for j in range(6)]
+        for kwargs in ({}, {"drop_negative": True}, {"n_features_to_select": 10}):
+            chosen = set(AlignmentSelector("incremental", **kwargs).fit(Xc, y).selection_order_)
+            assert all(len(chosen & g) <= 1 for g in groups), (seed, kwargs)
+        literal = AlignmentSelector("incremental", redundancy_threshold=None).fit(Xc, y)
+        chosen = set(literal.selection_order_.tolist())
+        literal_copies += any(len(chosen & g) > 1 for g in groups)
+    assert literal_copies > 0
+
+
+def test_redundancy_threshold_sets_aside_near_copies_only_below_one():
+    rng = np.random.default_rng(3)
+    X, y = make_weston_linear(40, n_features=20, random_state=3)
+    near = X[:, [0]] + 0.05 * rng.normal(size=(40, 1))  # |cos| ≈ 0.999 with feature 0
+    Xn = np.hstack([X, near])
+    cos = abs(Xn[:, 0] @ Xn[:, 20]) / np.linalg.norm(Xn[:, 0]) / np.linalg.norm(Xn[:, 20])
+    assert 0.99 < cos < 1.0
+    k = 21  # the budget forces every feature in: whichever of the pair comes first, the other
+    # is set aside at 0.99 and only re-admitted last, to meet the budget
+    strict = AlignmentSelector("incremental", redundancy_threshold=0.99, n_features_to_select=k)
+    order = strict.fit(Xn, y).selection_order_.tolist()
+    first, second = sorted((0, 20), key=order.index)
+    assert order[-1] == second
+    # At the default (exact copies only) the near-copy is an ordinary candidate.
+    default = AlignmentSelector("incremental", n_features_to_select=k).fit(Xn, y)
+    plain = AlignmentSelector("incremental", n_features_to_select=k, redundancy_threshold=None)
+    assert default.selection_order_.tolist() == plain.fit(Xn, y).selection_order_.tolist()
+    with pytest.raises(InputError, match="redundancy_threshold"):
+        AlignmentSelector("incremental", redundancy_threshold=1.5).fit(X, y)
+
+
 def test_ifsa_fraction_keeps_the_shortest_prefix():
     X, y = make_weston_linear(40, n_features=30, random_state=2)
     full = AlignmentSelector("incremental").fit(X, y)
@@ -275,10 +361,15 @@ def test_budget_is_exact(method, kernel):
         assert sel.fit(X, y).transform(X).shape == (40, k)
 
 
-def test_dfsa_validation_stop_is_reproducible():
+def test_dfsa_first_drop_validation_stop_is_reproducible():
     X, y = make_sparse_polynomial(150, n_inputs=10, target="x1x2+x3", random_state=3)
     sel = AlignmentSelector(
-        "decremental", "poly", validation_fraction=0.3, random_state=0, C=10.0
+        "decremental",
+        "poly",
+        validation_fraction=0.3,
+        validation_stop="first_drop",
+        random_state=0,
+        C=10.0,
     ).fit(X, y)
     scores = sel.validation_scores_
     assert np.all(np.diff(scores) >= 0)  # each accepted removal kept or raised the accuracy
@@ -297,6 +388,7 @@ def test_dfsa_validation_stop_is_reproducible():
         "decremental",
         "poly",
         validation_fraction=0.3,
+        validation_stop="first_drop",
         validation_tolerance=0.05,
         random_state=0,
         C=10.0,
@@ -309,6 +401,63 @@ def test_dfsa_validation_stop_is_reproducible():
     svm = SVC(kernel="poly", degree=2, gamma=1.0, coef0=1.0, C=10.0).fit(X_tr[:, mask], y_tr)
     assert svm.score(X_val[:, mask], y_val) == pytest.approx(scores[-1])
     assert {0, 1, 2} <= set(sel.get_support(indices=True).tolist())
+
+
+@pytest.mark.parametrize("method", ["decremental", "incremental"])
+def test_best_on_path_keeps_the_best_validated_set_of_the_natural_path(method):
+    kernel = "poly" if method == "decremental" else "linear"
+    X, y = make_sparse_polynomial(120, n_inputs=10, target="x1x2+x3", random_state=5)
+    if method == "incremental":
+        X, y = make_weston_linear(120, n_features=20, random_state=5)
+    X_val, y_val = X[80:], y[80:]
+    X, y = X[:80], y[:80]
+    sel = AlignmentSelector(method, kernel, C=10.0).fit(X, y, X_val=X_val, y_val=y_val)
+    natural = AlignmentSelector(method, kernel, C=10.0).fit(X, y)
+    svm = SVC(kernel=kernel, degree=2, gamma=1.0, coef0=1.0, C=10.0)
+    n = X.shape[1]
+    # Every set along the natural path, scored by hand.
+    if method == "decremental":
+        order = natural.removal_order_
+        masks = [np.ones(n, bool)]
+        for j in order:
+            masks.append(masks[-1].copy())
+            masks[-1][j] = False
+    else:
+        order = natural.selection_order_
+        masks = []
+        for j in order:
+            masks.append(masks[-1].copy() if masks else np.zeros(n, bool))
+            masks[-1][j] = True
+    scores = np.array([svm.fit(X[:, m], y).score(X_val[:, m], y_val) for m in masks])
+    best = [m for m, sc in zip(masks, scores, strict=True) if sc == scores.max()]
+    expected = min(best, key=lambda m: m.sum())
+    assert sel.get_support().tolist() == expected.tolist()
+    assert np.isclose(sel.validation_scores_.max(), scores.max())
+    # The held-out fraction is the same rule on a split made by the selector.
+    X_all, y_all = np.vstack([X, X_val]), np.concatenate([y, y_val])
+    frac = AlignmentSelector(method, kernel, validation_fraction=0.25, random_state=0)
+    X_tr, X_ho, y_tr, y_ho = train_test_split(
+        X_all, y_all, test_size=0.25, stratify=y_all, random_state=0
+    )
+    by_hand = AlignmentSelector(method, kernel).fit(X_tr, y_tr, X_val=X_ho, y_val=y_ho)
+    assert frac.fit(X_all, y_all).get_support().tolist() == by_hand.get_support().tolist()
+
+
+def test_validation_set_errors():
+    X, y = make_weston_nonlinear(40, n_features=6, random_state=0)
+    sel = AlignmentSelector("decremental", "poly")
+    with pytest.raises(InputError, match="both X_val and y_val"):
+        sel.fit(X, y, X_val=X)
+    with pytest.raises(InputError, match="features"):
+        sel.fit(X, y, X_val=X[:, :3], y_val=y)
+    with pytest.raises(InputError, match="not seen in y"):
+        sel.fit(X, y, X_val=X, y_val=np.where(y > 0, 7, -1))
+    with pytest.raises(InputError, match="not both"):
+        AlignmentSelector("decremental", validation_fraction=0.2).fit(X, y, X_val=X, y_val=y)
+    with pytest.raises(InputError, match="one_shot"):
+        AlignmentSelector("one_shot").fit(X, y, X_val=X, y_val=y)
+    with pytest.raises(InputError, match="validation_stop"):
+        AlignmentSelector("decremental", validation_stop="last").fit(X, y, X_val=X, y_val=y)
 
 
 def _dfsa_exact_rate(n_runs: int, n_train: int) -> tuple[float, float]:

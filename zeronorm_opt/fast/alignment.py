@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.metrics.pairwise import linear_kernel, polynomial_kernel, rbf_kernel
 
 from ..exceptions import InputError
@@ -34,6 +35,7 @@ __all__ = [
     "KERNELS",
     "AlignmentState",
     "alignment",
+    "centre_kernel",
     "decremental_selection",
     "ideal_target",
     "incremental_selection",
@@ -82,11 +84,28 @@ def ideal_target(y, balanced: bool = False) -> np.ndarray:
     return np.where(y > 0, 1.0 / n_pos, -1.0 / n_neg)
 
 
-def alignment(K, T) -> float:
+def centre_kernel(K) -> np.ndarray:
+    """The centred kernel ``H K H`` with ``H = I − 11ᵀ/m`` (the feature map minus its mean).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> centre_kernel(np.ones((3, 3)) * 5.0).round(12).tolist()
+    [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
+    """
+    K = np.asarray(K, dtype=np.float64)
+    K = K - K.mean(axis=0, keepdims=True)
+    return K - K.mean(axis=1, keepdims=True)
+
+
+def alignment(K, T, *, centred: bool = False) -> float:
     """Empirical alignment ``⟨K, T⟩_F / √(⟨K, K⟩_F ⟨T, T⟩_F)`` of two square matrices.
 
     ``T`` may also be given as the vector ``t`` of ``T = t tᵀ``. A zero kernel has alignment 0
     (the convention of seed 001's Algorithm 1, which starts from ``K = 0`` with alignment 0).
+    ``centred=True`` gives the centred alignment ``A(HKH, HTH)`` (Cortes, Mohri & Rostamizadeh,
+    2012), which — unlike seed 001's plain alignment — is invariant to adding a constant to
+    ``K`` (the constant is the mean of the feature map, removed by ``H``).
 
     Examples
     --------
@@ -101,6 +120,8 @@ def alignment(K, T) -> float:
         T = np.outer(T, T)
     if K.ndim != 2 or K.shape[0] != K.shape[1] or K.shape != T.shape:
         raise InputError(f"K and T must be square matrices of one shape; got {K.shape}, {T.shape}.")
+    if centred:
+        K, T = centre_kernel(K), centre_kernel(T)
     kk = float(np.sum(K * K))
     if kk == 0.0:
         return 0.0
@@ -151,6 +172,10 @@ class AlignmentState:
         Width of the Gaussian kernel ``exp(−γ‖x − x'‖²)``.
     features : sequence of int
         Initial feature set (empty for iFSA, all features for dFSA).
+    centred : bool
+        Score the centred alignment ``A(HKH, H t tᵀ H)`` (:func:`alignment` with
+        ``centred=True``): the linear kernel by centring the columns of ``X``, the others by the
+        row sums of each candidate kernel (still O(m²) per candidate).
     max_bytes : int
         Memory budget of the per-chunk temporaries of :meth:`candidate_alignments`.
 
@@ -174,6 +199,7 @@ class AlignmentState:
         degree: int = 2,
         gamma: float = 1.0,
         features: Sequence[int] = (),
+        centred: bool = False,
         max_bytes: int = DEFAULT_MAX_BYTES,
     ) -> None:
         if kernel not in KERNELS:
@@ -181,12 +207,23 @@ class AlignmentState:
         self.X = np.ascontiguousarray(X, dtype=np.float64)
         self.t = np.asarray(t, dtype=np.float64)
         self.kernel, self.degree, self.gamma = kernel, degree, gamma
+        self.centred = bool(centred)
         self.max_bytes = max_bytes
         m, n = self.X.shape
+        if self.centred:
+            # ⟨HKH, H t tᵀ H⟩ = ⟨K, t_c t_cᵀ⟩ with t_c = Ht: the numerator only needs t centred.
+            self.t = self.t - self.t.mean()
+            if kernel == "linear":
+                # H X Xᵀ H = (HX)(HX)ᵀ: centring the columns centres the linear kernel exactly,
+                # so every update below stays the plain linear one.
+                self.X = self.X - self.X.mean(axis=0)
         self.mask = np.zeros(n, dtype=bool)
         self.mask[np.asarray(features, dtype=int)] = True
         self.tt = float(self.t @ self.t)  # ⟨T, T⟩ = (tᵀt)²
         Xf = self.X[:, self.mask]
+        # A linear kernel whose features were added and removed again keeps rounding residue
+        # (~eps·‖X‖²) where it should be 0; below this floor ‖K‖² counts as zero (alignment 0).
+        self._kk_floor = 1e-20 * float(np.sum(self.X**2)) ** 2 if kernel == "linear" else 0.0
         if kernel == "linear":
             self.K = Xf @ Xf.T
         else:
@@ -194,6 +231,15 @@ class AlignmentState:
             self.iu, self.ju = np.triu_indices(m)
             self.w = np.where(self.iu == self.ju, 1.0, 2.0)
             self.wt = self.w * self.t[self.iu] * self.t[self.ju]
+            if self.centred:
+                # Row sums r = K1 of a packed kernel: r = A @ packed, A the (m × pairs)
+                # incidence matrix of the upper triangle (a diagonal pair counted once).
+                off = self.iu != self.ju
+                rows = np.concatenate([self.iu, self.ju[off]])
+                cols = np.concatenate([np.arange(self.iu.size), np.flatnonzero(off)])
+                self.row_sum = sp.csr_matrix(
+                    (np.ones(rows.size), (rows, cols)), shape=(m, self.iu.size)
+                )
             if kernel == "poly":
                 self.S = np.einsum("pk,pk->p", Xf[self.iu], Xf[self.ju])  # K¹ (eq. 4)
             else:
@@ -220,28 +266,47 @@ class AlignmentState:
         K[self.ju, self.iu] = packed
         return K
 
+    def _packed_norms(self, Kp: np.ndarray) -> np.ndarray:
+        """``‖K‖²_F`` of packed kernels (columns of ``Kp``), or ``‖HKH‖²_F`` when centred:
+        ``‖HKH‖² = ‖K‖² − (2/m)‖K1‖² + (1ᵀK1)²/m²``."""
+        kk = self.w @ (Kp * Kp)
+        if self.centred:
+            m = self.X.shape[0]
+            r = self.row_sum @ Kp
+            kc = kk - 2.0 / m * np.einsum("i...,i...->...", r, r) + r.sum(axis=0) ** 2 / m**2
+            # A (nearly) constant kernel centres to zero; what the subtraction leaves is rounding.
+            kk = np.where(kc > 1e-12 * kk, kc, 0.0)
+        return kk
+
     def _align(self, num: np.ndarray, kk: np.ndarray) -> np.ndarray:
         out = np.zeros_like(num)
-        ok = kk > 0
+        ok = kk > self._kk_floor
         out[ok] = num[ok] / np.sqrt(kk[ok] * self.tt**2)
         return out
 
     def kernel_matrix(self, toggle: int | None = None) -> np.ndarray:
         """Kernel matrix of the current set, or of the set with feature ``toggle`` added/removed.
 
-        Built from the stored matrix by the incremental update, not from scratch.
+        Built from the stored matrix by the incremental update, not from scratch; centred
+        (``HKH``) when the state is.
         """
         if toggle is None:
             if self.kernel == "linear":
                 return self.K.copy()
-            return self._unpack(self._packed_kernel(self.S))
+            return self._centre(self._unpack(self._packed_kernel(self.S)))
         s = self._signs(np.array([toggle]))[0]
         x = self.X[:, toggle]
         if self.kernel == "linear":
             return self.K + s * np.outer(x, x)
         if self.kernel == "poly":
-            return self._unpack(self._packed_kernel(self.S + s * x[self.iu] * x[self.ju]))
-        return self._unpack(self._packed_kernel(self.S + s * (x[self.iu] - x[self.ju]) ** 2))
+            S = self.S + s * x[self.iu] * x[self.ju]
+        else:
+            S = self.S + s * (x[self.iu] - x[self.ju]) ** 2
+        return self._centre(self._unpack(self._packed_kernel(S)))
+
+    def _centre(self, K: np.ndarray) -> np.ndarray:
+        # The linear state centres its data instead (see __init__).
+        return centre_kernel(K) if self.centred else K
 
     def alignment(self) -> float:
         """Alignment of the current feature set."""
@@ -249,7 +314,7 @@ class AlignmentState:
             num, kk = self.t @ self.K @ self.t, np.sum(self.K * self.K)
         else:
             Kp = self._packed_kernel(self.S)
-            num, kk = self.wt @ Kp, self.w @ Kp**2
+            num, kk = self.wt @ Kp, self._packed_norms(Kp)
         return float(self._align(np.array([num]), np.array([kk]))[0])
 
     def candidate_alignments(self, cols) -> np.ndarray:
@@ -285,19 +350,22 @@ class AlignmentState:
         delta *= s
         delta += self.S[:, None]
         Kc = self._packed_kernel(delta)
-        return self._align(self.wt @ Kc, self.w @ (Kc * Kc))
+        return self._align(self.wt @ Kc, self._packed_norms(Kc))
 
     def toggle(self, j: int) -> None:
         """Add feature ``j`` to the set, or remove it if present (the incremental update)."""
         s = -1.0 if self.mask[j] else 1.0
         x = self.X[:, j]
+        stored = self.K if self.kernel == "linear" else self.S
         if self.kernel == "linear":
-            self.K += s * np.outer(x, x)
+            stored += s * np.outer(x, x)
         elif self.kernel == "poly":
-            self.S += s * x[self.iu] * x[self.ju]
+            stored += s * x[self.iu] * x[self.ju]
         else:
-            self.S += s * (x[self.iu] - x[self.ju]) ** 2
+            stored += s * (x[self.iu] - x[self.ju]) ** 2
         self.mask[j] = not self.mask[j]
+        if not self.mask.any():
+            stored[:] = 0.0  # the empty set: drop the rounding residue of the removals
 
 
 def one_shot_alignments(X, t, kernel: str = "linear", **kwargs) -> np.ndarray:
@@ -326,6 +394,7 @@ def incremental_selection(
     *,
     n_features_to_select: int | None = None,
     drop_negative: bool = False,
+    redundancy_threshold: float | None = 1.0,
     accept: AcceptFn | None = None,
     **kwargs,
 ) -> tuple[list[int], list[float], np.ndarray]:
@@ -335,6 +404,16 @@ def incremental_selection(
     ``n_features_to_select=k`` it adds exactly ``k`` features (greedy, even past a non-positive
     increase). ``drop_negative`` is step 15: candidates whose increase is negative are discarded
     (re-admitted only if a budget cannot be met otherwise).
+
+    ``redundancy_threshold`` closes a gap of Algorithm 1. Seed 001 says iFSA never selects
+    redundant features, but with more than one feature selected a copy ``x_j`` of a selected
+    feature adds ``x_j x_jᵀ`` once more — it re-weights feature ``j`` — and that can raise the
+    alignment (on E1 with duplicated columns the literal algorithm picked two copies in most
+    draws). After each addition, the candidates whose absolute cosine similarity with the added
+    column (as the kernel sees it: centred for ``centred=True`` or the Gaussian kernel) is at
+    least ``redundancy_threshold`` are set aside, re-admitted only if a budget cannot be met
+    otherwise. ``1.0`` sets aside exact copies (up to scale and sign, within rounding), a
+    smaller value near-copies too, ``None`` runs the literal Algorithm 1.
 
     Returns
     -------
@@ -356,6 +435,15 @@ def incremental_selection(
     """
     state = AlignmentState(X, t, kernel, **kwargs)
     n = state.X.shape[1]
+    unit = None
+    if redundancy_threshold is not None:
+        if not 0.0 < redundancy_threshold <= 1.0:
+            raise InputError(
+                f"redundancy_threshold must be in (0, 1] or None; got {redundancy_threshold!r}."
+            )
+        cols = state.X - state.X.mean(axis=0) if kernel == "rbf" else state.X
+        norms = np.linalg.norm(cols, axis=0)
+        unit = np.divide(cols, norms, out=np.zeros_like(cols), where=norms > 0)
     candidates = np.arange(n)
     discarded = np.array([], dtype=int)
     last = np.full(n, np.nan)
@@ -390,6 +478,10 @@ def incremental_selection(
         if drop_negative:
             discarded = np.concatenate([discarded, candidates[keep & (incr < -tol)]])
             keep &= incr >= -tol
+        if unit is not None:
+            similar = np.abs(unit[:, candidates].T @ unit[:, add]) >= redundancy_threshold - 1e-9
+            discarded = np.concatenate([discarded, candidates[keep & similar]])
+            keep &= ~similar
         candidates = candidates[keep]
     last[order] = -np.inf
     return order, path, last
