@@ -15,7 +15,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from joblib import Parallel, delayed
 from sklearn.svm import SVC
 
 from ..datasets import WESTON_LINEAR_GROUPS, make_weston_linear
@@ -24,6 +23,7 @@ from ..estimators.r2w2 import R2W2
 from ..estimators.zero_norm import AROM, FSV
 from ..exceptions import InputError, ZeroNormError
 from .results_store import ResultsStore
+from .runner import missing_methods, run_units
 
 #: Selector factories of the E1 rows (``None``: no selection, the plain SVM row).
 E1_METHODS: dict[str, Callable[[int], object] | None] = {
@@ -124,23 +124,13 @@ def run_e1(
     todo = []
     for n_train in config.train_sizes:
         for trial in range(config.n_trials):
-            missing = [
-                m
-                for m in config.methods
-                if not store.has({"trial": trial, "n_train": n_train, "method": m})
-            ]
+            key = {"trial": trial, "n_train": int(n_train)}
+            missing = missing_methods(store, key, config.methods)
             if missing:
-                todo.append((trial, int(n_train), missing))
+                todo.append((config, trial, int(n_train), missing))
     if progress and len(todo) < config.n_trials * len(config.train_sizes):
         progress(f"resuming: {len(store.records)} records already in {results_path}")
-    jobs = (delayed(run_trial)(config, t, n, ms) for t, n, ms in todo)
-    done = 0
-    for records in Parallel(n_jobs=n_jobs, return_as="generator")(jobs):
-        for r in records:
-            store.append(r)
-        done += 1
-        if progress and (done % max(1, len(todo) // 10) == 0 or done == len(todo)):
-            progress(f"{done}/{len(todo)} draws done")
+    run_units(run_trial, todo, store, n_jobs=n_jobs, progress=progress)
     wanted = {(t, int(n)) for n in config.train_sizes for t in range(config.n_trials)}
     return [
         r

@@ -1,0 +1,72 @@
+"""The resumable, parallel loop shared by the experiment runners.
+
+An experiment is a list of *units* of work (one draw: a trial at a training size, say), each
+producing one record per method. :func:`run_units` runs the units that still miss a record in
+the :class:`~zeronorm_opt.experiments.results_store.ResultsStore`, in parallel with joblib, and
+appends every record as soon as its unit finishes — an interrupted run loses at most the units
+in flight, and a re-run with the same results file redoes only those.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+from joblib import Parallel, delayed
+
+from .results_store import ResultsStore
+
+
+def missing_methods(store: ResultsStore, key: dict, methods: Sequence[str]) -> list[str]:
+    """The methods of ``methods`` without a record for the unit ``key`` in ``store``."""
+    return [m for m in methods if not store.has({**key, "method": m})]
+
+
+def run_units(
+    run_unit: Callable[..., list[dict]],
+    units: Iterable[tuple],
+    store: ResultsStore,
+    *,
+    n_jobs: int = 1,
+    progress: Callable[[str], None] | None = None,
+) -> int:
+    """Call ``run_unit(*args)`` for every ``args`` of ``units`` and store the records.
+
+    Parameters
+    ----------
+    run_unit : callable
+        Returns the list of records of one unit; must be picklable for ``n_jobs > 1`` (a
+        module-level function).
+    units : iterable of tuple
+        The argument tuples of the units still to run.
+    store : ResultsStore
+        Receives every record as soon as its unit is done.
+    n_jobs : int, default=1
+        joblib workers.
+    progress : callable or None
+        Receives a line about every tenth of the units.
+
+    Returns
+    -------
+    n_done : int
+        Number of units run.
+
+    Examples
+    --------
+    >>> store = ResultsStore(None, key_fields=("trial", "method"))
+    >>> def unit(trial):
+    ...     return [{"trial": trial, "method": "square", "value": trial**2}]
+    >>> run_units(unit, [(t,) for t in range(3)], store)
+    3
+    >>> [r["value"] for r in store.records]
+    [0, 1, 4]
+    """
+    units = list(units)
+    jobs = (delayed(run_unit)(*args) for args in units)
+    done = 0
+    for records in Parallel(n_jobs=n_jobs, return_as="generator")(jobs):
+        for record in records:
+            store.append(record)
+        done += 1
+        if progress and (done % max(1, len(units) // 10) == 0 or done == len(units)):
+            progress(f"{done}/{len(units)} units done")
+    return done
