@@ -120,6 +120,27 @@ class SparsePolynomial:
         return tuple(np.flatnonzero(used).tolist())
 
     @classmethod
+    def named(cls, target: str, n_inputs: int) -> SparsePolynomial:
+        """The fixed targets of seed 001 §5.2: ``"x1"`` or ``"x1x2+x3"`` over ``n_inputs``.
+
+        Examples
+        --------
+        >>> SparsePolynomial.named("x1x2+x3", 20).relevant
+        (0, 1, 2)
+        """
+        if target not in ("x1", "x1x2+x3"):
+            raise InputError(f"named targets are 'x1' and 'x1x2+x3'; got {target!r}.")
+        needed = 1 if target == "x1" else 3
+        if n_inputs < needed:
+            raise InputError(f"target {target!r} needs n_inputs >= {needed}.")
+        linear, quadratic = np.zeros(n_inputs), np.zeros((n_inputs, n_inputs))
+        if target == "x1":
+            linear[0] = 1.0
+        else:
+            linear[2], quadratic[0, 1] = 1.0, 1.0
+        return cls(linear, quadratic)
+
+    @classmethod
     def random(cls, n_inputs: int, sparseness: float, random_state=None) -> SparsePolynomial:
         """Random quadratic polynomial with a fraction ``sparseness`` of zero coefficients.
 
@@ -206,15 +227,7 @@ def make_sparse_polynomial(
     elif target == "random":
         poly = SparsePolynomial.random(n_inputs, sparseness, rng)
     elif target in ("x1", "x1x2+x3"):
-        needed = 1 if target == "x1" else 3
-        if n_inputs < needed:
-            raise InputError(f"target {target!r} needs n_inputs >= {needed}.")
-        linear, quadratic = np.zeros(n_inputs), np.zeros((n_inputs, n_inputs))
-        if target == "x1":
-            linear[0] = 1.0
-        else:
-            linear[2], quadratic[0, 1] = 1.0, 1.0
-        poly = SparsePolynomial(linear, quadratic)
+        poly = SparsePolynomial.named(target, n_inputs)
     else:
         raise InputError(
             f"target must be one of {POLYNOMIAL_TARGETS} or a SparsePolynomial; got {target!r}."

@@ -1,0 +1,244 @@
+"""Experiment E7: dFSA on sparse quadratic polynomials of 20 inputs (seed 001 §5.2, Table 5).
+
+For each target — ``sign(x1)``, ``sign(x1·x2 + x3)`` and random quadratic polynomials with a
+given sparseness (:class:`~zeronorm_opt.datasets.SparsePolynomial`) — and training size, a run
+draws a polynomial (the random targets), a training set, a validation set of ``n_val`` and a
+test set of ``n_test`` points of 20 ``N(0, 1)`` inputs, standardised with the training part's
+statistics. dFSA with the quadratic kernel selects inputs, stopped with the validation set
+(``validation_stop``: see :class:`~zeronorm_opt.AlignmentSelector`); recorded: the recall of the
+relevant inputs, the number kept and the test error of the quadratic SVM on them. The ``"SVM"``
+row is that SVM on all inputs (seed 001's Figure 1 compares the two errors).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import SVC
+
+from ..datasets import SparsePolynomial, make_sparse_polynomial
+from ..estimators.alignment import VALIDATION_STOPS, AlignmentSelector
+from ..exceptions import InputError, ZeroNormError
+from .results_store import ResultsStore
+from .runner import missing_methods, run_units
+
+__all__ = ["E7_METHODS", "E7Config", "parse_target", "run_e7", "run_from_cli", "summarise_e7"]
+
+E7_METHODS = ("dFSA", "SVM")
+
+
+def parse_target(name: str) -> str | float:
+    """``"x1"`` / ``"x1x2+x3"``, or ``"sp<sparseness>"`` (e.g. ``"sp0.97"``) → 0.97.
+
+    Examples
+    --------
+    >>> parse_target("sp0.95"), parse_target("x1")
+    (0.95, 'x1')
+    """
+    if name in ("x1", "x1x2+x3"):
+        return name
+    if name.startswith("sp"):
+        try:
+            value = float(name[2:])
+        except ValueError:
+            value = -1.0
+        if 0.0 <= value < 1.0:
+            return value
+    raise InputError(
+        f"unknown E7 target {name!r}; use 'x1', 'x1x2+x3' or 'sp<sparseness in [0, 1)>', "
+        "e.g. 'sp0.97'."
+    )
+
+
+@dataclass
+class E7Config:
+    """Settings of E7 (defaults: SPEC / problems/e7_alignment_polynomials.toml)."""
+
+    targets: Sequence[str] = ("x1", "x1x2+x3", "sp0.99", "sp0.97", "sp0.95", "sp0.0")
+    train_sizes: Sequence[int] = (25, 50, 75, 100, 200, 250, 300)
+    n_runs: int = 100
+    n_inputs: int = 20
+    n_val: int = 100
+    n_test: int = 500
+    svm_C: float = 1.0
+    validation_stop: str = "best_on_path"
+    methods: Sequence[str] = E7_METHODS
+    seed: int = 0
+
+    def __post_init__(self):
+        for name in self.targets:
+            parse_target(name)
+        unknown = [m for m in self.methods if m not in E7_METHODS]
+        if unknown:
+            raise InputError(f"unknown E7 methods {unknown}; choose from {list(E7_METHODS)}.")
+        if self.validation_stop not in VALIDATION_STOPS:
+            raise InputError(
+                f"validation_stop must be one of {VALIDATION_STOPS}; got {self.validation_stop!r}."
+            )
+        if any(int(s) < 4 for s in self.train_sizes):
+            raise InputError("every training size must be at least 4.")
+        if min(self.n_runs, self.n_val, self.n_test) < 1:
+            raise InputError("n_runs, n_val and n_test must be positive.")
+
+
+def run_trial(
+    config: E7Config, run: int, target: str, n_train: int, methods: Sequence[str]
+) -> list[dict]:
+    """All requested methods on one draw; one record per method."""
+    # One polynomial per (run, target), shared by all training sizes (seed 001 builds 100
+    # polynomials per kind); the samples depend on the size too.
+    poly_rng = np.random.default_rng([config.seed, run, hash_target(target)])
+    kind = parse_target(target)
+    if isinstance(kind, float):
+        poly = SparsePolynomial.random(config.n_inputs, kind, int(poly_rng.integers(2**31)))
+    else:
+        poly = SparsePolynomial.named(kind, config.n_inputs)
+    rng = np.random.default_rng([config.seed, run, hash_target(target), n_train])
+    draw = int(rng.integers(2**31))
+    X, y = make_sparse_polynomial(
+        n_train + config.n_val + config.n_test, config.n_inputs, target=poly, random_state=draw
+    )
+    scaler = StandardScaler().fit(X[:n_train])
+    X = scaler.transform(X)
+    parts = np.split(np.arange(X.shape[0]), [n_train, n_train + config.n_val])
+    (Xtr, ytr), (Xva, yva), (Xte, yte) = ((X[i], y[i]) for i in parts)
+    relevant = set(poly.relevant)
+    records = []
+    for name in methods:
+        start = time.perf_counter()
+        record = {"run": run, "target": target, "n_train": n_train, "method": name}
+        try:
+            if np.unique(ytr).size < 2:
+                raise InputError("the training draw has a single class")
+            if name == "dFSA":
+                sel = AlignmentSelector(
+                    "decremental",
+                    "poly",
+                    degree=2,
+                    C=config.svm_C,
+                    validation_stop=config.validation_stop,
+                )
+                kept = sel.fit(Xtr, ytr, X_val=Xva, y_val=yva).get_support(indices=True)
+            else:
+                kept = np.arange(config.n_inputs)
+            svm = SVC(kernel="poly", degree=2, gamma=1.0, coef0=1.0, C=config.svm_C)
+            svm.fit(Xtr[:, kept], ytr)
+            record.update(
+                error=float(np.mean(svm.predict(Xte[:, kept]) != yte)),
+                kept=[int(j) for j in kept],
+                n_relevant=len(relevant),
+                recall=len(relevant & set(kept.tolist())) / len(relevant),
+                status="ok",
+            )
+        except ZeroNormError as exc:  # recorded, not fatal
+            record.update(error=None, kept=None, n_relevant=None, recall=None, status=repr(exc))
+        record["seconds"] = time.perf_counter() - start
+        records.append(record)
+    return records
+
+
+def hash_target(target: str) -> int:
+    """A stable integer per target name (Python's ``hash`` of a str changes between runs)."""
+    return int.from_bytes(target.encode(), "little") % (2**31)
+
+
+def run_e7(
+    config: E7Config | None = None,
+    *,
+    results_path=None,
+    n_jobs: int = 1,
+    progress: Callable[[str], None] | None = None,
+) -> list[dict]:
+    """Run E7, appending every record to ``results_path`` (resumable).
+
+    Examples
+    --------
+    >>> config = E7Config(targets=["x1"], train_sizes=[100], n_runs=2, n_test=100)
+    >>> [r["kept"] for r in run_e7(config) if r["method"] == "dFSA"]
+    [[0], [0]]
+    """
+    config = config or E7Config()
+    store = ResultsStore(results_path, key_fields=("run", "target", "n_train", "method"))
+    todo = []
+    for target in config.targets:
+        for n_train in config.train_sizes:
+            for run in range(config.n_runs):
+                key = {"run": run, "target": target, "n_train": int(n_train)}
+                missing = missing_methods(store, key, config.methods)
+                if missing:
+                    todo.append((config, run, target, int(n_train), missing))
+    run_units(run_trial, todo, store, n_jobs=n_jobs, progress=progress)
+    wanted = {
+        (r, t, int(n))
+        for t in config.targets
+        for n in config.train_sizes
+        for r in range(config.n_runs)
+    }
+    return [
+        r
+        for r in store.records
+        if (r["run"], r["target"], r["n_train"]) in wanted and r["method"] in config.methods
+    ]
+
+
+def summarise_e7(records: list[dict], config: E7Config, reference: dict | None = None) -> str:
+    """Seed 001's Table 5 (recall %, inputs kept) per target and size, the test errors of
+    dFSA and the SVM, and the paper's figures where ``reference`` has them."""
+    reference = reference or {}
+    lines = [
+        f"E7 sparse quadratic polynomials: {config.n_inputs} inputs, validation {config.n_val}, "
+        f"test {config.n_test}; dFSA (quadratic kernel) stopped by '{config.validation_stop}'",
+    ]
+    for target in config.targets:
+        head = (
+            f"{'train':>6}{'runs':>6}{'relevant':>10}{'recall %':>10}{'kept':>7}"
+            f"{'dFSA err %':>12}{'SVM err %':>11}   paper (recall / kept)"
+        )
+        lines += ["", f"target {target}", head, "-" * len(head)]
+        for n in config.train_sizes:
+            rs = [r for r in records if r["target"] == target and r["n_train"] == n]
+            sel = [r for r in rs if r["method"] == "dFSA" and r["status"] == "ok"]
+            svm = [r for r in rs if r["method"] == "SVM" and r["status"] == "ok"]
+            row = f"{n:>6}{len(sel) or len(svm):>6}"
+            if sel:
+                row += (
+                    f"{np.mean([r['n_relevant'] for r in sel]):>10.1f}"
+                    f"{100 * np.mean([r['recall'] for r in sel]):>10.1f}"
+                    f"{np.mean([len(r['kept']) for r in sel]):>7.2f}"
+                    f"{100 * np.mean([r['error'] for r in sel]):>12.1f}"
+                )
+            else:
+                row += f"{'-':>10}{'-':>10}{'-':>7}{'-':>12}"
+            row += f"{100 * np.mean([r['error'] for r in svm]):>11.1f}" if svm else f"{'-':>11}"
+            paper = reference.get(target, {}).get(str(n))
+            if paper:
+                row += f"   {paper[0]:.2f} / {paper[1]:.2f}"
+            failed = sum(r["status"] != "ok" for r in rs)
+            lines.append(row + (f"  ({failed} failed)" if failed else ""))
+    return "\n".join(lines)
+
+
+def run_from_cli(spec: dict, args, progress: Callable[[str], None]) -> str:
+    """CLI entry of E7 (``zeronorm-opt run e7``)."""
+    config = E7Config(
+        targets=spec["targets"],
+        train_sizes=args.train_sizes or spec["train_sizes"],
+        n_runs=args.trials or spec["n_runs"],
+        n_inputs=spec["n_inputs"],
+        n_val=spec["n_val"],
+        n_test=spec["n_test"],
+        svm_C=spec["svm_C"],
+        validation_stop=spec["validation_stop"],
+        methods=args.methods or spec["methods"],
+        seed=args.seed,
+    )
+    progress(
+        f"running E7: targets {list(config.targets)}, sizes {list(config.train_sizes)}, "
+        f"{config.n_runs} runs each; results appended to {args.results}"
+    )
+    records = run_e7(config, results_path=args.results, n_jobs=args.n_jobs, progress=progress)
+    return summarise_e7(records, config, spec.get("paper_table_5"))

@@ -1,0 +1,191 @@
+"""Experiment E6: the non-linear 52-feature problem of Weston et al. (2000) (seed 001, Table 4).
+
+Only ``x1, x2`` of 52 features are relevant and the classes need a quadratic kernel
+(:func:`~zeronorm_opt.datasets.make_weston_nonlinear`). Each run draws ``n_train + n_test``
+points, standardises them with the training part's mean and deviation (seed 001 §5.1), runs
+each method on the training part and records the recall of ``{x1, x2}``, the number of
+features kept, whether exactly ``{x1, x2}`` was kept, and the test error of an SVM with the
+method's kernel on the kept features.
+
+Methods: ``"dFSA"`` — decremental selection by alignment with the quadratic kernel
+``(1 + x·x')²``, stopping by itself (no validation set, as in seed 001); ``"SVM"`` — the
+quadratic-kernel SVM on all features (error only).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import SVC
+
+from ..datasets import make_weston_nonlinear
+from ..estimators.alignment import AlignmentSelector
+from ..exceptions import InputError, ZeroNormError
+from .results_store import ResultsStore
+from .runner import missing_methods, run_units
+
+__all__ = ["E6_METHODS", "E6Config", "run_e6", "run_from_cli", "summarise_e6"]
+
+E6_METHODS = ("dFSA", "SVM")
+RELEVANT = frozenset({0, 1})
+
+
+@dataclass
+class E6Config:
+    """Settings of E6 (defaults: SPEC / problems/e6_nonlinear_52d.toml)."""
+
+    train_sizes: Sequence[int] = (50, 100, 150)
+    n_runs: int = 500
+    n_test: int = 500
+    n_features: int = 52
+    svm_C: float = 1.0
+    methods: Sequence[str] = E6_METHODS
+    seed: int = 0
+
+    def __post_init__(self):
+        unknown = [m for m in self.methods if m not in E6_METHODS]
+        if unknown:
+            raise InputError(f"unknown E6 methods {unknown}; choose from {list(E6_METHODS)}.")
+        if any(int(s) < 4 for s in self.train_sizes):
+            raise InputError("every training size must be at least 4.")
+        if self.n_runs < 1 or self.n_test < 1:
+            raise InputError("n_runs and n_test must be positive.")
+
+
+def _quadratic_svm(C: float) -> SVC:
+    # The kernel dFSA selects for: (1 + x·x')², seed 001 eq. 4.
+    return SVC(kernel="poly", degree=2, gamma=1.0, coef0=1.0, C=C)
+
+
+def run_trial(config: E6Config, run: int, n_train: int, methods: Sequence[str]) -> list[dict]:
+    """All requested methods on one draw; one record per method."""
+    rng = np.random.default_rng([config.seed, run, n_train])
+    X, y = make_weston_nonlinear(
+        n_train + config.n_test,
+        config.n_features,
+        random_state=int(rng.integers(2**31)),
+        standardize=False,
+    )
+    scaler = StandardScaler().fit(X[:n_train])
+    Xtr, Xte = scaler.transform(X[:n_train]), scaler.transform(X[n_train:])
+    ytr, yte = y[:n_train], y[n_train:]
+    records = []
+    for name in methods:
+        start = time.perf_counter()
+        record = {"run": run, "n_train": n_train, "method": name}
+        try:
+            if np.unique(ytr).size < 2:
+                raise InputError("the training draw has a single class")
+            if name == "dFSA":
+                sel = AlignmentSelector("decremental", "poly", degree=2).fit(Xtr, ytr)
+                kept = sel.get_support(indices=True)
+            else:
+                kept = np.arange(Xtr.shape[1])
+            svm = _quadratic_svm(config.svm_C).fit(Xtr[:, kept], ytr)
+            record.update(
+                error=float(np.mean(svm.predict(Xte[:, kept]) != yte)),
+                kept=[int(j) for j in kept],
+                recall=len(RELEVANT & set(kept.tolist())) / len(RELEVANT),
+                exact=set(kept.tolist()) == RELEVANT,
+                status="ok",
+            )
+        except ZeroNormError as exc:  # recorded, not fatal
+            record.update(error=None, kept=None, recall=None, exact=None, status=repr(exc))
+        record["seconds"] = time.perf_counter() - start
+        records.append(record)
+    return records
+
+
+def run_e6(
+    config: E6Config | None = None,
+    *,
+    results_path=None,
+    n_jobs: int = 1,
+    progress: Callable[[str], None] | None = None,
+) -> list[dict]:
+    """Run E6, appending every record to ``results_path`` (resumable).
+
+    Examples
+    --------
+    >>> records = run_e6(E6Config(train_sizes=[100], n_runs=2, n_test=50))
+    >>> [r["exact"] for r in records if r["method"] == "dFSA"]
+    [True, True]
+    """
+    config = config or E6Config()
+    store = ResultsStore(results_path, key_fields=("run", "n_train", "method"))
+    todo = []
+    for n_train in config.train_sizes:
+        for run in range(config.n_runs):
+            missing = missing_methods(store, {"run": run, "n_train": int(n_train)}, config.methods)
+            if missing:
+                todo.append((config, run, int(n_train), missing))
+    run_units(run_trial, todo, store, n_jobs=n_jobs, progress=progress)
+    wanted = {(r, int(n)) for n in config.train_sizes for r in range(config.n_runs)}
+    return [
+        r
+        for r in store.records
+        if (r["run"], r["n_train"]) in wanted and r["method"] in config.methods
+    ]
+
+
+#: Seed 001, Table 4 (dFSA, quadratic kernel, 500 runs): recall %, features kept, exact %.
+PAPER_TABLE_4 = {50: (99.4, 6.38, 38.6), 100: (100.0, 2.40, 95.9), 150: (100.0, 2.00, 100.0)}
+
+
+def summarise_e6(records: list[dict], config: E6Config) -> str:
+    """Seed 001's Table 4 (recall %, features kept, % exactly {x1, x2}) plus test errors."""
+    head = (
+        f"{'method':<7}{'train':>6}{'runs':>6}{'recall %':>10}{'features':>10}{'exact %':>9}"
+        f"{'error %':>15}   paper (recall / features / exact)"
+    )
+    lines = [
+        f"E6 non-linear problem: {config.n_features} features, 2 relevant; test {config.n_test}",
+        head,
+        "-" * len(head),
+    ]
+    for method in config.methods:
+        for n in config.train_sizes:
+            rs = [r for r in records if r["method"] == method and r["n_train"] == n]
+            ok = [r for r in rs if r["status"] == "ok"]
+            if not ok:
+                lines.append(f"{method:<7}{n:>6}{len(rs):>6}   (no successful run)")
+                continue
+            err = 100 * np.array([r["error"] for r in ok])
+            row = f"{method:<7}{n:>6}{len(ok):>6}"
+            if method == "SVM":
+                row += f"{'-':>10}{config.n_features:>10}{'-':>9}"
+            else:
+                row += (
+                    f"{100 * np.mean([r['recall'] for r in ok]):>10.1f}"
+                    f"{np.mean([len(r['kept']) for r in ok]):>10.2f}"
+                    f"{100 * np.mean([r['exact'] for r in ok]):>9.1f}"
+                )
+            row += f"{f'{err.mean():.1f} ± {err.std():.1f}':>15}"
+            if method == "dFSA" and n in PAPER_TABLE_4:
+                row += "   {:.1f} / {:.2f} / {:.1f}".format(*PAPER_TABLE_4[n])
+            failed = len(rs) - len(ok)
+            lines.append(row + (f"  ({failed} failed)" if failed else ""))
+    return "\n".join(lines)
+
+
+def run_from_cli(spec: dict, args, progress: Callable[[str], None]) -> str:
+    """CLI entry of E6 (``zeronorm-opt run e6``)."""
+    config = E6Config(
+        train_sizes=args.train_sizes or spec["train_sizes"],
+        n_runs=args.trials or spec["n_runs"],
+        n_test=spec["n_test"],
+        n_features=spec["n_features"],
+        svm_C=spec["svm_C"],
+        methods=args.methods or spec["methods"],
+        seed=args.seed,
+    )
+    progress(
+        f"running E6: sizes {list(config.train_sizes)}, {config.n_runs} runs each, "
+        f"methods {list(config.methods)}; results appended to {args.results}"
+    )
+    records = run_e6(config, results_path=args.results, n_jobs=args.n_jobs, progress=progress)
+    return summarise_e6(records, config)
