@@ -226,6 +226,11 @@ class AlignmentState:
         self._kk_floor = 1e-20 * float(np.sum(self.X**2)) ** 2 if kernel == "linear" else 0.0
         if kernel == "linear":
             self.K = Xf @ Xf.T
+            # Cache of K X (m × n, the size of X): a toggle updates it in O(mn) by
+            # K X ± x (xᵀX), so scoring every candidate costs O(mn) per step instead of O(m²n)
+            # — what makes iFSA on thousands of words (E8) fast.
+            self.KX = self.K @ self.X
+            self.XtX_diag = np.einsum("ik,ik->k", self.X, self.X)
         else:
             # Upper triangle (i <= j) with Frobenius weights 1 on the diagonal, 2 elsewhere.
             self.iu, self.ju = np.triu_indices(m)
@@ -338,9 +343,9 @@ class AlignmentState:
         if self.kernel == "linear":
             num0 = self.t @ self.K @ self.t
             kk0 = np.sum(self.K * self.K)
-            xKx = np.einsum("ik,ik->k", Xc, self.K @ Xc)
+            xKx = np.einsum("ik,ik->k", Xc, self.KX[:, c])
             xt = self.t @ Xc
-            xx = np.einsum("ik,ik->k", Xc, Xc)
+            xx = self.XtX_diag[c]
             return self._align(num0 + s * xt**2, kk0 + 2 * s * xKx + xx**2)
         if self.kernel == "poly":
             delta = Xc[self.iu] * Xc[self.ju]
@@ -359,6 +364,7 @@ class AlignmentState:
         stored = self.K if self.kernel == "linear" else self.S
         if self.kernel == "linear":
             stored += s * np.outer(x, x)
+            self.KX += s * np.outer(x, x @ self.X)
         elif self.kernel == "poly":
             stored += s * x[self.iu] * x[self.ju]
         else:
@@ -366,6 +372,8 @@ class AlignmentState:
         self.mask[j] = not self.mask[j]
         if not self.mask.any():
             stored[:] = 0.0  # the empty set: drop the rounding residue of the removals
+            if self.kernel == "linear":
+                self.KX[:] = 0.0
 
 
 def one_shot_alignments(X, t, kernel: str = "linear", **kwargs) -> np.ndarray:
