@@ -27,3 +27,6 @@ __all__ += [
     "make_sparse_polynomial",
     "make_weston_nonlinear",
 ]
+from .text import load_text_corpus, make_zipf_corpus  # noqa: E402
+
+__all__ += ["load_text_corpus", "make_zipf_corpus"]
