@@ -1,0 +1,530 @@
+"""Experiments E2 (colon) and E3 (lymphoma): gene selection on microarray data (000, §5).
+
+For each trial the samples are split at random into a training and a test part (the same
+split for every method of the trial, reproducible from ``(seed, trial)``; stratified by class
+by default, *(choice)*: the paper only says "random splits"). Missing values are filled and the
+genes standardised with statistics of the training part only. Each method selects ``r`` genes
+on the training part for every ``r`` of the grid (e.g. 2000, 1000, …, 20), a soft-margin linear
+SVM is trained on the selected genes and its error on the held-out samples recorded. The
+largest ``r`` of the grid may equal the number of genes: that column is the plain linear SVM.
+
+Every gene count of a method comes from **one** run of the method per trial:
+
+* CORR and R2W2 rank the genes once (``ranking_``); the ``r`` best are kept.
+* RFE: one elimination path (:func:`rfe_path`) that halves the genes while many remain, one
+  at a time below ``halving_above``, and stops at every gene count of the grid on the way.
+* FSV and l2-AROM: one run of the driver without a budget; the history holds the whole path
+  and :func:`support_at_budget` applies 000's budget rule for each ``r`` (identical to
+  fitting with ``n_features_to_select=r``: the budgeted run's history is a prefix of it).
+
+When a method gives fewer than ``r`` genes a non-zero weight (FSV's LP solutions have at most
+about ``m`` non-zeros; most of R2W2's scale factors reach 0), the selection is completed in
+gene-index order, the estimators' tie rule; such genes are counted as *padded* in the records
+and the cells are marked in the table.
+"""
+
+from __future__ import annotations
+
+import numbers
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from joblib import Parallel, delayed
+from sklearn.impute import SimpleImputer
+from sklearn.model_selection import train_test_split
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import SVC
+
+from .._validation import check_binary_labels, check_positive, support_mask
+from ..datasets import load_microarray
+from ..driver import final_support
+from ..estimators.baselines import SVMRFE, FisherScore
+from ..estimators.r2w2 import R2W2
+from ..estimators.zero_norm import AROM, FSV
+from ..exceptions import InputError, ZeroNormError
+from .results_store import ResultsStore
+
+#: The rows of the paper's tables 2 and 3.
+MICROARRAY_METHODS = ("CORR", "RFE", "R2W2", "FSV", "l2-AROM")
+#: Two-class sets the runner accepts.
+BINARY_SETS = ("colon", "lymphoma", "leukemia")
+#: Selected genes are stored in the records for gene counts up to this (keeps files small).
+STORE_SELECTED_UP_TO = 100
+_KEY_FIELDS = ("dataset", "n_train", "seed", "trial", "method")
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class MicroarrayConfig:
+    """Settings of E2/E3 (defaults: E2, ``problems/e2_colon.toml``), checked at construction.
+
+    Parameters
+    ----------
+    dataset : {"colon", "lymphoma", "leukemia"}
+    n_train : int
+        Training samples per split; the remaining samples are the test part.
+    n_trials : int
+        Number of random splits.
+    gene_counts : sequence of int
+        Numbers of genes to select (stored in decreasing order; the table's columns).
+    methods : sequence of str
+        Rows, a subset of ``MICROARRAY_METHODS``.
+    stratify : bool
+        Keep the class proportions in both parts of every split.
+    final_svm_C : float
+        ``C`` of the linear SVM trained on the selected genes.
+    rfe_C, rfe_halving_above : float, int
+        ``C`` of RFE's linear SVMs; RFE removes half of the genes per step while more than
+        ``rfe_halving_above`` remain, then one at a time.
+    r2w2_radius : {"variance", "ball"}
+        Radius of R2W2's bound (see :class:`~zeronorm_opt.estimators.r2w2.R2W2`).
+    fsv_solver : str, list of str or None
+        cvxpy solver (or fallback list) of FSV's LPs.
+    fsv_solver_options : dict or None
+        Their options (one dict, or one per solver name; see
+        :func:`~zeronorm_opt.solvers.solve_problem`).
+    impute : {"mean", "zero"}
+        Missing values (lymphoma) are filled with the training part's gene mean, or 0.
+    max_iter : int
+        Maximum number of LPs/QPs of FSV and l2-AROM.
+    seed : int
+        Seed of the splits.
+    data_dir : str or None
+        Folder of the ``.npz`` files (see :func:`~zeronorm_opt.datasets.load_microarray`).
+
+    Examples
+    --------
+    >>> MicroarrayConfig(gene_counts=[20, 2000, 100]).gene_counts
+    (2000, 100, 20)
+    >>> MicroarrayConfig(methods=["SVM"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    zeronorm_opt.exceptions.InputError: unknown methods ['SVM']; choose from ('CORR', ...
+    """
+
+    dataset: str = "colon"
+    n_train: int = 50
+    n_trials: int = 500
+    gene_counts: Sequence[int] = (2000, 1000, 500, 250, 100, 50, 20)
+    methods: Sequence[str] = MICROARRAY_METHODS
+    stratify: bool = True
+    final_svm_C: float = 1.0
+    rfe_C: float = 1.0
+    rfe_halving_above: int = 125
+    r2w2_radius: str = "variance"
+    fsv_solver: str | Sequence[str] | None = ("SCIPY", "HIGHS")
+    # HiGHS's interior point (with crossover: a vertex) through scipy: the same LP solutions as
+    # cvxpy's HIGHS interface on colon/lymphoma, several times faster on the first, dense LP.
+    fsv_solver_options: dict | None = field(
+        default_factory=lambda: {"SCIPY": {"scipy_options": {"method": "highs-ipm"}}, "HIGHS": {}}
+    )
+    impute: str = "mean"
+    max_iter: int = 50
+    seed: int = 0
+    data_dir: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.dataset not in BINARY_SETS:
+            raise InputError(f"dataset must be one of {BINARY_SETS}; got {self.dataset!r}.")
+        for name in ("n_train", "n_trials", "max_iter"):
+            value = getattr(self, name)
+            if not _is_int(value) or value < 1:
+                raise InputError(f"{name} must be a positive integer; got {value!r}.")
+        if self.n_train < 4:
+            raise InputError(f"n_train must be at least 4 (two per class); got {self.n_train}.")
+        counts = list(self.gene_counts)
+        if not counts or not all(_is_int(k) and k >= 1 for k in counts):
+            raise InputError(
+                f"gene_counts must be a non-empty list of positive integers; got {counts!r}."
+            )
+        if len(set(counts)) != len(counts):
+            raise InputError(f"gene_counts has repeated values: {counts}; list each once.")
+        object.__setattr__(self, "gene_counts", tuple(sorted(counts, reverse=True)))
+        methods = list(self.methods)
+        unknown = [m for m in methods if m not in MICROARRAY_METHODS]
+        if unknown or not methods or len(set(methods)) != len(methods):
+            raise InputError(
+                f"unknown methods {unknown}; choose from {MICROARRAY_METHODS}, each once."
+                if unknown
+                else f"methods must be a non-empty list without repeats; got {methods}."
+            )
+        object.__setattr__(self, "methods", tuple(methods))
+        check_positive(self.final_svm_C, "final_svm_C")
+        check_positive(self.rfe_C, "rfe_C")
+        if not _is_int(self.rfe_halving_above) or self.rfe_halving_above < 0:
+            raise InputError(
+                f"rfe_halving_above must be an integer >= 0; got {self.rfe_halving_above!r}."
+            )
+        if self.r2w2_radius not in ("variance", "ball"):
+            raise InputError(f"r2w2_radius must be 'variance' or 'ball'; got {self.r2w2_radius!r}.")
+        if self.impute not in ("mean", "zero"):
+            raise InputError(f"impute must be 'mean' or 'zero'; got {self.impute!r}.")
+        if not _is_int(self.seed):
+            raise InputError(f"seed must be an integer; got {self.seed!r}.")
+        if isinstance(self.fsv_solver, list):
+            object.__setattr__(self, "fsv_solver", tuple(self.fsv_solver))
+
+    def check_data(self, X: np.ndarray, y: np.ndarray) -> None:
+        """Reject settings the loaded data cannot satisfy (sizes, gene counts, two classes)."""
+        m, n = X.shape
+        check_binary_labels(y, m)
+        if self.n_train > m - 2:
+            raise InputError(
+                f"n_train={self.n_train} leaves fewer than 2 test samples of {m} in "
+                f"{self.dataset}; pass n_train <= {m - 2}."
+            )
+        if self.gene_counts[0] > n:
+            raise InputError(
+                f"gene count {self.gene_counts[0]} exceeds the {n} genes of {self.dataset}; "
+                f"pass gene_counts between 1 and {n}."
+            )
+
+
+# ---------------------------------------------------------------------------------------------
+# One run per method → every gene count
+# ---------------------------------------------------------------------------------------------
+def support_at_budget(history, budget: int, n_features: int, prune_tol: float = 1e-6):
+    """000's budget rule applied to the history of an *unbudgeted* run, for any ``r``.
+
+    A run with ``n_features_to_select=r`` performs the same iterations as the unbudgeted run
+    and stops at the first iterate with ``‖v‖₀ ≤ r``; so its history is the prefix of this one
+    up to that iterate, and :func:`~zeronorm_opt.driver.final_support` on the prefix gives its
+    support.
+
+    Returns
+    -------
+    support : ndarray of bool of shape (n_features,)
+        Exactly ``budget`` genes.
+    n_padded : int
+        Selected genes whose weight is zero in the iterate they were taken from (the rule
+        completes the selection in index order); 0 when ``budget == n_features``.
+
+    Examples
+    --------
+    >>> from zeronorm_opt.datasets import make_weston_linear
+    >>> X, y = make_weston_linear(30, random_state=0)
+    >>> path = AROM(norm="l2").fit(X, y).history_
+    >>> support, padded = support_at_budget(path, 5, X.shape[1])
+    >>> bool(np.array_equal(support, AROM(norm="l2", n_features_to_select=5).fit(X, y).support_))
+    True
+    """
+    stop = next((i for i, rec in enumerate(history) if rec.support_size <= budget), None)
+    prefix = history if stop is None else history[: stop + 1]
+    support = final_support(prefix, budget, n_features, prune_tol)
+    if budget >= n_features:
+        return support, 0
+    # The iterate final_support takes the r largest entries from (same case analysis).
+    before = len(prefix) > 1 and prefix[-1].support_size <= budget
+    source = (prefix[-2] if before else prefix[-1]).coef[:n_features]
+    nonzero = support_mask(source, prune_tol if prune_tol > 0 else 1e-12)
+    return support, int(np.sum(support & ~nonzero))
+
+
+def rfe_path(X, y, gene_counts: Sequence[int], *, C: float = 1.0, halving_above: int = 125):
+    """One SVM-RFE elimination that stops at every gene count: ``{r: support}``.
+
+    The elimination runs from the largest count to the smallest, each stretch by
+    :class:`~zeronorm_opt.estimators.baselines.SVMRFE` on the survivors of the previous one
+    (halving while more than ``halving_above`` genes remain, then one at a time, never
+    jumping over a count). The supports are nested. When every count is either on the halving
+    chain ``n, ⌈n/2⌉, …`` or at most ``halving_above`` (colon with the default 125), each
+    support equals that of a separate ``SVMRFE(r, halving_above=halving_above)`` fit.
+
+    Examples
+    --------
+    >>> from zeronorm_opt.datasets import make_weston_linear
+    >>> X, y = make_weston_linear(30, random_state=0)
+    >>> path = rfe_path(X, y, [50, 10, 2], halving_above=25)
+    >>> [int(path[r].sum()) for r in (50, 10, 2)], bool(np.all(path[10] >= path[2]))
+    ([50, 10, 2], True)
+    """
+    n = X.shape[1]
+    current = np.arange(n)
+    path = {}
+    for r in sorted(set(gene_counts), reverse=True):
+        if r < current.size:
+            rfe = SVMRFE(r, C=C, halving_above=halving_above).fit(X[:, current], y)
+            current = current[rfe.get_support()]
+        mask = np.zeros(n, dtype=bool)
+        mask[current] = True
+        path[r] = mask
+    return path
+
+
+def _ranked(ranking: np.ndarray, scores: np.ndarray, counts) -> dict:
+    """``{r: (support, padded)}`` of a ranking; padded = selected genes with a zero score."""
+    full = ranking.size
+    return {
+        r: (ranking <= r, 0 if r >= full else int(np.sum((ranking <= r) & (scores == 0))))
+        for r in counts
+    }
+
+
+def selection_path(method: str, X, y, config: MicroarrayConfig) -> tuple[dict, int | None]:
+    """Run ``method`` once on ``(X, y)``: ``({r: (support, n_padded)}, n_iter or None)``.
+
+    Examples
+    --------
+    >>> from zeronorm_opt.datasets import make_weston_linear
+    >>> X, y = make_weston_linear(30, random_state=0)
+    >>> config = MicroarrayConfig(gene_counts=[202, 10, 2])
+    >>> path, _ = selection_path("CORR", X, y, config)
+    >>> [int(path[r][0].sum()) for r in config.gene_counts]
+    [202, 10, 2]
+    """
+    counts, n = config.gene_counts, X.shape[1]
+    if method == "CORR":
+        sel = FisherScore(n_features_to_select=counts[-1]).fit(X, y)
+        return _ranked(sel.ranking_, sel.scores_, counts), None
+    if method == "R2W2":
+        sel = R2W2(counts[-1], radius=config.r2w2_radius).fit(X, y)
+        return _ranked(sel.ranking_, sel.scale_, counts), sel.n_iter_
+    if method == "RFE":
+        path = rfe_path(X, y, counts, C=config.rfe_C, halving_above=config.rfe_halving_above)
+        return {r: (mask, 0) for r, mask in path.items()}, None
+    if method == "FSV":
+        est = FSV(
+            max_iter=config.max_iter,
+            solver=_solver(config.fsv_solver),
+            solver_options=config.fsv_solver_options,
+        )
+    else:  # l2-AROM, hard margin; the libsvm dual path when n > m (method="auto")
+        est = AROM(norm="l2", max_iter=config.max_iter)
+    est.fit(X, y)
+    path = {r: support_at_budget(est.history_, r, n, est.prune_tol) for r in counts}
+    return path, est.n_iter_
+
+
+def _solver(solver):
+    return list(solver) if isinstance(solver, tuple) else solver
+
+
+# ---------------------------------------------------------------------------------------------
+# Trials
+# ---------------------------------------------------------------------------------------------
+def split_indices(config: MicroarrayConfig, y: np.ndarray, trial: int):
+    """Training and test indices of one trial (the same for every method; reproducible)."""
+    rng = np.random.default_rng([config.seed, trial])
+    return train_test_split(
+        np.arange(y.size),
+        train_size=config.n_train,
+        stratify=y if config.stratify else None,
+        random_state=int(rng.integers(2**31)),
+    )
+
+
+def _prepare(config: MicroarrayConfig, X, y, trial: int):
+    """Split, fill missing values and standardise with the training part's statistics."""
+    train, test = split_indices(config, y, trial)
+    strategy = "mean" if config.impute == "mean" else "constant"
+    imputer = SimpleImputer(strategy=strategy, fill_value=0.0, keep_empty_features=True)
+    # scikit-learn's NaN check sums the array, which makes numpy warn on the NaNs it looks for.
+    with np.errstate(invalid="ignore"):
+        Xtr = imputer.fit_transform(X[train])
+        Xte = imputer.transform(X[test])
+    scaler = StandardScaler().fit(Xtr)
+    return scaler.transform(Xtr), y[train], scaler.transform(Xte), y[test]
+
+
+def run_method(config: MicroarrayConfig, method: str, Xtr, ytr, Xte, yte) -> dict:
+    """One method on one split: test errors, padded counts and selections per gene count."""
+    start = time.perf_counter()
+    path, n_iter = selection_path(method, Xtr, ytr, config)
+    errors, padded, selected = [], [], {}
+    for r in config.gene_counts:
+        mask, n_pad = path[r]
+        svm = SVC(kernel="linear", C=config.final_svm_C).fit(Xtr[:, mask], ytr)
+        errors.append(float(np.mean(svm.predict(Xte[:, mask]) != yte)))
+        padded.append(n_pad)
+        if r <= STORE_SELECTED_UP_TO:
+            selected[str(r)] = [int(j) for j in np.flatnonzero(mask)]
+    return {
+        "errors": errors,
+        "padded": padded,
+        "selected": selected,
+        "n_iter": n_iter,
+        "status": "ok",
+        "seconds": time.perf_counter() - start,
+    }
+
+
+def run_trial(config: MicroarrayConfig, X, y, trial: int, methods: Sequence[str]) -> list[dict]:
+    """The requested methods on the split of ``trial``; one record per method."""
+    Xtr, ytr, Xte, yte = _prepare(config, X, y, trial)
+    records = []
+    for method in methods:
+        record = {
+            "dataset": config.dataset,
+            "n_train": config.n_train,
+            "seed": config.seed,
+            "trial": trial,
+            "method": method,
+            "gene_counts": list(config.gene_counts),
+            "n_test": int(yte.size),
+        }
+        start = time.perf_counter()
+        try:
+            record.update(run_method(config, method, Xtr, ytr, Xte, yte))
+        except ZeroNormError as exc:  # recorded, not fatal: one bad split must not stop a run
+            record.update(errors=None, padded=None, selected=None, n_iter=None, status=repr(exc))
+            record["seconds"] = time.perf_counter() - start
+        records.append(record)
+    return records
+
+
+def run_microarray(
+    config: MicroarrayConfig | None = None,
+    results_path=None,
+    n_jobs: int = 1,
+    progress: Callable[[str], None] | None = None,
+) -> list[dict]:
+    """Run E2/E3, appending each finished (trial, method) record to ``results_path``.
+
+    An interrupted run started again with the same file computes only the missing records.
+    A file written with other gene counts for the same (dataset, n_train, seed) is refused.
+
+    Examples
+    --------
+    >>> config = MicroarrayConfig(n_trials=1, gene_counts=[2000, 20], methods=["CORR"])
+    >>> records = run_microarray(config)
+    >>> records[0]["gene_counts"], len(records[0]["errors"]), records[0]["n_test"]
+    ([2000, 20], 2, 12)
+    """
+    config = config or MicroarrayConfig()
+    data = load_microarray(config.dataset, config.data_dir, impute=None)
+    X, y = data.X, data.y
+    config.check_data(X, y)
+    store = ResultsStore(results_path, key_fields=_KEY_FIELDS)
+    base = {"dataset": config.dataset, "n_train": config.n_train, "seed": config.seed}
+    for r in store.records:
+        if all(r.get(k) == v for k, v in base.items()) and r.get("gene_counts") != list(
+            config.gene_counts
+        ):
+            raise InputError(
+                f"{results_path} holds records of {config.dataset} with gene counts "
+                f"{r.get('gene_counts')}, not {list(config.gene_counts)}; pass another results "
+                "file or the same gene counts."
+            )
+    todo = []
+    for trial in range(config.n_trials):
+        missing = [
+            m for m in config.methods if not store.has({**base, "trial": trial, "method": m})
+        ]
+        if missing:
+            todo.append((trial, missing))
+    if progress and len(todo) < config.n_trials:
+        progress(f"resuming: {len(store.records)} records already in {results_path}")
+    jobs = (delayed(run_trial)(config, X, y, t, ms) for t, ms in todo)
+    done = 0
+    for records in Parallel(n_jobs=n_jobs, return_as="generator")(jobs):
+        for record in records:
+            store.append(record)
+        done += 1
+        if progress and (done % max(1, len(todo) // 10) == 0 or done == len(todo)):
+            progress(f"{done}/{len(todo)} splits done")
+    return [
+        r
+        for r in store.records
+        if all(r.get(k) == v for k, v in base.items())
+        and r["trial"] < config.n_trials
+        and r["method"] in config.methods
+    ]
+
+
+# ---------------------------------------------------------------------------------------------
+# Table and command line
+# ---------------------------------------------------------------------------------------------
+def summarise_microarray(records: list[dict], config: MicroarrayConfig) -> str:
+    """The E2/E3 table: test error % (mean ± std over the trials) per method and gene count.
+
+    A cell is marked ``*`` when, in some trial, the method gave fewer than ``r`` genes a
+    non-zero weight (the rest of the selection is in index order), and ``(k fail)`` when
+    ``k`` trials failed.
+
+    Examples
+    --------
+    >>> config = MicroarrayConfig(n_trials=1, gene_counts=[2000, 20], methods=["CORR"])
+    >>> record = {"method": "CORR", "gene_counts": [2000, 20], "errors": [0.25, 0.0],
+    ...           "padded": [0, 0], "n_test": 12, "status": "ok"}
+    >>> print(summarise_microarray([record], config).splitlines()[-1])
+    CORR           25.0 ± 0.0       0.0 ± 0.0
+    """
+    counts = list(config.gene_counts)
+    n_test = next((r["n_test"] for r in records if "n_test" in r), "?")
+    split = "stratified" if config.stratify else "random"
+    head = f"{'genes':<9}" + "".join(f"{k:>16}" for k in counts)
+    lines = [
+        f"{config.dataset}: {config.n_train} train / {n_test} test ({split} splits), "
+        f"trials: {config.n_trials}; linear SVM (C={config.final_svm_C:g}) on the selected "
+        "genes; test error % (mean ± std)",
+        head,
+        "-" * len(head),
+    ]
+    notes = []
+    for method in config.methods:
+        rs = [r for r in records if r["method"] == method]
+        row = f"{method:<9}"
+        for k in counts:
+            ok = [r for r in rs if r["errors"] is not None and k in r["gene_counts"]]
+            errs = np.array([r["errors"][r["gene_counts"].index(k)] for r in ok], dtype=float)
+            pads = np.array([r["padded"][r["gene_counts"].index(k)] for r in ok], dtype=int)
+            cell = "n/a" if errs.size == 0 else f"{100 * errs.mean():.1f} ± {100 * errs.std():.1f}"
+            if np.any(pads > 0):
+                cell += "*"
+                notes.append((method, k, float(np.mean(k - pads))))
+            if len(rs) > errs.size:
+                cell += f" ({len(rs) - errs.size} fail)"
+            row += f"{cell:>16}"
+        lines.append(row)
+    if notes:
+        lines.append(
+            "* fewer than r genes had a non-zero weight in some trials; the selection was "
+            "completed in gene-index order."
+        )
+        for method in dict.fromkeys(m for m, _, _ in notes):
+            k, nonzero = max((k, nz) for m, k, nz in notes if m == method)
+            lines.append(f"  {method}: at r={k}, {nonzero:.1f} genes with non-zero weight (mean)")
+    return "\n".join(lines)
+
+
+def config_from_spec(spec: dict, **overrides) -> MicroarrayConfig:
+    """A :class:`MicroarrayConfig` from a catalogue TOML ``spec``, with keyword overrides."""
+    keys = (
+        "dataset n_train n_trials gene_counts methods stratify final_svm_C rfe_C "
+        "rfe_halving_above r2w2_radius fsv_solver fsv_solver_options impute max_iter"
+    ).split()
+    settings = {k: spec[k] for k in keys if k in spec}
+    settings.update({k: v for k, v in overrides.items() if v is not None})
+    return MicroarrayConfig(**settings)
+
+
+def run_from_cli(spec: dict, args, progress: Callable[[str], None]) -> str:
+    """CLI entry of E2/E3 (``zeronorm-opt run e2``): TOML settings overridden by the options.
+
+    ``--train-sizes`` takes one value, the number of training samples per split.
+    """
+    n_train = None
+    if args.train_sizes:
+        if len(args.train_sizes) != 1:
+            raise InputError(
+                f"{spec['id']} uses one training size per run (the rest of the samples is the "
+                f"test part); pass one value to --train-sizes, got {args.train_sizes}."
+            )
+        n_train = args.train_sizes[0]
+    config = config_from_spec(
+        spec, n_train=n_train, n_trials=args.trials, methods=args.methods, seed=args.seed
+    )
+    progress(
+        f"running {spec['id']} on {config.dataset}: {config.n_trials} splits of "
+        f"{config.n_train} training samples, genes {list(config.gene_counts)}, methods "
+        f"{list(config.methods)}; results appended to {args.results}"
+    )
+    records = run_microarray(
+        config, results_path=args.results, n_jobs=args.n_jobs, progress=progress
+    )
+    return summarise_microarray(records, config)
