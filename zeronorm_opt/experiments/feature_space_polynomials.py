@@ -29,7 +29,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from joblib import Parallel, delayed
 from sklearn.dummy import DummyClassifier
 from sklearn.svm import SVC
 
@@ -38,6 +37,7 @@ from ..estimators.polynomial import PolynomialAROM
 from ..exceptions import InputError, ZeroNormError
 from ..kernels import PolynomialSumKernel, merge_symmetric_copies
 from .results_store import ResultsStore
+from .runner import missing_methods, run_units
 
 #: Rows of the E5 table.
 E5_METHODS = ("poly-SVM", "l2-AROM", "l1-AROM", "linear-SVM")
@@ -212,21 +212,12 @@ def run_e5(
             for trial in range(config.n_trials):
                 total += 1
                 key = {"target": target, "trial": trial, "n_train": int(n_train)}
-                missing = [
-                    m for m in _methods_for(config, target) if not store.has({**key, "method": m})
-                ]
+                missing = missing_methods(store, key, _methods_for(config, target))
                 if missing:
-                    todo.append((target, trial, int(n_train), missing))
+                    todo.append((config, target, trial, int(n_train), missing))
     if progress and len(todo) < total:
         progress(f"resuming: {len(store.records)} records already in {results_path}")
-    jobs = (delayed(run_unit)(config, *unit) for unit in todo)
-    done = 0
-    for records in Parallel(n_jobs=n_jobs, return_as="generator")(jobs):
-        for r in records:
-            store.append(r)
-        done += 1
-        if progress and (done % max(1, len(todo) // 10) == 0 or done == len(todo)):
-            progress(f"{done}/{len(todo)} draws done")
+    run_units(run_unit, todo, store, n_jobs=n_jobs, progress=progress)
     wanted = {
         (t, k, int(n))
         for t in config.targets
