@@ -175,6 +175,7 @@ def run_unit(
                     n_monomials=len(chosen),
                     recovered=set(truth) <= set(chosen),
                     n_iter=model.n_iter_,
+                    stop_reason=model.stop_reason_,
                 )
         except ZeroNormError as exc:  # recorded, not fatal: one bad draw must not stop a run
             record.update(error=None, status=repr(exc))
