@@ -64,8 +64,9 @@ class PolynomialAROM(ClassifierMixin, BaseEstimator):
     C : float or None, default=None
         None: hard margin (the labels must be the sign of a degree-``d`` polynomial, up to
         a bias). Positive: hinge slacks ``C Σ ξ`` in every step.
-    max_iter, tol, epsilon, prune_tol, slack_penalty, slack_scale, refit_C, solver, \
-solver_options, method
+    max_iter, tol, epsilon, prune_tol, slack_penalty, slack_scale
+        As in :class:`~zeronorm_opt.AROM`.
+    refit_C, solver, solver_options, method
         As in :class:`~zeronorm_opt.AROM`; ``method="auto"`` runs the l2 steps through the
         libsvm dual on the Gram matrix when the map has more coordinates than examples.
 
