@@ -580,4 +580,5 @@ class AdaptiveScaling(SelectorMixin, ClassifierMixin, BaseEstimator):
 
     def predict(self, X):
         """Predicted class labels."""
+        check_is_fitted(self, "scale_")
         return self.classes_[(self.decision_function(X) > 0).astype(int)]
