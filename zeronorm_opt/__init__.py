@@ -53,3 +53,10 @@ __all__ += ["R2W2", "SVMRFE", "FisherScore", "InformationGainFilter", "make_svm_
 from .estimators.alignment import AlignmentSelector  # noqa: E402
 
 __all__ += ["AlignmentSelector"]
+
+# --- polynomial feature space (SPEC P8) ---
+from . import kernels  # noqa: E402
+from .estimators.polynomial import PolynomialAROM  # noqa: E402
+from .kernels import PolynomialFeatureMap, PolynomialSumKernel  # noqa: E402
+
+__all__ += ["PolynomialAROM", "PolynomialFeatureMap", "PolynomialSumKernel", "kernels"]
