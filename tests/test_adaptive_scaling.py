@@ -69,6 +69,15 @@ def test_l1_metric_equals_squared_l1_svm(inseparable_data, e1_data, C, sigma0):
         assert sigma.sum() == pytest.approx(X.shape[1] * sigma0)
 
 
+def test_vectorized_l1_metric_is_the_same_program(e1_data):
+    X, y = e1_data[0][:, :40], e1_data[1]
+    plain = L1ConstrainedMetricFormulation(X, y, 0.05, vectorize=False)
+    cone = L1ConstrainedMetricFormulation(X, y, 0.05, vectorize=True)
+    assert plain.solve().value == pytest.approx(cone.solve().value, rel=1e-6)
+    np.testing.assert_allclose(plain.solution()[2], cone.solution()[2], atol=1e-4)
+    assert "vectorized" in repr(cone) and "quad_over_lin" in plain.describe()
+
+
 def test_l1_metric_is_an_extensible_formulation(inseparable_data):
     X, y = inseparable_data
     f = L1ConstrainedMetricFormulation(X, y, C=1.0)

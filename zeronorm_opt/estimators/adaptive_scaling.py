@@ -57,6 +57,14 @@ class ScalingResult:
         ``support_size`` = number of σ_k > 0.
     n_iter : int
     stop_reason : {"converged", "max_iter"}
+
+    Examples
+    --------
+    >>> from zeronorm_opt.datasets import make_weston_nonlinear
+    >>> X, y = make_weston_nonlinear(40, n_features=4, random_state=0)
+    >>> res = adaptive_scaling_path(X, y, ScaledKernel("rbf"), C=0.1, sigma0=0.5, max_iter=3)
+    >>> res.n_iter, res.objective_path.shape
+    (3, (3,))
     """
 
     sigma: np.ndarray
@@ -176,6 +184,11 @@ class _FrankWolfe:
     away step at its full length zeros one scale factor exactly. Nonnegativity is the only
     bound of an away step on the simplex; with user constraints on the subproblem the polytope
     is more than the simplex and only Frank–Wolfe steps are taken.
+
+    Not :func:`zeronorm_opt.frank_wolfe` itself: the intermediate cost is not convex, so a
+    decrease must be checked after the line search (the driver's bounded search may return a
+    worse point), its away-step bookkeeping needs a vertex as starting point (σ is not), and
+    the model changes after every SVM solve; the oracle is the driver's ``LinearOracle``.
     """
 
     def __init__(self, subproblem: MetricSubproblem, solver, solver_options) -> None:

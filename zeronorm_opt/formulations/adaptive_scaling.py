@@ -72,11 +72,20 @@ class L1ConstrainedMetricFormulation(Formulation):
         Weight of the hinge slacks.
     sigma0 : float, default=1.0
         Mean squared scale: ``Σ_k σ_k = n·σ₀``.
+    vectorize : bool or None, default=None
+        False: the objective is a sum of ``n`` ``quad_over_lin`` atoms (readable, but cvxpy
+        compiles one atom per feature: about 7 s for 2000 features). True: the same problem in
+        epigraph form, ``½ Σ_k t_k`` with the rotated cones ``β_k² ≤ t_k σ_k`` written as one
+        vectorised second-order cone ``‖(2β_k, t_k − σ_k)‖ ≤ t_k + σ_k`` (what cvxpy makes of
+        ``quad_over_lin`` anyway; under a second for 2000 features). None: vectorise when
+        ``n > 100``.
 
     Attributes
     ----------
     beta, b, xi, sigma : cvxpy.Variable
         Original-space weights, bias, slacks and squared scale factors.
+    t : cvxpy.Variable or None
+        The epigraph variables of the vectorised form.
 
     Examples
     --------
@@ -96,33 +105,43 @@ class L1ConstrainedMetricFormulation(Formulation):
     (β = √σ ∘ w: the weights of the original features; at the optimum σ_k ∝ |β_k|)
     """
 
-    def __init__(self, X, y, C: float, sigma0: float = 1.0) -> None:
+    def __init__(
+        self, X, y, C: float, sigma0: float = 1.0, *, vectorize: bool | None = None
+    ) -> None:
         super().__init__()
         self.X, self.y = _check_xy(X, y)
         m, n = self.X.shape
         self.C = check_positive(C, "C")
         self.sigma0 = check_positive(sigma0, "sigma0")
+        self.vectorize = n > 100 if vectorize is None else bool(vectorize)
         self.beta = cp.Variable(n, name="beta")
         self.b = cp.Variable(name="b")
         self.xi = cp.Variable(m, nonneg=True, name="xi")
         self.sigma = cp.Variable(n, nonneg=True, name="sigma")
         self.variables.update(beta=self.beta, b=self.b, xi=self.xi, sigma=self.sigma)
+        self.t = cp.Variable(n, name="t") if self.vectorize else None
+        if self.t is not None:
+            self.variables["t"] = self.t
         self.C_param = cp.Parameter(nonneg=True, name="C", value=self.C)
         self.parameters["C"] = self.C_param
 
     def _objective_terms(self):
+        if self.t is not None:
+            return [0.5 * cp.sum(self.t), self.C_param * cp.sum(self.xi)]
         # quad_over_lin takes a scalar denominator, hence one atom per coordinate; it is the
         # perspective of β², +∞ for σ_k = 0 unless β_k = 0, which is what forces β_k = 0.
         n = self.X.shape[1]
-        norm = 0.5 * cp.sum(
-            cp.hstack([cp.quad_over_lin(self.beta[k], self.sigma[k]) for k in range(n)])
-        )
-        return [norm, self.C_param * cp.sum(self.xi)]
+        terms = [cp.quad_over_lin(self.beta[k], self.sigma[k]) for k in range(n)]
+        return [0.5 * cp.sum(cp.hstack(terms)), self.C_param * cp.sum(self.xi)]
 
     def _base_constraints(self):
         n = self.X.shape[1]
         margins = cp.multiply(self.y, self.X @ self.beta + self.b)
-        return [margins >= 1 - self.xi, cp.sum(self.sigma) == n * self.sigma0]
+        out = [margins >= 1 - self.xi, cp.sum(self.sigma) == n * self.sigma0]
+        if self.t is not None:  # β_k² ≤ t_k σ_k  ⇔  ‖(2β_k, t_k − σ_k)‖ ≤ t_k + σ_k
+            stacked = cp.vstack([2 * self.beta, self.t - self.sigma])
+            out.append(cp.SOC(self.t + self.sigma, stacked, axis=0))
+        return out
 
     def solution(self) -> tuple[np.ndarray, float, np.ndarray]:
         """``(β, b, σ)`` of the last solve."""
@@ -134,7 +153,8 @@ class L1ConstrainedMetricFormulation(Formulation):
 
     def _repr_details(self) -> str:
         m, n = self.X.shape
-        return f" C={self.C:g}, sigma0={self.sigma0:g}, m={m}, n={n}"
+        form = ", vectorized" if self.vectorize else ""
+        return f" C={self.C:g}, sigma0={self.sigma0:g}, m={m}, n={n}{form}"
 
 
 class SquaredL1SVMFormulation(Formulation):
@@ -269,6 +289,9 @@ class MetricSubproblem(LinearOracle):
         out[np.flatnonzero(mask)[np.argmin(cost[mask])]] = self.total
         return out
 
+    def _repr_details(self) -> str:
+        return f" n={self.s.size}, total={self.total:g}"
+
     @property
     def has_user_constraints(self) -> bool:
         """Whether the polytope is more than the simplex (then away steps are not used)."""
@@ -307,7 +330,14 @@ def project_simplex(v, total: float, allowed=None) -> np.ndarray:
 
 
 class OptimalBias(NamedTuple):
-    """``min_b Σ_i max(0, 1 − y_i(f_i + b))``: its value, a minimiser and the LP's dual."""
+    """``min_b Σ_i max(0, 1 − y_i(f_i + b))``: its value, a minimiser and the LP's dual.
+
+    Examples
+    --------
+    >>> res = optimal_bias([0.0, 0.0], [1, -1])
+    >>> res.value, res.bias, res.dual.tolist()
+    (2.0, 0.0, [1.0, 1.0])
+    """
 
     value: float
     bias: float
