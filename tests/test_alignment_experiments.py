@@ -23,7 +23,7 @@ def _truncate_last_line(path):
 
 def test_e6_records_are_resumable_and_consistent(tmp_path, monkeypatch):
     path = tmp_path / "e6.jsonl"
-    config = E6Config(train_sizes=[60], n_runs=3, n_test=80)
+    config = E6Config(train_sizes=[60], n_runs=3, n_test=80, methods=["dFSA", "SVM"])
     first = run_e6(config, results_path=path)
     assert len(first) == 6
     for r in first:
@@ -46,6 +46,21 @@ def test_e6_records_are_resumable_and_consistent(tmp_path, monkeypatch):
     }
     table = summarise_e6(second, config)
     assert "dFSA" in table and "95.9" not in table  # no paper row for a size it did not run
+
+
+def test_e6_adaptive_scaling_row_equals_the_adaptive_scaling_protocol():
+    # The AS-RBF row of E6 runs on the same draws, with the same settings, as the protocol of
+    # the adaptive-scaling work (experiments/adaptive_scaling_e6.py): same selection and error.
+    from zeronorm_opt.experiments.adaptive_scaling_e6 import run_adaptive_scaling_e6
+
+    config = E6Config(train_sizes=[100], n_runs=2, n_test=100, methods=["AS-RBF"], seed=3)
+    ours = sorted(run_e6(config), key=lambda r: r["run"])
+    theirs = sorted(
+        run_adaptive_scaling_e6(100, n_runs=2, seed=3, n_test=100), key=lambda r: r["run"]
+    )
+    for a, b in zip(ours, theirs, strict=True):
+        assert a["kept"] == b["selected"] and a["error"] == pytest.approx(b["test_error"])
+        assert a["exact"] == b["exact"]
 
 
 def test_e7_dfsa_record_equals_the_selector_on_the_same_draw():

@@ -60,3 +60,8 @@ from .estimators.polynomial import PolynomialAROM  # noqa: E402
 from .kernels import PolynomialFeatureMap, PolynomialSumKernel  # noqa: E402
 
 __all__ += ["PolynomialAROM", "PolynomialFeatureMap", "PolynomialSumKernel", "kernels"]
+
+# --- adaptive scaling (SPEC P9) ---
+from .estimators.adaptive_scaling import AdaptiveScaling  # noqa: E402
+
+__all__ += ["AdaptiveScaling"]

@@ -8,8 +8,10 @@ features kept, whether exactly ``{x1, x2}`` was kept, and the test error of an S
 method's kernel on the kept features.
 
 Methods: ``"dFSA"`` — decremental selection by alignment with the quadratic kernel
-``(1 + x·x')²``, stopping by itself (no validation set, as in seed 001); ``"SVM"`` — the
-quadratic-kernel SVM on all features (error only).
+``(1 + x·x')²``, stopping by itself (no validation set, as in seed 001), then the quadratic SVM
+on the kept features; ``"AS-RBF"`` — adaptive scaling with the Gaussian kernel (seed 004, SPEC
+P9; :class:`~zeronorm_opt.AdaptiveScaling`), features with a non-zero scale kept, error of its
+own classifier; ``"SVM"`` — the quadratic-kernel SVM on all features (error only).
 """
 
 from __future__ import annotations
@@ -23,14 +25,16 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
 from ..datasets import make_weston_nonlinear
+from ..estimators.adaptive_scaling import AdaptiveScaling
 from ..estimators.alignment import AlignmentSelector
 from ..exceptions import InputError, ZeroNormError
+from .adaptive_scaling_e6 import E6_C_TIMES_M, E6_SIGMA0, E6_TOL
 from .results_store import ResultsStore
 from .runner import missing_methods, run_units
 
 __all__ = ["E6_METHODS", "E6Config", "run_e6", "run_from_cli", "summarise_e6"]
 
-E6_METHODS = ("dFSA", "SVM")
+E6_METHODS = ("dFSA", "AS-RBF", "SVM")
 RELEVANT = frozenset({0, 1})
 
 
@@ -43,6 +47,10 @@ class E6Config:
     n_test: int = 500
     n_features: int = 52
     svm_C: float = 1.0
+    #: AdaptiveScaling: σ₀, C = as_C_times_m / n_train, tolerance (choices of the P9 work).
+    as_sigma0: float = E6_SIGMA0
+    as_C_times_m: float = E6_C_TIMES_M
+    as_tol: float = E6_TOL
     methods: Sequence[str] = E6_METHODS
     seed: int = 0
 
@@ -80,14 +88,25 @@ def run_trial(config: E6Config, run: int, n_train: int, methods: Sequence[str]) 
         try:
             if np.unique(ytr).size < 2:
                 raise InputError("the training draw has a single class")
-            if name == "dFSA":
-                sel = AlignmentSelector("decremental", "poly", degree=2).fit(Xtr, ytr)
-                kept = sel.get_support(indices=True)
+            if name == "AS-RBF":
+                model = AdaptiveScaling(
+                    kernel="rbf",
+                    C=config.as_C_times_m / n_train,
+                    sigma0=config.as_sigma0,
+                    tol=config.as_tol,
+                ).fit(Xtr, ytr)
+                kept = model.get_support(indices=True)
+                predicted = model.predict(Xte)
             else:
-                kept = np.arange(Xtr.shape[1])
-            svm = _quadratic_svm(config.svm_C).fit(Xtr[:, kept], ytr)
+                if name == "dFSA":
+                    sel = AlignmentSelector("decremental", "poly", degree=2).fit(Xtr, ytr)
+                    kept = sel.get_support(indices=True)
+                else:
+                    kept = np.arange(Xtr.shape[1])
+                svm = _quadratic_svm(config.svm_C).fit(Xtr[:, kept], ytr)
+                predicted = svm.predict(Xte[:, kept])
             record.update(
-                error=float(np.mean(svm.predict(Xte[:, kept]) != yte)),
+                error=float(np.mean(predicted != yte)),
                 kept=[int(j) for j in kept],
                 recall=len(RELEVANT & set(kept.tolist())) / len(RELEVANT),
                 exact=set(kept.tolist()) == RELEVANT,
@@ -180,6 +199,9 @@ def run_from_cli(spec: dict, args, progress: Callable[[str], None]) -> str:
         n_test=spec["n_test"],
         n_features=spec["n_features"],
         svm_C=spec["svm_C"],
+        as_sigma0=spec["adaptive_scaling_sigma0"],
+        as_C_times_m=spec["adaptive_scaling_C_times_m"],
+        as_tol=spec["adaptive_scaling_tol"],
         methods=args.methods or spec["methods"],
         seed=args.seed,
     )

@@ -1,5 +1,16 @@
 """Declarative cvxpy formulations of the problems of the source papers."""
 
+from .adaptive_scaling import (
+    BiasFormulation,
+    IntermediateCost,
+    L1ConstrainedMetricFormulation,
+    MetricSubproblem,
+    ScaledKernel,
+    SquaredL1SVMFormulation,
+    optimal_bias,
+    project_simplex,
+    svm_cost_gradient,
+)
 from .base import Formulation, ReweightedFormulation
 from .binary import MarginFormulation, RescaledMarginFormulation, arom_rescaled
 from .fsv import FSVFormulation
@@ -7,6 +18,15 @@ from .regression import BasisPursuitFormulation, LassoFormulation, bridge_regres
 from .svm_dual import RescaledSVMDual, l2_arom_dual, l2_arom_dual_path
 
 __all__ = [
+    "BiasFormulation",
+    "IntermediateCost",
+    "L1ConstrainedMetricFormulation",
+    "MetricSubproblem",
+    "ScaledKernel",
+    "SquaredL1SVMFormulation",
+    "optimal_bias",
+    "project_simplex",
+    "svm_cost_gradient",
     "BasisPursuitFormulation",
     "LassoFormulation",
     "bridge_regression",
