@@ -7,6 +7,7 @@ Every layer of the package takes ``solver=`` (a cvxpy solver name such as ``"HIG
 
 from __future__ import annotations
 
+import functools
 import time
 import warnings
 from collections.abc import Sequence
@@ -32,7 +33,14 @@ _INFEASIBLE = (cp.INFEASIBLE, cp.INFEASIBLE_INACCURATE)
 
 def installed_solvers() -> list[str]:
     """Names of the cvxpy solvers installed on this machine."""
-    return list(cp.installed_solvers())
+    return list(_installed_solvers())
+
+
+@functools.cache
+def _installed_solvers() -> tuple[str, ...]:
+    # cvxpy probes every solver on each call (~10 ms, as long as re-solving a small LP); the set
+    # does not change within a process, so the driver's loops ask only once.
+    return tuple(cp.installed_solvers())
 
 
 def problem_class(problem: cp.Problem) -> str:
