@@ -1,0 +1,314 @@
+"""Experiment E4: multiclass feature selection on the brown yeast data (Weston et al. 2003).
+
+208 genes × 79 expression measurements, 5 functional classes. Stratified k-fold cross-
+validation (8 folds, shuffled with a seed; optionally repeated with other seeds). In each
+fold the missing values are imputed by the training fold's feature means and the features
+standardised with the training fold's statistics; then each row of the table trains on the
+training fold and is scored on the test fold:
+
+* ``WW-SVM``: the soft-margin Weston–Watkins machine on all features;
+* ``WW-AROM``: multiclass AROM with Weston–Watkins constraints selects ``k`` features, the WW
+  machine is retrained on them;
+* ``OvR-SVM``: one soft-margin linear SVM per class (libsvm) on all features;
+* ``OvR-AROM``: multiclass AROM with one-vs-rest constraints (shared scale vector), the
+  one-vs-rest SVMs retrained on the ``k`` features;
+* ``OvR-RFE``: scikit-learn's ``RFE`` around the one-vs-rest linear SVMs, removing one
+  feature per step, ranked by ``Σ_k w_kj²``; the one-vs-rest SVMs on the ``k`` survivors.
+
+Every (repetition, fold, row, feature count) is one record of a
+:class:`~zeronorm_opt.experiments.results_store.ResultsStore`, so a run is resumable.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from joblib import Parallel, delayed
+from sklearn.feature_selection import RFE
+from sklearn.impute import SimpleImputer
+from sklearn.model_selection import StratifiedKFold
+from sklearn.multiclass import OneVsRestClassifier
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import SVC
+
+from ..datasets import load_microarray
+from ..estimators.multiclass import MulticlassAROM, fit_final_machine
+from ..exceptions import InputError, ZeroNormError
+from .results_store import ResultsStore
+
+#: Rows of the E4 table, in order; the second field says whether the row selects features.
+E4_METHODS: dict[str, bool] = {
+    "WW-SVM": False,
+    "WW-AROM": True,
+    "OvR-SVM": False,
+    "OvR-AROM": True,
+    "OvR-RFE": True,
+}
+PREPROCESSING = ("standardise", "none")
+
+
+@dataclass
+class E4Config:
+    """Settings of E4 (defaults: SPEC / problems/e4_yeast_multiclass.toml).
+
+    ``folds`` restricts a run to some of the folds (e.g. ``[0]`` for a quick check); None
+    runs them all. ``n_repeats`` repeats the cross-validation with other fold seeds.
+    """
+
+    feature_counts: Sequence[int] = (10, 20, 40)
+    n_folds: int = 8
+    n_repeats: int = 1
+    C: float = 1.0
+    arom_norm: str = "l2"
+    preprocessing: str = "standardise"
+    methods: Sequence[str] = tuple(E4_METHODS)
+    seed: int = 0
+    dataset: str = "brown_yeast"
+    data_dir: str | None = None
+    folds: Sequence[int] | None = None
+
+    def __post_init__(self):
+        unknown = [m for m in self.methods if m not in E4_METHODS]
+        if unknown:
+            raise InputError(f"unknown E4 methods {unknown}; choose from {list(E4_METHODS)}.")
+        if not self.feature_counts or any(int(k) < 1 for k in self.feature_counts):
+            raise InputError("feature_counts must be a non-empty list of positive integers.")
+        if self.n_folds < 2 or self.n_repeats < 1:
+            raise InputError("n_folds must be at least 2 and n_repeats at least 1.")
+        if self.arom_norm not in ("l1", "l2"):
+            raise InputError(f"arom_norm must be 'l1' or 'l2'; got {self.arom_norm!r}.")
+        if self.preprocessing not in PREPROCESSING:
+            raise InputError(f"preprocessing must be one of {PREPROCESSING}.")
+        if self.C <= 0:
+            raise InputError(f"C must be > 0; got {self.C!r}.")
+        if self.folds is not None and any(not 0 <= f < self.n_folds for f in self.folds):
+            raise InputError(f"folds must be fold numbers between 0 and {self.n_folds - 1}.")
+
+    def units(self) -> list[tuple[str, int | None]]:
+        """(row, feature count) pairs of the table; ``None`` for the all-feature rows."""
+        out: list[tuple[str, int | None]] = []
+        for method in self.methods:
+            counts = [int(k) for k in self.feature_counts] if E4_METHODS[method] else [None]
+            out.extend((method, k) for k in counts)
+        return out
+
+
+def ovr_coefficients(estimator: OneVsRestClassifier) -> np.ndarray:
+    """The (Q, n) weights of a fitted one-vs-rest linear SVM (RFE squares and sums them).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[2.0, 0.0], [0.0, 2.0], [-2.0, -2.0]])
+    >>> ovr = OneVsRestClassifier(SVC(kernel="linear")).fit(X, [0, 1, 2])
+    >>> ovr_coefficients(ovr).shape
+    (3, 2)
+    """
+    return np.vstack([e.coef_ for e in estimator.estimators_])
+
+
+def load_e4_data(config: E4Config) -> tuple[np.ndarray, np.ndarray]:
+    """The data of E4 with its missing values still NaN (imputed inside each fold)."""
+    data = load_microarray(config.dataset, config.data_dir, impute=None)
+    return data.X, data.y
+
+
+def cv_splits(y: np.ndarray, config: E4Config, repeat: int) -> list[tuple[np.ndarray, ...]]:
+    """Stratified folds of one repetition (seed derived from ``(seed, repeat)``)."""
+    seed = int(np.random.default_rng([config.seed, repeat]).integers(2**31))
+    skf = StratifiedKFold(n_splits=config.n_folds, shuffle=True, random_state=seed)
+    return list(skf.split(np.zeros((len(y), 1)), y))
+
+
+def _prepare(config: E4Config, Xtr: np.ndarray, Xte: np.ndarray):
+    """Impute with the training means, then (optionally) standardise with training stats."""
+    imputer = SimpleImputer(strategy="mean", keep_empty_features=True).fit(Xtr)
+    Xtr, Xte = imputer.transform(Xtr), imputer.transform(Xte)
+    if config.preprocessing == "standardise":
+        scaler = StandardScaler().fit(Xtr)
+        Xtr, Xte = scaler.transform(Xtr), scaler.transform(Xte)
+    return Xtr, Xte
+
+
+def _select(config: E4Config, method: str, k: int, Xtr, ytr) -> np.ndarray:
+    """Indices of the ``k`` features chosen by a selecting row."""
+    if method == "OvR-RFE":
+        base = OneVsRestClassifier(SVC(kernel="linear", C=config.C))
+        rfe = RFE(base, n_features_to_select=k, step=1, importance_getter=ovr_coefficients)
+        return np.flatnonzero(rfe.fit(Xtr, ytr).support_)
+    scheme = "ww" if method == "WW-AROM" else "ovr"
+    arom = MulticlassAROM(
+        scheme=scheme, norm=config.arom_norm, n_features_to_select=k, C=config.C, refit=False
+    )
+    return np.flatnonzero(arom.fit(Xtr, ytr).support_)
+
+
+def run_fold(
+    config: E4Config,
+    X: np.ndarray,
+    y: np.ndarray,
+    repeat: int,
+    fold: int,
+    units: Sequence[tuple[str, int | None]],
+) -> list[dict]:
+    """The requested (row, feature count) units on one fold; one record per unit."""
+    train, test = cv_splits(y, config, repeat)[fold]
+    Xtr, Xte = _prepare(config, X[train], X[test])
+    ytr, yte = y[train], y[test]
+    classes, codes = np.unique(ytr, return_inverse=True)
+    records = []
+    for method, k in units:
+        start = time.perf_counter()
+        record = {"repeat": repeat, "fold": fold, "method": method, "n_features": k}
+        try:
+            if k is not None and k > X.shape[1]:
+                raise InputError(f"{k} features asked, the data have {X.shape[1]}")
+            selected = np.arange(X.shape[1]) if k is None else _select(config, method, k, Xtr, ytr)
+            support = np.zeros(X.shape[1], dtype=bool)
+            support[selected] = True
+            scheme = "ww" if method.startswith("WW") else "ovr"
+            W, b = fit_final_machine(Xtr, codes, scheme, config.C, support)
+            predicted = classes[np.argmax(Xte @ W.T + b, axis=1)]
+            record.update(
+                error=float(np.mean(predicted != yte)),
+                n_test=int(len(test)),
+                selected=None if k is None else [int(j) for j in selected],
+                status="ok",
+            )
+        except ZeroNormError as exc:  # recorded, not fatal
+            record.update(error=None, n_test=int(len(test)), selected=None, status=repr(exc))
+        record["seconds"] = time.perf_counter() - start
+        records.append(record)
+    return records
+
+
+def _key(record: dict) -> dict:
+    return {f: record[f] for f in ("repeat", "fold", "method", "n_features")}
+
+
+def run_e4(
+    config: E4Config | None = None,
+    *,
+    results_path=None,
+    n_jobs: int = 1,
+    progress: Callable[[str], None] | None = None,
+    data: tuple[np.ndarray, np.ndarray] | None = None,
+) -> list[dict]:
+    """Run E4, appending every finished record to ``results_path`` (resumable).
+
+    ``data`` replaces the brown yeast set by another ``(X, y)`` (tests, other data).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> y = np.repeat([0, 1, 2], 16)
+    >>> X = rng.normal(size=(48, 6)) + 3 * np.eye(6)[y]
+    >>> config = E4Config(feature_counts=[2], n_folds=4, folds=[0], methods=["OvR-AROM"])
+    >>> records = run_e4(config, data=(X, y))
+    >>> [(r["method"], r["n_features"], r["status"]) for r in records]
+    [('OvR-AROM', 2, 'ok')]
+    """
+    config = config or E4Config()
+    X, y = load_e4_data(config) if data is None else (np.asarray(data[0]), np.asarray(data[1]))
+    store = ResultsStore(results_path, key_fields=("repeat", "fold", "method", "n_features"))
+    folds = range(config.n_folds) if config.folds is None else [int(f) for f in config.folds]
+    units = config.units()
+    todo = []
+    for repeat in range(config.n_repeats):
+        for fold in folds:
+            missing = [
+                (m, k)
+                for m, k in units
+                if not store.has({"repeat": repeat, "fold": fold, "method": m, "n_features": k})
+            ]
+            if missing:
+                todo.append((repeat, fold, missing))
+    n_units = config.n_repeats * len(folds)
+    if progress and len(todo) < n_units:
+        progress(f"resuming: {len(store.records)} records already in {results_path}")
+    jobs = (delayed(run_fold)(config, X, y, r, f, us) for r, f, us in todo)
+    done = 0
+    for records in Parallel(n_jobs=n_jobs, return_as="generator")(jobs):
+        for record in records:
+            store.append(record)
+        done += 1
+        if progress:
+            progress(f"{done}/{len(todo)} folds done")
+    wanted = {(r, f) for r in range(config.n_repeats) for f in folds}
+    keys = {(m, k) for m, k in units}
+    return [
+        r
+        for r in store.records
+        if (r["repeat"], r["fold"]) in wanted and (r["method"], r["n_features"]) in keys
+    ]
+
+
+def summarise_e4(records: list[dict], config: E4Config, n_features: int | None = None) -> str:
+    """The E4 table: cross-validation error % (mean ± std over the folds) per row and count."""
+    counts = [int(k) for k in config.feature_counts]
+    all_label = "all" if n_features is None else f"all ({n_features})"
+    columns: list[int | None] = [None, *counts]
+    labels = [all_label, *(f"{k} features" for k in counts)]
+    head = f"{'method':<10}" + "".join(f"{label:>17}" for label in labels)
+    n_folds = config.n_folds if config.folds is None else len(config.folds)
+    lines = [
+        f"E4 {config.dataset}: {config.n_folds}-fold stratified CV ({n_folds} folds run) × "
+        f"{config.n_repeats} repetition(s); C={config.C:g}, AROM {config.arom_norm} step, "
+        f"preprocessing: {config.preprocessing}",
+        "CV error % (mean ± std over folds)",
+        head,
+        "-" * len(head),
+    ]
+    for method in config.methods:
+        row = f"{method:<10}"
+        for k in columns:
+            if (k is None) == E4_METHODS[method]:
+                row += f"{'-':>17}"
+                continue
+            rs = [r for r in records if r["method"] == method and r["n_features"] == k]
+            errs = np.array([r["error"] for r in rs if r["error"] is not None], dtype=float)
+            cell = "n/a" if errs.size == 0 else f"{100 * errs.mean():.1f} ± {100 * errs.std():.1f}"
+            if len(rs) > errs.size:
+                cell += f" ({len(rs) - errs.size} fail)"
+            row += f"{cell:>17}"
+        lines.append(row)
+    return "\n".join(lines)
+
+
+def run_from_cli(spec: dict, args, progress: Callable[[str], None]) -> str:
+    """CLI entry of E4 (``zeronorm-opt run e4``): TOML settings overridden by the options.
+
+    ``--trials`` is the number of repetitions of the cross-validation (other fold seeds);
+    ``--train-sizes`` does not apply (the folds fix the training sets) and is rejected.
+    """
+    if args.train_sizes:
+        raise InputError(
+            "E4 is a cross-validation on a fixed data set: --train-sizes does not apply. The "
+            "feature counts are set by feature_counts in e4_yeast_multiclass.toml; use "
+            "--trials N to repeat the CV with N fold seeds."
+        )
+    config = E4Config(
+        feature_counts=spec["feature_counts"],
+        n_folds=spec["n_folds"],
+        n_repeats=args.trials or spec["n_repeats"],
+        C=spec["C"],
+        arom_norm=spec["arom_norm"],
+        preprocessing=spec["preprocessing"],
+        methods=args.methods or spec["methods"],
+        seed=args.seed,
+        dataset=spec["dataset"],
+    )
+    X, y = load_e4_data(config)
+    progress(
+        f"running E4: {config.dataset} {X.shape[0]}×{X.shape[1]}, {len(np.unique(y))} classes, "
+        f"{config.n_folds}-fold CV × {config.n_repeats}, rows {list(config.methods)}, "
+        f"feature counts {list(config.feature_counts)}; results appended to {args.results}"
+    )
+    records = run_e4(
+        config, results_path=args.results, n_jobs=args.n_jobs, progress=progress, data=(X, y)
+    )
+    return summarise_e4(records, config, n_features=X.shape[1])

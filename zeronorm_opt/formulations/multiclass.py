@@ -1,0 +1,429 @@
+"""Multiclass zero-norm machines of the zero-norm paper (SPEC P7).
+
+Q classes, weights ``W ∈ R^{Q×n}`` (row ``w_k`` per class) and biases ``b ∈ R^Q``. The quantity
+to minimise is the number of features used by *any* class, ``‖Σ_k |w_k|‖₀``, so a single
+weight (scale) vector is shared by all classes:
+
+* :class:`WestonWatkinsFormulation` — the joint machine of Weston & Watkins:
+  ``(w_{c(i)} − w_k)·x_i + b_{c(i)} − b_k ≥ 1 [− ξ_ik]`` for every ``i`` and ``k ≠ c(i)``;
+* :class:`OneVsRestFormulation` — one-vs-rest: ``y_i^k (w_k·x_i + b_k) ≥ 1 [− ξ_ik]`` for
+  every ``i`` and ``k``, ``y_i^k = +1`` iff ``c(i) = k``;
+* :class:`OneVsRestLibsvm` — the same one-vs-rest l2 step solved as one linear SVM per class on
+  the rescaled data by libsvm (the paper's form "for very large data sets"), same iterates.
+
+Each is a :class:`~zeronorm_opt.formulations.base.ReweightedFormulation` whose *coefficients*,
+as the driver sees them, are the n per-feature group magnitudes ``s_j = Σ_k |w_kj|`` (l1 step)
+or ``s_j = (Σ_k w_kj²)^{1/2}`` (l2 step): the driver's ``h_j`` is then ``Σ_k |w_kj|`` or
+``Σ_k w_kj²``, one weight ``c_j`` per feature multiplies the whole column ``w_{·j}``, pruning
+removes a feature from every class at once, and the budget keeps the features of largest
+``s_j``. The cvxpy variable is the matrix ``W`` (``coef`` is ``W``); :meth:`solution` returns
+``(W, b)``.
+"""
+
+from __future__ import annotations
+
+import time
+
+import cvxpy as cp
+import numpy as np
+
+from .._validation import check_finite_matrix, check_positive
+from ..exceptions import InfeasibleError, InputError
+from ..solvers import SolveInfo
+from .base import ReweightedFormulation
+
+MULTICLASS_HARD_MARGIN_HINT = (
+    "The training data cannot be separated with the hard-margin multiclass constraints "
+    "(C=None): pass C=<positive number> for the soft-margin formulation (slacks ξ_ik ≥ 0 "
+    "with penalty C Σ ξ)."
+)
+
+
+def encode_labels(y, n_samples: int) -> tuple[np.ndarray, np.ndarray]:
+    """Map class labels of any type to codes ``0..Q−1``.
+
+    Returns
+    -------
+    classes : ndarray of shape (Q,)
+        The sorted distinct labels; code ``k`` stands for ``classes[k]``.
+    codes : ndarray of int of shape (n_samples,)
+
+    Examples
+    --------
+    >>> classes, codes = encode_labels(["b", "a", "c", "a"], 4)
+    >>> classes.tolist(), codes.tolist()
+    (['a', 'b', 'c'], [1, 0, 2, 0])
+    """
+    y = np.asarray(y)
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = y.ravel()
+    if y.ndim != 1:
+        raise InputError(f"y must be a 1-D array of class labels; got shape {y.shape}.")
+    if y.shape[0] != n_samples:
+        raise InputError(
+            f"X has {n_samples} samples but y has {y.shape[0]} labels; pass one label per row of X."
+        )
+    try:
+        classes, codes = np.unique(y, return_inverse=True)
+    except TypeError:
+        raise InputError(
+            "the labels in y cannot be sorted (mixed types?); pass labels of one type."
+        ) from None
+    if classes.size < 2:
+        raise InputError(
+            f"y has a single class ({classes.tolist()}); a classifier needs at least two."
+        )
+    return classes, codes.astype(int)
+
+
+class _MulticlassMargin(ReweightedFormulation):
+    """Shared parts: data, ``W``/``b``, the shared weights, slacks and the group magnitudes."""
+
+    infeasible_hint = MULTICLASS_HARD_MARGIN_HINT
+
+    def __init__(self, X, y, penalty: str = "l1", C: float | None = None) -> None:
+        super().__init__()
+        self.X = check_finite_matrix(X)
+        m, n = self.X.shape
+        self.classes, self.codes = encode_labels(y, m)
+        self.n_classes = int(self.classes.size)
+        self.penalty = penalty
+        self.C = check_positive(C, "C", allow_none=True)
+        self.W = cp.Variable((self.n_classes, n), name="W")
+        self.coef = self.W  # the driver-facing view is coef_value(): one magnitude per feature
+        self.b = cp.Variable(self.n_classes, name="b")
+        self._init_weights(n)
+        self.variables.update(W=self.W, b=self.b)
+        slack_shape = self._prepare_constraints()
+        self.xi = None
+        if self.C is not None:
+            self.xi = cp.Variable(slack_shape, nonneg=True, name="xi")
+            self.variables["xi"] = self.xi
+            self.C_param = cp.Parameter(nonneg=True, name="C", value=self.C)
+            self.parameters["C"] = self.C_param
+            self.infeasible_hint = None
+
+    def _prepare_constraints(self) -> tuple[int, ...]:
+        """Build the constant data of the constraints; return the shape of the slacks."""
+        raise NotImplementedError
+
+    # -- the shared penalty ---------------------------------------------------------------------
+    def penalty_expression(self) -> cp.Expression:
+        if self.penalty == "l1":
+            # Σ_j c_j Σ_k |w_kj|. (|W| @ c rather than |W ∘ c|: the broadcast product makes
+            # cvxpy's bound propagation warn, and both are the same DPP expression.)
+            return cp.sum(cp.abs(self.W) @ self.weight_param)
+        # ½ Σ_j c_j Σ_k w_kj², the Parameter holding √c_j (see ReweightedFormulation).
+        return 0.5 * cp.sum_squares(cp.multiply(self.W, self.weight_param[None, :]))
+
+    def active_constraint(self) -> cp.Constraint:
+        # A removed feature is removed from every class: its whole column of W is zero.
+        return cp.multiply(self.W, (1.0 - self.active)[None, :]) == 0
+
+    def scores(self) -> cp.Expression:
+        """``S_ik = w_k·x_i + b_k`` as an (m, Q) cvxpy expression."""
+        return self.X @ self.W.T + self.b[None, :]
+
+    def _objective_terms(self):
+        terms = [self.penalty_expression()]
+        if self.xi is not None:
+            terms.append(self.C_param * cp.sum(self.xi))
+        return terms
+
+    # -- values of the last solve ---------------------------------------------------------------
+    def solution(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(W, b)`` of the last solve: (Q, n) weights (removed features exactly zero), (Q,)."""
+        W = np.asarray(self.W.value, dtype=float).copy()
+        W[:, self.active.value == 0] = 0.0
+        return W, np.asarray(self.b.value, dtype=float).copy()
+
+    def coef_value(self) -> np.ndarray:
+        """Per-feature group magnitude ``s_j``: ``Σ_k |w_kj|`` (l1) or ``‖w_{·j}‖₂`` (l2).
+
+        This is what the driver treats as the coefficient vector, so its ``h_j`` (the
+        :meth:`magnitudes`) is ``Σ_k |w_kj|`` or ``Σ_k w_kj²``, and ``s`` is the paper's
+        scale vector ``z`` of the next rescaled step.
+        """
+        W, _ = self.solution()
+        if self.penalty == "l1":
+            return np.abs(W).sum(axis=0)
+        return np.sqrt((W**2).sum(axis=0))
+
+    def base_objective_value(self) -> float:
+        return 0.0 if self.xi is None else float(self.C * np.sum(self.xi.value))
+
+    def decision_scores(self, X=None) -> np.ndarray:
+        """``X @ Wᵀ + b`` at the last solve (default: the training data)."""
+        W, b = self.solution()
+        X = self.X if X is None else check_finite_matrix(X)
+        return X @ W.T + b
+
+    def predict_codes(self, X=None) -> np.ndarray:
+        """``argmax_k (w_k·x + b_k)`` as class codes ``0..Q−1``."""
+        return np.argmax(self.decision_scores(X), axis=1)
+
+    def _repr_details(self) -> str:
+        m, n = self.X.shape
+        margin = "hard" if self.C is None else f"soft, C={self.C:g}"
+        return f" penalty={self.penalty}, {margin}, Q={self.n_classes}, m={m}, n={n}"
+
+
+class WestonWatkinsFormulation(_MulticlassMargin):
+    """The joint multiclass machine of Weston & Watkins, reweighted with one shared weight
+    vector (one step of multiclass AROM, SPEC P7).
+
+    Parameters
+    ----------
+    X : array-like of shape (m, n)
+    y : array-like of shape (m,)
+        Class labels of any type, at least two classes (mapped to ``0..Q−1`` in sorted
+        order; ``classes`` holds the labels). With two classes this is the binary SVM.
+    penalty : {"l1", "l2"}, default="l1"
+        ``Σ_j c_j Σ_k |w_kj|`` (an LP) or ``½ Σ_j c_j Σ_k w_kj²`` (a QP).
+    C : float or None, default=None
+        None: hard margin. A positive number: one slack ``ξ_ik ≥ 0`` per pair
+        ``(i, k ≠ c(i))`` with penalty ``C Σ ξ``.
+
+    Attributes
+    ----------
+    W : cvxpy.Variable of shape (Q, n)
+    b : cvxpy.Variable of shape (Q,)
+    xi : cvxpy.Variable of shape (m·(Q−1),) or None
+        One slack per row of ``pairs``.
+    pairs : ndarray of shape (m·(Q−1), 2)
+        ``(i, k)`` of every constraint, ``k ≠ c(i)``.
+    classes : ndarray
+        The labels of codes ``0..Q−1``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[2.0, 0.0], [0.0, 2.0], [-2.0, -2.0]])
+    >>> f = WestonWatkinsFormulation(X, ["a", "b", "c"], penalty="l1")
+    >>> f
+    <WestonWatkinsFormulation penalty=l1, hard, Q=3, m=3, n=2>
+    >>> _ = f.solve()
+    >>> f.predict_codes().tolist()
+    [0, 1, 2]
+    >>> bool(np.all(f.margins().value >= 1 - 1e-7))
+    True
+    """
+
+    statement = """
+    minimise    Σ_j c_j Σ_k |w_kj|  (l1)   or   ½ Σ_j c_j Σ_k w_kj²  (l2)   [+ C Σ ξ_ik]
+    subject to  (w_c(i) − w_k)·x_i + b_c(i) − b_k ≥ 1 [− ξ_ik]   for all i, k ≠ c(i)
+                ξ ≥ 0,  w_kj = 0 for every k where feature j is removed
+    (c = the weights Parameter shared by all classes; AROM sets c_j = 1/Σ_k |w_kj| (l1)
+     or 1/Σ_k w_kj² (l2))
+    """
+
+    def _prepare_constraints(self):
+        m, Q = self.X.shape[0], self.n_classes
+        others = np.array([k for c in self.codes for k in range(Q) if k != c], dtype=int)
+        self.pairs = np.column_stack([np.repeat(np.arange(m), Q - 1), others])
+        return (self.pairs.shape[0],)
+
+    def margins(self) -> cp.Expression:
+        """``(w_c(i) − w_k)·x_i + b_c(i) − b_k`` for every row ``(i, k)`` of ``pairs``."""
+        S = self.scores()
+        i, k = self.pairs[:, 0], self.pairs[:, 1]
+        return S[i, self.codes[i]] - S[i, k]
+
+    def _base_constraints(self):
+        rhs = 1.0 if self.xi is None else 1.0 - self.xi
+        return [self.margins() >= rhs, self.active_constraint()]
+
+    def slack_matrix(self) -> np.ndarray:
+        """The slacks of the last solve as an (m, Q) array (0 in each point's own class)."""
+        out = np.zeros((self.X.shape[0], self.n_classes))
+        if self.xi is not None:
+            out[self.pairs[:, 0], self.pairs[:, 1]] = np.asarray(self.xi.value, dtype=float)
+        return out
+
+
+class OneVsRestFormulation(_MulticlassMargin):
+    """One-vs-rest multiclass machine, reweighted with one shared weight vector (SPEC P7).
+
+    Parameters
+    ----------
+    X : array-like of shape (m, n)
+    y : array-like of shape (m,)
+        Class labels of any type, at least two classes.
+    penalty : {"l1", "l2"}, default="l1"
+        ``Σ_j c_j Σ_k |w_kj|`` (an LP) or ``½ Σ_j c_j Σ_k w_kj²`` (a QP: for fixed weights,
+        Q independent linear SVMs on the data rescaled by ``z = 1/√c``).
+    C : float or None, default=None
+        None: hard margin. A positive number: slacks ``ξ_ik ≥ 0``, penalty ``C Σ ξ``.
+
+    Attributes
+    ----------
+    W, b : cvxpy.Variable of shapes (Q, n) and (Q,)
+    xi : cvxpy.Variable of shape (m, Q) or None
+    Y : ndarray of shape (m, Q)
+        ``y_i^k = +1`` iff ``c(i) = k``, else −1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[2.0, 0.0], [0.0, 2.0], [-2.0, -2.0]])
+    >>> f = OneVsRestFormulation(X, [0, 1, 2], penalty="l2")
+    >>> _ = f.solve()
+    >>> f.predict_codes().tolist()
+    [0, 1, 2]
+    """
+
+    statement = """
+    minimise    Σ_j c_j Σ_k |w_kj|  (l1)   or   ½ Σ_j c_j Σ_k w_kj²  (l2)   [+ C Σ ξ_ik]
+    subject to  y_i^k (w_k·x_i + b_k) ≥ 1 [− ξ_ik]   for all i, k   (y_i^k = +1 iff c(i) = k)
+                ξ ≥ 0,  w_kj = 0 for every k where feature j is removed
+    (c = the weights Parameter shared by all classes)
+    """
+
+    def _prepare_constraints(self):
+        self.Y = np.where(self.codes[:, None] == np.arange(self.n_classes)[None, :], 1.0, -1.0)
+        return self.Y.shape
+
+    def margins(self) -> cp.Expression:
+        """``y_i^k (w_k·x_i + b_k)`` as an (m, Q) expression."""
+        return cp.multiply(self.Y, self.scores())
+
+    def _base_constraints(self):
+        rhs = 1.0 if self.xi is None else 1.0 - self.xi
+        return [self.margins() >= rhs, self.active_constraint()]
+
+
+#: libsvm is a soft-margin solver: the hard margin is approximated by this box bound (after an
+#: LP has checked that each one-vs-rest problem is separable).
+LIBSVM_HARD_MARGIN_C = 1e7
+
+
+class OneVsRestLibsvm(OneVsRestFormulation):
+    """The one-vs-rest l2 step solved by libsvm: one linear SVM per class on rescaled data.
+
+    For weights ``c`` (``z_j = 1/√c_j``) the l2 one-vs-rest problem separates into Q SVMs
+    ``min ½‖u_k‖² + C Σ_i ξ_ik`` on the data ``x_i ∘ z`` with ``w_k = z ∘ u_k`` — the form the
+    paper recommends for large data sets. :meth:`solve` runs scikit-learn's ``SVC`` (libsvm)
+    once per class on the shared Gram matrix of the rescaled data (precomputed when
+    ``n > m``, the linear kernel otherwise) and stores the result in the cvxpy variables, so
+    the driver, the history and the budget work unchanged; the tests check that it gives the
+    same iterates as :class:`OneVsRestFormulation` with ``penalty="l2"``.
+
+    Parameters
+    ----------
+    X, y, C
+        As in :class:`OneVsRestFormulation` (the penalty is always "l2").
+    tol : float, default=1e-6
+        libsvm's stopping tolerance (on the KKT violation of the dual, whose gradient entries
+        are of order 1). Tighter values can make libsvm's SMO crawl on degenerate classes
+        (a class that no direction separates from the rest, optimal ``w_k ≈ 0``).
+    max_iter : int, default=10_000_000
+        Cap on libsvm's iterations per SVM (scikit-learn warns when it is reached).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[2.0, 0.0], [0.0, 2.0], [-2.0, -2.0], [2.5, 0.5]])
+    >>> f = OneVsRestLibsvm(X, [0, 1, 2, 0], C=10.0)
+    >>> f.solve().solver
+    'libsvm'
+    >>> f.predict_codes().tolist()
+    [0, 1, 2, 0]
+    """
+
+    def __init__(
+        self, X, y, C: float | None = None, *, tol: float = 1e-6, max_iter: int = 10_000_000
+    ) -> None:
+        super().__init__(X, y, penalty="l2", C=C)
+        self.tol = check_positive(tol, "tol")
+        self.max_iter = int(max_iter)
+        self._separable_masks: set[bytes] = set()
+
+    def solve(self, solver=None, solver_options: dict | None = None) -> SolveInfo:
+        """One libsvm SVM per class at the current weights and active mask."""
+        if solver is not None or solver_options:
+            raise InputError(
+                "OneVsRestLibsvm is solved by libsvm; solver= and solver_options= do not apply "
+                "(use OneVsRestFormulation(penalty='l2') for a cvxpy solver)."
+            )
+        if self._user_constraints or self._user_objective:
+            raise InputError(
+                "libsvm cannot take user constraints or objective terms; add them to an "
+                "OneVsRestFormulation(penalty='l2') instead."
+            )
+        start = time.perf_counter()
+        active = self.active.value > 0
+        root_c = self.weight_param.value  # √c_j
+        if np.any(root_c[active] <= 0):
+            raise InputError("the libsvm path needs positive weights on the active features.")
+        m, n = self.X.shape
+        z = np.zeros(n)
+        z[active] = 1.0 / root_c[active]
+        Xz = self.X[:, active] * z[active]
+        W = np.zeros((self.n_classes, n))
+        b = np.zeros(self.n_classes)
+        if self.C is None:
+            self._check_separable(Xz, active)
+        if not active.any():  # no feature left: the best constant per class (soft margin)
+            b = np.where((self.Y > 0).sum(axis=0) >= (self.Y < 0).sum(axis=0), 1.0, -1.0)
+        else:
+            W[:, active], b = self._per_class_svms(Xz, z[active])
+        self.W.value, self.b.value = W, b
+        margins = self.Y * (self.X @ W.T + b)
+        value = 0.5 * float(np.sum((W * root_c) ** 2))
+        if self.xi is not None:
+            self.xi.value = np.maximum(0.0, 1.0 - margins)
+            value += self.C * float(self.xi.value.sum())
+        self.last_solve = SolveInfo(
+            status="optimal", solver="libsvm", value=value, solve_time=time.perf_counter() - start
+        )
+        return self.last_solve
+
+    def _per_class_svms(self, Xz: np.ndarray, z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        from sklearn.svm import SVC
+
+        box = LIBSVM_HARD_MARGIN_C if self.C is None else self.C
+        precomputed = Xz.shape[1] > Xz.shape[0]
+        data = Xz @ Xz.T if precomputed else Xz  # one Gram matrix shared by the Q SVMs
+        W = np.zeros((self.n_classes, Xz.shape[1]))
+        b = np.zeros(self.n_classes)
+        for k in range(self.n_classes):
+            svc = SVC(
+                kernel="precomputed" if precomputed else "linear",
+                C=box,
+                tol=self.tol,
+                shrinking=False,
+                max_iter=self.max_iter,
+            ).fit(data, self.Y[:, k])
+            # Labels are ordered (−1, +1), so dual_coef_ holds α_i y_i^k and the decision is
+            # Σ α_i y_i K(x_i, x) + intercept_.
+            alpha_y = np.zeros(Xz.shape[0])
+            alpha_y[svc.support_] = svc.dual_coef_[0]
+            W[k] = z * (Xz.T @ alpha_y)  # back to the original features: w = z ∘ u
+            b[k] = svc.intercept_[0]
+        return W, b
+
+    def _check_separable(self, Xz: np.ndarray, active: np.ndarray) -> None:
+        """Each one-vs-rest problem must be separable (an LP), else libsvm would grind."""
+        from scipy.optimize import linprog
+
+        key = active.tobytes()
+        if key in self._separable_masks:
+            return
+        m = Xz.shape[0]
+        A = np.hstack([Xz, np.ones((m, 1))])
+        for k in range(self.n_classes):
+            res = linprog(
+                np.zeros(A.shape[1]),
+                A_ub=-self.Y[:, k, None] * A,
+                b_ub=-np.ones(m),
+                bounds=(None, None),
+                method="highs",
+            )
+            if res.status == 2:
+                raise InfeasibleError(
+                    f"the hard-margin one-vs-rest problem of class {self.classes[k]!r} is "
+                    "infeasible (HiGHS, via scipy). " + MULTICLASS_HARD_MARGIN_HINT,
+                    status="infeasible",
+                    solver="HIGHS",
+                )
+        self._separable_masks.add(key)
