@@ -185,8 +185,10 @@ def test_summary_marks_padding_and_failures():
     config = MicroarrayConfig(n_trials=2, gene_counts=[2000, 20], methods=["FSV"])
     ok = {"method": "FSV", "gene_counts": [2000, 20], "errors": [0.25, 0.5], "padded": [0, 4]}
     failed = {"method": "FSV", "gene_counts": [2000, 20], "errors": None, "padded": None}
+    failed.update(trial=1, status="SolverError('...')")
     table = summarise_microarray([ok, failed], config)
-    assert "50.0 ± 0.0* (1 fail)" in table and "FSV: at r=20, 16.0 genes" in table
+    assert "25.0 ± 0.0     50.0 ± 0.0*" in table and "FSV: at r=20, 16.0 genes" in table
+    assert "FSV: 1 of 2 trials failed, e.g. trial 1: SolverError" in table
 
 
 def test_cli_runs_two_trials_and_prints_the_table(capsys, tmp_path):

@@ -118,10 +118,11 @@ class MicroarrayConfig:
     rfe_halving_above: int = 125
     r2w2_radius: str = "variance"
     fsv_solver: str | Sequence[str] | None = ("SCIPY", "HIGHS")
-    # HiGHS's interior point (with crossover: a vertex) through scipy: the same LP solutions as
-    # cvxpy's HIGHS interface on colon/lymphoma, several times faster on the first, dense LP.
+    # HiGHS's dual simplex through scipy: the same LP vertices as cvxpy's HIGHS interface,
+    # about 7 times faster on colon. (Its interior point is faster still, but its presolve
+    # wrongly declared one of E2's feasible LPs infeasible.)
     fsv_solver_options: dict | None = field(
-        default_factory=lambda: {"SCIPY": {"scipy_options": {"method": "highs-ipm"}}, "HIGHS": {}}
+        default_factory=lambda: {"SCIPY": {"scipy_options": {"method": "highs-ds"}}, "HIGHS": {}}
     )
     impute: str = "mean"
     max_iter: int = 50
@@ -443,8 +444,8 @@ def summarise_microarray(records: list[dict], config: MicroarrayConfig) -> str:
     """The E2/E3 table: test error % (mean ± std over the trials) per method and gene count.
 
     A cell is marked ``*`` when, in some trial, the method gave fewer than ``r`` genes a
-    non-zero weight (the rest of the selection is in index order), and ``(k fail)`` when
-    ``k`` trials failed.
+    non-zero weight (the rest of the selection is in index order); the trials in which a
+    method failed are counted below the table and left out of its cells.
 
     Examples
     --------
@@ -465,7 +466,7 @@ def summarise_microarray(records: list[dict], config: MicroarrayConfig) -> str:
         head,
         "-" * len(head),
     ]
-    notes = []
+    notes, failures = [], []
     for method in config.methods:
         rs = [r for r in records if r["method"] == method]
         row = f"{method:<9}"
@@ -477,10 +478,12 @@ def summarise_microarray(records: list[dict], config: MicroarrayConfig) -> str:
             if np.any(pads > 0):
                 cell += "*"
                 notes.append((method, k, float(np.mean(k - pads))))
-            if len(rs) > errs.size:
-                cell += f" ({len(rs) - errs.size} fail)"
             row += f"{cell:>16}"
         lines.append(row)
+        failed = [r for r in rs if r["errors"] is None]
+        if failed:
+            failures.append(f"{method}: {len(failed)} of {len(rs)} trials failed, e.g. ")
+            failures[-1] += f"trial {failed[0].get('trial')}: {failed[0].get('status', '')}"[:200]
     if notes:
         lines.append(
             "* fewer than r genes had a non-zero weight in some trials; the selection was "
@@ -489,6 +492,9 @@ def summarise_microarray(records: list[dict], config: MicroarrayConfig) -> str:
         for method in dict.fromkeys(m for m, _, _ in notes):
             k, nonzero = max((k, nz) for m, k, nz in notes if m == method)
             lines.append(f"  {method}: at r={k}, {nonzero:.1f} genes with non-zero weight (mean)")
+    if failures:
+        lines.append("failures (left out of the cells):")
+        lines.extend(f"  {f}" for f in failures)
     return "\n".join(lines)
 
 
