@@ -23,6 +23,7 @@ removes a feature from every class at once, and the budget keeps the features of
 from __future__ import annotations
 
 import time
+import warnings
 
 import cvxpy as cp
 import numpy as np
@@ -316,8 +317,12 @@ class OneVsRestLibsvm(OneVsRestFormulation):
         libsvm's stopping tolerance (on the KKT violation of the dual, whose gradient entries
         are of order 1). Tighter values can make libsvm's SMO crawl on degenerate classes
         (a class that no direction separates from the rest, optimal ``w_k ≈ 0``).
-    max_iter : int, default=10_000_000
-        Cap on libsvm's iterations per SVM (scikit-learn warns when it is reached).
+    max_iter : int, default=100_000
+        Cap on libsvm's iterations per SVM. When it is reached (SMO crawls on some degenerate
+        rescaled problems, e.g. a class no remaining direction separates, late in a run with
+        tiny scale factors), that class's SVM is solved by the cvxpy QP
+        (:class:`~zeronorm_opt.formulations.binary.MarginFormulation` on the rescaled data)
+        instead, and the solve is reported as ``"libsvm+cvxpy"``.
 
     Examples
     --------
@@ -331,7 +336,7 @@ class OneVsRestLibsvm(OneVsRestFormulation):
     """
 
     def __init__(
-        self, X, y, C: float | None = None, *, tol: float = 1e-6, max_iter: int = 10_000_000
+        self, X, y, C: float | None = None, *, tol: float = 1e-6, max_iter: int = 100_000
     ) -> None:
         super().__init__(X, y, penalty="l2", C=C)
         self.tol = check_positive(tol, "tol")
@@ -363,6 +368,7 @@ class OneVsRestLibsvm(OneVsRestFormulation):
         b = np.zeros(self.n_classes)
         if self.C is None:
             self._check_separable(Xz, active)
+        self._fallbacks = 0
         if not active.any():  # no feature left: the best constant per class (soft margin)
             b = np.where((self.Y > 0).sum(axis=0) >= (self.Y < 0).sum(axis=0), 1.0, -1.0)
         else:
@@ -374,11 +380,15 @@ class OneVsRestLibsvm(OneVsRestFormulation):
             self.xi.value = np.maximum(0.0, 1.0 - margins)
             value += self.C * float(self.xi.value.sum())
         self.last_solve = SolveInfo(
-            status="optimal", solver="libsvm", value=value, solve_time=time.perf_counter() - start
+            status="optimal",
+            solver="libsvm+cvxpy" if self._fallbacks else "libsvm",
+            value=value,
+            solve_time=time.perf_counter() - start,
         )
         return self.last_solve
 
     def _per_class_svms(self, Xz: np.ndarray, z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        from sklearn.exceptions import ConvergenceWarning
         from sklearn.svm import SVC
 
         box = LIBSVM_HARD_MARGIN_C if self.C is None else self.C
@@ -391,9 +401,15 @@ class OneVsRestLibsvm(OneVsRestFormulation):
                 kernel="precomputed" if precomputed else "linear",
                 C=box,
                 tol=self.tol,
-                shrinking=False,
                 max_iter=self.max_iter,
-            ).fit(data, self.Y[:, k])
+            )
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", ConvergenceWarning)
+                svc.fit(data, self.Y[:, k])
+            if any(issubclass(w.category, ConvergenceWarning) for w in caught):
+                W[k], b[k] = self._qp_svm(Xz, self.Y[:, k])
+                W[k] *= z
+                continue
             # Labels are ordered (−1, +1), so dual_coef_ holds α_i y_i^k and the decision is
             # Σ α_i y_i K(x_i, x) + intercept_.
             alpha_y = np.zeros(Xz.shape[0])
@@ -401,6 +417,15 @@ class OneVsRestLibsvm(OneVsRestFormulation):
             W[k] = z * (Xz.T @ alpha_y)  # back to the original features: w = z ∘ u
             b[k] = svc.intercept_[0]
         return W, b
+
+    def _qp_svm(self, Xz: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
+        """The same per-class SVM by the interior-point QP (libsvm's fallback)."""
+        from .binary import MarginFormulation
+
+        self._fallbacks += 1
+        f = MarginFormulation(Xz, y, penalty="l2", C=self.C)
+        f.solve()
+        return f.solution()
 
     def _check_separable(self, Xz: np.ndarray, active: np.ndarray) -> None:
         """Each one-vs-rest problem must be separable (an LP), else libsvm would grind."""
