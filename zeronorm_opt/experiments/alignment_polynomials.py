@@ -23,8 +23,7 @@ from sklearn.svm import SVC
 from ..datasets import SparsePolynomial, make_sparse_polynomial
 from ..estimators.alignment import VALIDATION_STOPS, AlignmentSelector
 from ..exceptions import InputError, ZeroNormError
-from .results_store import ResultsStore
-from .runner import missing_methods, run_units
+from .runner import run_experiment
 
 __all__ = ["E7_METHODS", "E7Config", "parse_target", "run_e7", "run_from_cli", "summarise_e7"]
 
@@ -162,27 +161,16 @@ def run_e7(
     [[0], [0]]
     """
     config = config or E7Config()
-    store = ResultsStore(results_path, key_fields=("run", "target", "n_train", "method"))
-    todo = []
-    for target in config.targets:
-        for n_train in config.train_sizes:
-            for run in range(config.n_runs):
-                key = {"run": run, "target": target, "n_train": int(n_train)}
-                missing = missing_methods(store, key, config.methods)
-                if missing:
-                    todo.append((config, run, target, int(n_train), missing))
-    run_units(run_trial, todo, store, n_jobs=n_jobs, progress=progress)
-    wanted = {
-        (r, t, int(n))
+    keys = [
+        {"run": r, "target": t, "n_train": int(n)}
         for t in config.targets
         for n in config.train_sizes
         for r in range(config.n_runs)
-    }
-    return [
-        r
-        for r in store.records
-        if (r["run"], r["target"], r["n_train"]) in wanted and r["method"] in config.methods
     ]
+    return run_experiment(
+        run_trial, config, keys, config.methods,
+        results_path=results_path, n_jobs=n_jobs, progress=progress,
+    )  # fmt: skip
 
 
 def summarise_e7(records: list[dict], config: E7Config, reference: dict | None = None) -> str:

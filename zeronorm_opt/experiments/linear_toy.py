@@ -22,8 +22,7 @@ from ..estimators.baselines import SVMRFE, FisherScore
 from ..estimators.r2w2 import R2W2
 from ..estimators.zero_norm import AROM, FSV
 from ..exceptions import InputError, ZeroNormError
-from .results_store import ResultsStore
-from .runner import missing_methods, run_units
+from .runner import run_experiment
 
 #: Selector factories of the E1 rows (``None``: no selection, the plain SVM row).
 E1_METHODS: dict[str, Callable[[int], object] | None] = {
@@ -120,23 +119,13 @@ def run_e1(
     ['SVM', 'l1-AROM']
     """
     config = config or E1Config()
-    store = ResultsStore(results_path, key_fields=("trial", "n_train", "method"))
-    todo = []
-    for n_train in config.train_sizes:
-        for trial in range(config.n_trials):
-            key = {"trial": trial, "n_train": int(n_train)}
-            missing = missing_methods(store, key, config.methods)
-            if missing:
-                todo.append((config, trial, int(n_train), missing))
-    if progress and len(todo) < config.n_trials * len(config.train_sizes):
-        progress(f"resuming: {len(store.records)} records already in {results_path}")
-    run_units(run_trial, todo, store, n_jobs=n_jobs, progress=progress)
-    wanted = {(t, int(n)) for n in config.train_sizes for t in range(config.n_trials)}
-    return [
-        r
-        for r in store.records
-        if (r["trial"], r["n_train"]) in wanted and r["method"] in config.methods
+    keys = [
+        {"trial": t, "n_train": int(n)} for n in config.train_sizes for t in range(config.n_trials)
     ]
+    return run_experiment(
+        run_trial, config, keys, config.methods,
+        results_path=results_path, n_jobs=n_jobs, progress=progress,
+    )  # fmt: skip
 
 
 def run_from_cli(spec: dict, args, progress: Callable[[str], None]) -> str:

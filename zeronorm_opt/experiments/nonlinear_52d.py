@@ -29,8 +29,7 @@ from ..estimators.adaptive_scaling import AdaptiveScaling
 from ..estimators.alignment import AlignmentSelector
 from ..exceptions import InputError, ZeroNormError
 from .adaptive_scaling_e6 import E6_C_TIMES_M, E6_SIGMA0, E6_TOL
-from .results_store import ResultsStore
-from .runner import missing_methods, run_units
+from .runner import run_experiment
 
 __all__ = ["E6_METHODS", "E6Config", "run_e6", "run_from_cli", "summarise_e6"]
 
@@ -135,20 +134,11 @@ def run_e6(
     [True, True]
     """
     config = config or E6Config()
-    store = ResultsStore(results_path, key_fields=("run", "n_train", "method"))
-    todo = []
-    for n_train in config.train_sizes:
-        for run in range(config.n_runs):
-            missing = missing_methods(store, {"run": run, "n_train": int(n_train)}, config.methods)
-            if missing:
-                todo.append((config, run, int(n_train), missing))
-    run_units(run_trial, todo, store, n_jobs=n_jobs, progress=progress)
-    wanted = {(r, int(n)) for n in config.train_sizes for r in range(config.n_runs)}
-    return [
-        r
-        for r in store.records
-        if (r["run"], r["n_train"]) in wanted and r["method"] in config.methods
-    ]
+    keys = [{"run": r, "n_train": int(n)} for n in config.train_sizes for r in range(config.n_runs)]
+    return run_experiment(
+        run_trial, config, keys, config.methods,
+        results_path=results_path, n_jobs=n_jobs, progress=progress,
+    )  # fmt: skip
 
 
 #: Seed 001, Table 4 (dFSA, quadratic kernel, 500 runs): recall %, features kept, exact %.

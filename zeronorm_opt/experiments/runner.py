@@ -70,3 +70,52 @@ def run_units(
         if progress and (done % max(1, len(units) // 10) == 0 or done == len(units)):
             progress(f"{done}/{len(units)} units done")
     return done
+
+
+def run_experiment(
+    run_unit: Callable[..., list[dict]],
+    config,
+    unit_keys: Sequence[dict],
+    methods: Sequence[str],
+    *,
+    results_path=None,
+    n_jobs: int = 1,
+    progress: Callable[[str], None] | None = None,
+) -> list[dict]:
+    """Run an experiment resumably: the records of ``unit_keys × methods``.
+
+    Each unit is identified by a dict of key fields (``{"trial": 3, "n_train": 20}``); its
+    records carry those fields and ``"method"``. ``run_unit(config, *key.values(), missing)``
+    runs the methods a unit still misses. Records already in ``results_path`` are kept, the
+    missing ones computed and appended (:func:`run_units`).
+
+    Returns
+    -------
+    records : list of dict
+        The records of the requested units and methods (also those of earlier runs).
+
+    Examples
+    --------
+    >>> def unit(config, trial, methods):
+    ...     return [{"trial": trial, "method": m, "value": config * trial} for m in methods]
+    >>> records = run_experiment(unit, 10, [{"trial": t} for t in range(2)], ["a", "b"])
+    >>> [(r["trial"], r["method"], r["value"]) for r in records]
+    [(0, 'a', 0), (0, 'b', 0), (1, 'a', 10), (1, 'b', 10)]
+    """
+    unit_keys = list(unit_keys)
+    fields = tuple(unit_keys[0]) if unit_keys else ()
+    store = ResultsStore(results_path, key_fields=(*fields, "method"))
+    todo = []
+    for key in unit_keys:
+        missing = missing_methods(store, key, methods)
+        if missing:
+            todo.append((config, *key.values(), missing))
+    if progress and store.records and todo:
+        progress(f"resuming: {len(store.records)} records already in {results_path}")
+    run_units(run_unit, todo, store, n_jobs=n_jobs, progress=progress)
+    wanted = {tuple(key.values()) for key in unit_keys}
+    return [
+        r
+        for r in store.records
+        if tuple(r.get(f) for f in fields) in wanted and r["method"] in methods
+    ]

@@ -32,8 +32,7 @@ from ..datasets import load_text_corpus, make_zipf_corpus
 from ..estimators.baselines import InformationGainFilter
 from ..exceptions import InputError, ZeroNormError
 from ..fast.alignment import ideal_target, incremental_selection, one_shot_alignments
-from .results_store import ResultsStore
-from .runner import missing_methods, run_units
+from .runner import run_experiment
 
 __all__ = ["E8_METHODS", "E8Config", "run_e8", "run_from_cli", "summarise_e8"]
 
@@ -204,16 +203,11 @@ def run_e8(
     ['IG', 'iFSA']
     """
     config = config or E8Config()
-    store = ResultsStore(results_path, key_fields=("repeat", "method"))
-    todo = []
-    for repeat in range(config.n_repeats):
-        missing = missing_methods(store, {"repeat": repeat}, config.methods)
-        if missing:
-            todo.append((config, repeat, missing))
-    run_units(run_repeat, todo, store, n_jobs=n_jobs, progress=progress)
-    return [
-        r for r in store.records if r["repeat"] < config.n_repeats and r["method"] in config.methods
-    ]
+    keys = [{"repeat": r} for r in range(config.n_repeats)]
+    return run_experiment(
+        run_repeat, config, keys, config.methods,
+        results_path=results_path, n_jobs=n_jobs, progress=progress,
+    )  # fmt: skip
 
 
 def summarise_e8(records: list[dict], config: E8Config) -> str:
