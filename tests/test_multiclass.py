@@ -269,6 +269,10 @@ def test_recovery_of_the_informative_features_and_accuracy(params):
     reference = LinearSVC(C=1.0).fit(X[:, :3], y).score(Xte[:, :3], yte)
     assert budget.score(Xte, yte) >= reference - 0.03
     assert budget.method_ == ("fast" if params == dict(scheme="ovr", norm="l2") else "cvxpy")
+    if budget.method_ == "fast":  # the cvxpy QP path (any solver) selects the same features
+        qp = MulticlassAROM(C=1.0, n_features_to_select=3, max_iter=15, solver="CLARABEL", **params)
+        assert qp.fit(X, y).method_ == "cvxpy"
+        assert np.array_equal(qp.support_, budget.support_)
 
 
 @pytest.mark.parametrize("params", [dict(scheme="ww", norm="l1"), dict(scheme="ovr", norm="l2")])
@@ -311,6 +315,7 @@ def test_bad_estimator_input(overlapping):
         (dict(norm="l0"), "norm"),
         (dict(method="fast"), "method='fast'"),
         (dict(method="magic"), "method"),
+        (dict(scheme="ovr", norm="l2", method="fast", solver="OSQP"), "libsvm"),
         (dict(n_features_to_select=99), "out of range"),
         (dict(C=-1.0), "C"),
         (dict(max_iter=0), "max_iter"),

@@ -112,7 +112,7 @@ class MulticlassAROM(SelectorMixin, ClassifierMixin, BaseEstimator):
         ``"fast"``: for ``scheme="ovr", norm="l2"`` only, each step is one libsvm linear SVM
         per class on the rescaled data (:class:`~zeronorm_opt.formulations.multiclass.
         OneVsRestLibsvm`, same iterates as the cvxpy QP). ``"auto"``: the fast path for
-        ``scheme="ovr", norm="l2"`` without ``solver``; cvxpy otherwise.
+        ``scheme="ovr", norm="l2"`` without ``solver`` or ``solver_options``; cvxpy otherwise.
 
     Attributes
     ----------
@@ -189,6 +189,11 @@ class MulticlassAROM(SelectorMixin, ClassifierMixin, BaseEstimator):
                 "method='fast' (one libsvm SVM per class) serves scheme='ovr', norm='l2'; use "
                 "method='cvxpy' or 'auto' for this configuration."
             )
+        if self.method == "fast" and (self.solver is not None or self.solver_options):
+            raise InputError(
+                "method='fast' solves each step with libsvm: solver= and solver_options= do "
+                "not apply; use method='cvxpy' to choose a cvxpy solver."
+            )
         check_n_features_to_select(self.n_features_to_select, n_features)
         check_positive(self.C, "C", allow_none=True)
         check_positive(self.refit_C, "refit_C", allow_none=True)
@@ -205,6 +210,7 @@ class MulticlassAROM(SelectorMixin, ClassifierMixin, BaseEstimator):
     def _choose_method(self) -> str:
         if self.method == "auto":
             fast = (self.scheme, self.norm) == ("ovr", "l2") and self.solver is None
+            fast = fast and not self.solver_options
             return "fast" if fast else "cvxpy"
         return self.method
 
