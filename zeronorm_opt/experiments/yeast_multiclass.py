@@ -26,7 +26,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from joblib import Parallel, delayed
 from sklearn.feature_selection import RFE
 from sklearn.impute import SimpleImputer
 from sklearn.model_selection import StratifiedKFold
@@ -38,6 +37,7 @@ from ..datasets import load_microarray
 from ..estimators.multiclass import MulticlassAROM, fit_final_machine
 from ..exceptions import InputError, ZeroNormError
 from .results_store import ResultsStore
+from .runner import run_units
 
 #: Rows of the E4 table, in order; the second field says whether the row selects features.
 E4_METHODS: dict[str, bool] = {
@@ -185,10 +185,6 @@ def run_fold(
     return records
 
 
-def _key(record: dict) -> dict:
-    return {f: record[f] for f in ("repeat", "fold", "method", "n_features")}
-
-
 def run_e4(
     config: E4Config | None = None,
     *,
@@ -226,18 +222,10 @@ def run_e4(
                 if not store.has({"repeat": repeat, "fold": fold, "method": m, "n_features": k})
             ]
             if missing:
-                todo.append((repeat, fold, missing))
-    n_units = config.n_repeats * len(folds)
-    if progress and len(todo) < n_units:
+                todo.append((config, X, y, repeat, fold, missing))
+    if progress and store.records and todo:
         progress(f"resuming: {len(store.records)} records already in {results_path}")
-    jobs = (delayed(run_fold)(config, X, y, r, f, us) for r, f, us in todo)
-    done = 0
-    for records in Parallel(n_jobs=n_jobs, return_as="generator")(jobs):
-        for record in records:
-            store.append(record)
-        done += 1
-        if progress:
-            progress(f"{done}/{len(todo)} folds done")
+    run_units(run_fold, todo, store, n_jobs=n_jobs, progress=progress)
     wanted = {(r, f) for r in range(config.n_repeats) for f in folds}
     keys = {(m, k) for m, k in units}
     return [
