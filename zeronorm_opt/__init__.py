@@ -65,3 +65,8 @@ __all__ += ["PolynomialAROM", "PolynomialFeatureMap", "PolynomialSumKernel", "ke
 from .estimators.adaptive_scaling import AdaptiveScaling  # noqa: E402
 
 __all__ += ["AdaptiveScaling"]
+
+# --- multiclass zero-norm (SPEC P7) ---
+from .estimators.multiclass import MulticlassAROM  # noqa: E402
+
+__all__ += ["MulticlassAROM"]

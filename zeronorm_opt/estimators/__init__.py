@@ -1,7 +1,8 @@
 """scikit-learn estimators."""
 
 from .adaptive_scaling import AdaptiveScaling
+from .multiclass import MulticlassAROM
 from .polynomial import PolynomialAROM
 from .zero_norm import AROM, FSV
 
-__all__ = ["AROM", "FSV", "AdaptiveScaling", "PolynomialAROM"]
+__all__ = ["AROM", "FSV", "AdaptiveScaling", "MulticlassAROM", "PolynomialAROM"]

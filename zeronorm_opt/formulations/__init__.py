@@ -14,6 +14,12 @@ from .adaptive_scaling import (
 from .base import Formulation, ReweightedFormulation
 from .binary import MarginFormulation, RescaledMarginFormulation, arom_rescaled
 from .fsv import FSVFormulation
+from .multiclass import (
+    OneVsRestFormulation,
+    OneVsRestLibsvm,
+    WestonWatkinsFormulation,
+    encode_labels,
+)
 from .regression import BasisPursuitFormulation, LassoFormulation, bridge_regression
 from .svm_dual import RescaledSVMDual, l2_arom_dual, l2_arom_dual_path
 
@@ -31,6 +37,10 @@ __all__ = [
     "LassoFormulation",
     "bridge_regression",
     "FSVFormulation",
+    "OneVsRestFormulation",
+    "OneVsRestLibsvm",
+    "WestonWatkinsFormulation",
+    "encode_labels",
     "Formulation",
     "MarginFormulation",
     "RescaledMarginFormulation",
