@@ -12,17 +12,19 @@ from zeronorm_opt.datasets import make_weston_linear, make_weston_nonlinear
 from zeronorm_opt.estimators.adaptive_scaling import AdaptiveScaling, adaptive_scaling_path
 from zeronorm_opt.exceptions import InputError
 from zeronorm_opt.experiments.adaptive_scaling_e6 import run_adaptive_scaling_e6
+from zeronorm_opt.fast.scaled_svm import (
+    IntermediateCost,
+    ScaledKernel,
+    svm_cost_gradient,
+    svm_primal_cost,
+)
 from zeronorm_opt.formulations.adaptive_scaling import (
     BiasFormulation,
-    IntermediateCost,
     L1ConstrainedMetricFormulation,
     MetricSubproblem,
-    ScaledKernel,
     SquaredL1SVMFormulation,
     optimal_bias,
     project_simplex,
-    svm_cost_gradient,
-    svm_primal_cost,
 )
 
 

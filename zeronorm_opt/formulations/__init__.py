@@ -2,14 +2,11 @@
 
 from .adaptive_scaling import (
     BiasFormulation,
-    IntermediateCost,
     L1ConstrainedMetricFormulation,
     MetricSubproblem,
-    ScaledKernel,
     SquaredL1SVMFormulation,
     optimal_bias,
     project_simplex,
-    svm_cost_gradient,
 )
 from .base import Formulation, ReweightedFormulation
 from .binary import MarginFormulation, RescaledMarginFormulation, arom_rescaled
@@ -25,14 +22,11 @@ from .svm_dual import RescaledSVMDual, l2_arom_dual, l2_arom_dual_path
 
 __all__ = [
     "BiasFormulation",
-    "IntermediateCost",
     "L1ConstrainedMetricFormulation",
     "MetricSubproblem",
-    "ScaledKernel",
     "SquaredL1SVMFormulation",
     "optimal_bias",
     "project_simplex",
-    "svm_cost_gradient",
     "BasisPursuitFormulation",
     "LassoFormulation",
     "bridge_regression",
