@@ -436,3 +436,19 @@ def test_e6_rates():
         summary[n] = np.mean([r["exact"] for r in records])
     assert summary[100] >= 0.9
     assert summary[50] >= 0.7
+
+
+def test_default_scale_width_finds_the_e6_pair():
+    # sigma0="scale" (sklearn's gamma="scale" width) adapts the Gaussian kernel to the data; a
+    # fixed sigma0=1 on 52 standardised features starts from an almost diagonal kernel.
+    hits = 0
+    for seed in range(4):
+        X, y = make_weston_nonlinear(100, random_state=2000 + seed)
+        model = AdaptiveScaling(kernel="rbf", C=0.1, tol=1e-5).fit(X, y)
+        assert model.sigma0_ == pytest.approx(2.0 / (52 * X.var()))
+        assert model.scale_.sum() == pytest.approx(52 * model.sigma0_)
+        hits += set(model.get_support(indices=True).tolist()) == {0, 1}
+    assert hits >= 3
+    assert AdaptiveScaling(kernel="linear").fit(X, y).sigma0_ == 1.0
+    with pytest.raises(InputError, match="'scale'"):
+        AdaptiveScaling(kernel="rbf", sigma0="wide").fit(X, y)
