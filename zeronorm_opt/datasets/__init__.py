@@ -30,3 +30,6 @@ __all__ += [
 from .text import load_text_corpus, make_zipf_corpus  # noqa: E402
 
 __all__ += ["load_text_corpus", "make_zipf_corpus"]
+from .synthetic_regression import make_sparse_regression, make_two_gaussians  # noqa: E402
+
+__all__ += ["make_sparse_regression", "make_two_gaussians"]
