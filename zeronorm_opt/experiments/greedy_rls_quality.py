@@ -1,0 +1,347 @@
+"""Experiment E10: quality of the features greedy RLS selects (seed 002, §4.2–4.3).
+
+Protocol (seed 002's, with the choices it leaves open marked): for every data set, stratified
+``n_folds``-fold cross-validation (10 in seed 002), repeated ``n_repeats`` times with different
+shuffles *(choice)*. On each training part
+
+1. the features are standardised with the training part's mean and deviation *(choice)*;
+2. ``λ`` is chosen by grid search on the LOO accuracy of RLS with **all** features (seed 002;
+   ties go to the smaller LOO squared error);
+3. ``"greedy"`` — greedy RLS (:func:`~zeronorm_opt.fast.greedy_rls.greedy_rls`) adds the
+   feature with the best LOO criterion (``selection_loss``: ``"zero_one"``, i.e. LOO accuracy,
+   as seed 002; or ``"squared"``) until the largest feature count of the grid; after each
+   count of the grid the RLS model on the selected features is scored on the test fold, and
+   its LOO accuracy on the training part is recorded (seed 002 §4.3: LOO vs test accuracy);
+4. ``"random"`` — the same counts of features drawn at random (nested draws, ``n_random``
+   draws averaged), the baseline of seed 002.
+
+The classifier is RLS with a constant feature of value ``bias`` in the model from the start
+(regularised like the others, which keeps the LOO shortcut exact; seed 002 has no bias) and
+predicts ``+1`` when its output is positive, else ``−1``. The counts larger than a set's
+number of features are dropped; the RLS model with all features is recorded too.
+
+Data: ``"colon"`` and ``"leukemia"`` (:func:`~zeronorm_opt.datasets.load_microarray`; skipped
+with a message when their ``.npz`` files are not found) and ``"breast_cancer"``
+(:func:`sklearn.datasets.load_breast_cancer`, 569 × 30, malignant = +1).
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from sklearn.datasets import load_breast_cancer
+from sklearn.model_selection import StratifiedKFold
+from sklearn.preprocessing import StandardScaler
+
+from ..datasets import load_microarray
+from ..exceptions import InputError, ZeroNormError
+from ..fast.greedy_rls import greedy_rls
+from ..fast.rls import rls_fit
+from .runner import run_experiment
+
+__all__ = [
+    "E10_DATASETS",
+    "E10_METHODS",
+    "E10Config",
+    "load_e10_dataset",
+    "run_e10",
+    "run_from_cli",
+    "summarise_e10",
+]
+
+E10_METHODS = ("greedy", "random")
+E10_DATASETS = ("colon", "leukemia", "breast_cancer")
+
+
+@dataclass
+class E10Config:
+    """Settings of E10 (defaults: SPEC / problems/e10_greedy_rls_quality.toml)."""
+
+    datasets: Sequence[str] = E10_DATASETS
+    n_folds: int = 10
+    n_repeats: int = 1
+    feature_counts: Sequence[int] = (1, 2, 3, 5, 7, 10, 15, 20, 30, 50, 100, 200, 500, 1000)
+    alpha_grid: Sequence[float] = tuple(10.0**k for k in range(-3, 6))
+    selection_loss: str = "zero_one"
+    bias: float = 1.0
+    n_random: int = 10
+    methods: Sequence[str] = E10_METHODS
+    data_dir: str | None = None
+    seed: int = 0
+    #: Data sets skipped because their files were not found: name → message (set by run_e10).
+    skipped: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        unknown = [m for m in self.methods if m not in E10_METHODS]
+        if unknown:
+            raise InputError(f"unknown E10 methods {unknown}; choose from {list(E10_METHODS)}.")
+        bad = [d for d in self.datasets if d not in E10_DATASETS]
+        if bad or not self.datasets:
+            raise InputError(f"unknown E10 data sets {bad}; choose from {list(E10_DATASETS)}.")
+        if self.n_folds < 2 or self.n_repeats < 1 or self.n_random < 1:
+            raise InputError("n_folds must be >= 2, n_repeats and n_random >= 1.")
+        if not self.feature_counts or any(int(c) < 1 for c in self.feature_counts):
+            raise InputError("feature_counts must be a non-empty list of positive integers.")
+        if not self.alpha_grid or any(not a > 0 for a in self.alpha_grid):
+            raise InputError("alpha_grid must be a non-empty list of positive λ values.")
+        if self.selection_loss not in ("zero_one", "squared"):
+            raise InputError(
+                f"selection_loss must be 'zero_one' (LOO accuracy, seed 002) or 'squared'; got "
+                f"{self.selection_loss!r}."
+            )
+        if not self.bias >= 0:
+            raise InputError(f"bias must be >= 0 (0: no intercept); got {self.bias!r}.")
+
+    def counts_for(self, n_features: int) -> list[int]:
+        """The feature counts of the grid that a set with ``n_features`` features allows."""
+        return sorted({int(c) for c in self.feature_counts if int(c) <= n_features})
+
+
+@functools.lru_cache(maxsize=8)
+def load_e10_dataset(name: str, data_dir: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``X`` (float64) and ``y`` (±1 floats) of an E10 data set.
+
+    Raises :class:`FileNotFoundError` when a microarray file is missing.
+
+    Examples
+    --------
+    >>> X, y = load_e10_dataset("breast_cancer")
+    >>> X.shape, sorted(set(y.tolist()))
+    ((569, 30), [-1.0, 1.0])
+    """
+    if name == "breast_cancer":
+        data = load_breast_cancer()
+        # scikit-learn codes malignant as 0: make malignant the positive class.
+        return data.data.astype(np.float64), np.where(data.target == 0, 1.0, -1.0)
+    if name not in E10_DATASETS:
+        raise InputError(f"unknown E10 data set {name!r}; choose from {list(E10_DATASETS)}.")
+    data = load_microarray(name, data_dir)
+    return data.X, data.y.astype(np.float64)
+
+
+class _RLSClassifier:
+    """RLS on a column subset with the constant bias feature; sign predictions, LOO accuracy."""
+
+    def __init__(self, X, y, alpha: float, bias: float):
+        self.bias = bias
+        fit = rls_fit(self._design(X), y, alpha)
+        self.coef = fit.coef[:, 0]
+        loo = fit.loo_predictions[:, 0]
+        self.loo_accuracy = float(np.mean(np.where(loo > 0, 1.0, -1.0) == y))
+        self.loo_squared = float(np.mean((loo - y) ** 2))
+
+    def _design(self, X):
+        if self.bias > 0:
+            return np.hstack([X, np.full((X.shape[0], 1), self.bias)])
+        return X
+
+    def accuracy(self, X, y) -> float:
+        out = self._design(X) @ self.coef
+        return float(np.mean(np.where(out > 0, 1.0, -1.0) == y))
+
+
+def choose_alpha(X, y, config: E10Config) -> float:
+    """λ of the grid with the best LOO accuracy of RLS on all features (ties: lower LOO MSE)."""
+    scored = []
+    for alpha in config.alpha_grid:
+        model = _RLSClassifier(X, y, alpha, config.bias)
+        scored.append((-model.loo_accuracy, model.loo_squared, alpha))
+    return float(min(scored)[2])
+
+
+def _split(config: E10Config, y: np.ndarray, repeat: int, fold: int):
+    rng = np.random.default_rng([config.seed, repeat])
+    cv = StratifiedKFold(config.n_folds, shuffle=True, random_state=int(rng.integers(2**31)))
+    return list(cv.split(np.zeros((y.size, 1)), y))[fold]
+
+
+def run_fold(
+    config: E10Config, dataset: str, repeat: int, fold: int, methods: Sequence[str]
+) -> list[dict]:
+    """Greedy RLS and the random baseline on one training / test fold; one record each."""
+    X, y = load_e10_dataset(dataset, config.data_dir)
+    train, test = _split(config, y, repeat, fold)
+    scaler = StandardScaler().fit(X[train])
+    Xtr, Xte, ytr, yte = scaler.transform(X[train]), scaler.transform(X[test]), y[train], y[test]
+    alpha = choose_alpha(Xtr, ytr, config)
+    everything = _RLSClassifier(Xtr, ytr, alpha, config.bias)
+    counts = config.counts_for(X.shape[1])
+    base = {
+        "dataset": dataset,
+        "repeat": repeat,
+        "fold": fold,
+        "alpha": alpha,
+        "counts": counts,
+        "all_features_test_accuracy": everything.accuracy(Xte, yte),
+        "all_features_loo_accuracy": everything.loo_accuracy,
+    }
+    records = []
+    for method in methods:
+        start = time.perf_counter()
+        record = {**base, "method": method}
+        try:
+            if method == "greedy":
+                res = greedy_rls(
+                    Xtr, ytr, counts[-1], alpha, loss=config.selection_loss, bias=config.bias
+                )
+                order = [res.selected]
+                # LOO accuracy by greedy RLS's own rank-one updates (only for the zero-one loss).
+                own = 1.0 - res.loo_loss if config.selection_loss == "zero_one" else None
+            else:
+                rng = np.random.default_rng(
+                    [config.seed, repeat, fold, E10_DATASETS.index(dataset)]
+                )
+                order = [rng.permutation(X.shape[1]) for _ in range(config.n_random)]
+                own = None
+            test_acc, loo_acc = [], []
+            for c in counts:
+                models = [
+                    (_RLSClassifier(Xtr[:, o[:c]], ytr, alpha, config.bias), o[:c]) for o in order
+                ]
+                test_acc.append(float(np.mean([mdl.accuracy(Xte[:, s], yte) for mdl, s in models])))
+                loo_acc.append(float(np.mean([mdl.loo_accuracy for mdl, _ in models])))
+            record.update(test_accuracy=test_acc, loo_accuracy=loo_acc, status="ok")
+            if method == "greedy":
+                record["selected"] = res.selected[: min(counts[-1], 100)].tolist()
+                if own is not None:
+                    # Cross-check: the closed-form refit gives the LOO accuracy the rank-one
+                    # updates computed during the selection.
+                    own_at = np.array([own[c - 1] for c in counts])
+                    record["loo_check_max_diff"] = float(np.max(np.abs(own_at - loo_acc)))
+        except ZeroNormError as exc:  # recorded, not fatal
+            record.update(test_accuracy=None, loo_accuracy=None, status=repr(exc))
+        record["seconds"] = time.perf_counter() - start
+        records.append(record)
+    return records
+
+
+def run_e10(
+    config: E10Config | None = None,
+    *,
+    results_path=None,
+    n_jobs: int = 1,
+    progress: Callable[[str], None] | None = None,
+) -> list[dict]:
+    """Run E10, appending every record to ``results_path`` (resumable).
+
+    Data sets whose files are missing are skipped (listed in ``config.skipped`` and reported
+    through ``progress``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> config = E10Config(datasets=["breast_cancer"], n_folds=3, feature_counts=[1, 5, 30],
+    ...                    n_random=2)
+    >>> records = run_e10(config)
+    >>> len(records), sorted({r["method"] for r in records})
+    (6, ['greedy', 'random'])
+    >>> greedy = [r for r in records if r["method"] == "greedy"]
+    >>> bool(np.mean([r["test_accuracy"][1] for r in greedy]) > 0.9)
+    True
+    """
+    config = config or E10Config()
+    keys = []
+    for name in config.datasets:
+        try:
+            load_e10_dataset(name, config.data_dir)
+        except FileNotFoundError as exc:
+            config.skipped[name] = str(exc)
+            if progress:
+                progress(f"E10: skipping {name}: {exc}")
+            continue
+        keys += [
+            {"dataset": name, "repeat": r, "fold": f}
+            for r in range(config.n_repeats)
+            for f in range(config.n_folds)
+        ]
+    if not keys:
+        return []
+    return run_experiment(
+        run_fold, config, keys, config.methods,
+        results_path=results_path, n_jobs=n_jobs, progress=progress,
+    )  # fmt: skip
+
+
+def _mean_curve(records: list[dict], field: str) -> np.ndarray:
+    return 100 * np.mean([r[field] for r in records], axis=0)
+
+
+def summarise_e10(records: list[dict], config: E10Config) -> str:
+    """Per data set: test and LOO accuracy against the number of selected features."""
+    lines = [
+        f"E10 greedy RLS quality: stratified {config.n_folds}-fold CV x {config.n_repeats}, "
+        f"λ by LOO accuracy on all features, selection by LOO {config.selection_loss} loss, "
+        f"random baseline averaged over {config.n_random} draws; accuracies in %"
+    ]
+    for name in config.datasets:
+        if name in config.skipped:
+            lines += ["", f"{name}: skipped — {config.skipped[name]}"]
+            continue
+        rs = [r for r in records if r["dataset"] == name and r["status"] == "ok"]
+        if not rs:
+            lines += ["", f"{name}: no successful fold"]
+            continue
+        counts = rs[0]["counts"]
+        alphas = [r["alpha"] for r in rs if r["method"] == rs[0]["method"]]
+        everything_test = 100 * np.mean([r["all_features_test_accuracy"] for r in rs])
+        everything_loo = 100 * np.mean([r["all_features_loo_accuracy"] for r in rs])
+        head = f"{'features':>9}"
+        curves = {}
+        for method in config.methods:
+            mine = [r for r in rs if r["method"] == method]
+            if mine:
+                curves[method] = (
+                    _mean_curve(mine, "test_accuracy"),
+                    _mean_curve(mine, "loo_accuracy"),
+                )
+                head += f"{method + ' test':>14}{method + ' LOO':>13}"
+        lines += [
+            "",
+            f"{name}: {len(alphas)} folds, median λ = {np.median(alphas):g}; all features: test "
+            f"{everything_test:.1f}, LOO {everything_loo:.1f}",
+            head,
+            "-" * len(head),
+        ]
+        for i, c in enumerate(counts):
+            row = f"{c:>9}"
+            for test, loo in curves.values():
+                row += f"{test[i]:>14.1f}{loo[i]:>13.1f}"
+            lines.append(row)
+        checks = [r["loo_check_max_diff"] for r in rs if "loo_check_max_diff" in r]
+        if checks:
+            lines.append(
+                f"greedy RLS's own LOO accuracy vs a closed-form refit: max difference "
+                f"{max(checks):.2g}"
+            )
+    return "\n".join(lines)
+
+
+def run_from_cli(spec: dict, args, progress: Callable[[str], None]) -> str:
+    """CLI entry of E10 (``zeronorm-opt run e10``); ``--trials`` sets the CV repetitions."""
+    if args.train_sizes:
+        raise InputError(
+            "E10 has no training sizes: each data set is split by stratified k-fold CV "
+            "(n_folds in problems/e10_greedy_rls_quality.toml); use --trials for repetitions."
+        )
+    config = E10Config(
+        datasets=spec["datasets"],
+        n_folds=spec["n_folds"],
+        n_repeats=args.trials or spec["n_repeats"],
+        feature_counts=spec["feature_counts"],
+        alpha_grid=spec["alpha_grid"],
+        selection_loss=spec["selection_loss"],
+        bias=spec["bias"],
+        n_random=spec["n_random"],
+        methods=args.methods or spec["methods"],
+        seed=args.seed,
+    )
+    progress(
+        f"running E10 on {list(config.datasets)}: {config.n_folds}-fold CV x {config.n_repeats}; "
+        f"results appended to {args.results}"
+    )
+    records = run_e10(config, results_path=args.results, n_jobs=args.n_jobs, progress=progress)
+    return summarise_e10(records, config)
