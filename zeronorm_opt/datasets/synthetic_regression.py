@@ -38,7 +38,7 @@ def _check_nonnegative(value, name: str) -> float:
 def make_two_gaussians(
     n_samples: int,
     n_features: int,
-    n_informative: int = 50,
+    n_informative: int | None = None,
     random_state=None,
     *,
     separation: float = 1.0,
@@ -59,8 +59,9 @@ def make_two_gaussians(
         Number of examples (at least 2).
     n_features : int
         Total number of features (at least 1).
-    n_informative : int, default=50
-        Number of features whose mean depends on the class (0 ≤ n_informative ≤ n_features).
+    n_informative : int or None, default=None
+        Number of features whose mean depends on the class (0 ≤ n_informative ≤ n_features);
+        None: a tenth of the features (at least one).
     random_state : int, RandomState instance or None
         Seed of the draw.
     separation : float, default=1.0
@@ -84,6 +85,8 @@ def make_two_gaussians(
     """
     n_samples = _check_count(n_samples, "n_samples", 2)
     n_features = _check_count(n_features, "n_features", 1)
+    if n_informative is None:
+        n_informative = max(1, n_features // 10)
     n_informative = _check_count(n_informative, "n_informative", 0)
     if n_informative > n_features:
         raise InputError(
