@@ -366,3 +366,36 @@ def test_e4_runner_on_one_fold_resumes_and_rejects_train_sizes(tmp_path, monkeyp
     table = summarise_e4(again, config)
     assert "OvR-AROM" in table and "3 features" in table
     assert main(["run", "e4", "--train-sizes", "10"]) == 2
+
+
+@pytest.mark.parametrize("scheme", ["ww", "ovr"])
+def test_literal_sum_scale_rule_of_the_l2_step(overlapping, scheme):
+    # scale_rule="sum" is the paper's literal z ← z ∘ Σ_k |w_kj| for the l2 step: the first step
+    # is the same as with "norm" (all weights 1); the driver's coefficient is then Σ_k |w_kj|
+    # instead of ‖w_·j‖₂, and the next step's weights are 1/(Σ_k |w_kj|)² up to normalisation.
+    X, y = overlapping
+    common = dict(scheme=scheme, norm="l2", C=1.0, max_iter=2, method="cvxpy", tol=0.0)
+    lit = MulticlassAROM(scale_rule="sum", **common).fit(X, y)
+    mm = MulticlassAROM(scale_rule="norm", **common).fit(X, y)
+    first = FORMS[scheme](X, y, penalty="l2", C=1.0)
+    first.solve()
+    W1, _ = first.solution()
+    np.testing.assert_allclose(lit.history_[0].coef, np.abs(W1).sum(axis=0), atol=1e-5)
+    np.testing.assert_allclose(mm.history_[0].coef, np.sqrt((W1**2).sum(axis=0)), atol=1e-5)
+    s = lit.history_[0].coef
+    active = s > 1e-6 * s.max()
+    w2 = lit.history_[1].weights[active]
+    ratio = w2 * s[active] ** 2  # constant when w2 ∝ 1/s²
+    np.testing.assert_allclose(ratio, ratio[0], rtol=1e-4)
+    # The two rules differ where several classes use a feature.
+    assert not np.allclose(lit.history_[1].coef, mm.history_[1].coef, atol=1e-3)
+
+
+def test_literal_sum_rule_fast_path_equals_cvxpy(separable):
+    X, y = separable
+    common = dict(scheme="ovr", norm="l2", C=10.0, scale_rule="sum", max_iter=6)
+    fast = MulticlassAROM(method="fast", **common).fit(X, y)
+    qp = MulticlassAROM(method="cvxpy", **common).fit(X, y)
+    assert fast.get_support().tolist() == qp.get_support().tolist()
+    with pytest.raises(InputError, match="scale_rule"):
+        MulticlassAROM(scale_rule="max").fit(X, y)

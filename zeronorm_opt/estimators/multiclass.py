@@ -108,6 +108,12 @@ class MulticlassAROM(SelectorMixin, ClassifierMixin, BaseEstimator):
         None: HiGHS for LPs, Clarabel for QPs.
     solver_options : dict or None
         Options passed to the solver.
+    scale_rule : {"norm", "sum"}, default="norm"
+        How the l2 step updates the shared scale vector: ``"norm"``, ``z ← z ∘ ‖w_·j‖₂`` (the
+        majorise–minimise step of ``Σ_j ln Σ_k w_kj²``: the surrogate never increases);
+        ``"sum"``, the paper's literal ``z ← z ∘ Σ_k |w_kj|`` (SPEC P7), which majorises no fixed
+        objective. The two agree for features used by one class; the l1 step always uses the
+        sum.
     method : {"auto", "cvxpy", "fast"}, default="auto"
         ``"fast"``: for ``scheme="ovr", norm="l2"`` only, each step is one libsvm linear SVM
         per class on the rescaled data (:class:`~zeronorm_opt.formulations.multiclass.
@@ -161,6 +167,7 @@ class MulticlassAROM(SelectorMixin, ClassifierMixin, BaseEstimator):
         solver=None,
         solver_options=None,
         method: str = "auto",
+        scale_rule: str = "norm",
     ):
         self.scheme = scheme
         self.norm = norm
@@ -175,6 +182,7 @@ class MulticlassAROM(SelectorMixin, ClassifierMixin, BaseEstimator):
         self.solver = solver
         self.solver_options = solver_options
         self.method = method
+        self.scale_rule = scale_rule
 
     # -- validation ---------------------------------------------------------------------------
     def _check_params(self, n_features: int) -> None:
@@ -228,11 +236,11 @@ class MulticlassAROM(SelectorMixin, ClassifierMixin, BaseEstimator):
         codes = np.searchsorted(self.classes_, y)
         self.method_ = self._choose_method()
         if self.method_ == "fast":
-            f = OneVsRestLibsvm(X, codes, C=self.C)
+            f = OneVsRestLibsvm(X, codes, C=self.C, scale_rule=self.scale_rule)
             solver, options = None, None
         else:
             Form = WestonWatkinsFormulation if self.scheme == "ww" else OneVsRestFormulation
-            f = Form(X, codes, penalty=self.norm, C=self.C)
+            f = Form(X, codes, penalty=self.norm, C=self.C, scale_rule=self.scale_rule)
             solver, options = self.solver, self.solver_options
         result = successive_linearisation(
             f,

@@ -33,6 +33,10 @@ from ..exceptions import InfeasibleError, InputError
 from ..solvers import SolveInfo
 from .base import ReweightedFormulation
 
+#: How the l2 step updates the shared scale: "norm" — z ← z ∘ ‖w_·j‖₂ (majorise–minimise of
+#: Σ_j ln Σ_k w_kj²); "sum" — the paper's literal z ← z ∘ Σ_k |w_kj| (SPEC P7).
+SCALE_RULES = ("norm", "sum")
+
 MULTICLASS_HARD_MARGIN_HINT = (
     "The training data cannot be separated with the hard-margin multiclass constraints "
     "(C=None): pass C=<positive number> for the soft-margin formulation (slacks ξ_ik ≥ 0 "
@@ -82,8 +86,13 @@ class _MulticlassMargin(ReweightedFormulation):
 
     infeasible_hint = MULTICLASS_HARD_MARGIN_HINT
 
-    def __init__(self, X, y, penalty: str = "l1", C: float | None = None) -> None:
+    def __init__(
+        self, X, y, penalty: str = "l1", C: float | None = None, *, scale_rule: str = "norm"
+    ) -> None:
         super().__init__()
+        if scale_rule not in SCALE_RULES:
+            raise InputError(f"scale_rule must be one of {SCALE_RULES}; got {scale_rule!r}.")
+        self.scale_rule = scale_rule
         self.X = check_finite_matrix(X)
         m, n = self.X.shape
         self.classes, self.codes = encode_labels(y, m)
@@ -141,12 +150,17 @@ class _MulticlassMargin(ReweightedFormulation):
     def coef_value(self) -> np.ndarray:
         """Per-feature group magnitude ``s_j``: ``Σ_k |w_kj|`` (l1) or ``‖w_{·j}‖₂`` (l2).
 
+        With ``scale_rule="sum"`` the l2 step also uses ``Σ_k |w_kj|``: the paper's literal
+        update ``z ← z ∘ Σ_k |w_k|`` (SPEC P7), whose weights ``1/(Σ_k |w_kj|)²`` majorise no
+        fixed objective — the default ``"norm"`` is the majorise–minimise step of
+        ``Σ_j ln Σ_k w_kj²``, for which the surrogate never increases.
+
         This is what the driver treats as the coefficient vector, so its ``h_j`` (the
         :meth:`magnitudes`) is ``Σ_k |w_kj|`` or ``Σ_k w_kj²``, and ``s`` is the paper's
         scale vector ``z`` of the next rescaled step.
         """
         W, _ = self.solution()
-        if self.penalty == "l1":
+        if self.penalty == "l1" or self.scale_rule == "sum":
             return np.abs(W).sum(axis=0)
         return np.sqrt((W**2).sum(axis=0))
 
@@ -336,9 +350,16 @@ class OneVsRestLibsvm(OneVsRestFormulation):
     """
 
     def __init__(
-        self, X, y, C: float | None = None, *, tol: float = 1e-6, max_iter: int = 100_000
+        self,
+        X,
+        y,
+        C: float | None = None,
+        *,
+        tol: float = 1e-6,
+        max_iter: int = 100_000,
+        scale_rule: str = "norm",
     ) -> None:
-        super().__init__(X, y, penalty="l2", C=C)
+        super().__init__(X, y, penalty="l2", C=C, scale_rule=scale_rule)
         self.tol = check_positive(tol, "tol")
         self.max_iter = int(max_iter)
         self._separable_masks: set[bytes] = set()
