@@ -36,8 +36,7 @@ from ..datasets import SparsePolynomial, make_sparse_polynomial
 from ..estimators.polynomial import PolynomialAROM
 from ..exceptions import InputError, ZeroNormError
 from ..kernels import PolynomialSumKernel, merge_symmetric_copies
-from .results_store import ResultsStore
-from .runner import missing_methods, run_units
+from .runner import run_experiment
 
 #: Rows of the E5 table.
 E5_METHODS = ("poly-SVM", "l2-AROM", "l1-AROM", "linear-SVM")
@@ -206,31 +205,16 @@ def run_e5(
     ['l2-AROM', 'linear-SVM', 'poly-SVM']
     """
     config = config or E5Config()
-    store = ResultsStore(results_path, key_fields=("target", "trial", "n_train", "method"))
-    todo, total = [], 0
-    for target in config.targets:
-        for n_train in config.train_sizes:
-            for trial in range(config.n_trials):
-                total += 1
-                key = {"target": target, "trial": trial, "n_train": int(n_train)}
-                missing = missing_methods(store, key, _methods_for(config, target))
-                if missing:
-                    todo.append((config, target, trial, int(n_train), missing))
-    if progress and len(todo) < total:
-        progress(f"resuming: {len(store.records)} records already in {results_path}")
-    run_units(run_unit, todo, store, n_jobs=n_jobs, progress=progress)
-    wanted = {
-        (t, k, int(n))
+    keys = [
+        {"target": t, "trial": k, "n_train": int(n)}
         for t in config.targets
         for n in config.train_sizes
         for k in range(config.n_trials)
-    }
-    return [
-        r
-        for r in store.records
-        if (r["target"], r["trial"], r["n_train"]) in wanted and r["method"] in config.methods
     ]
-
+    return run_experiment(
+        run_unit, config, keys, lambda key: _methods_for(config, key["target"]),
+        results_path=results_path, n_jobs=n_jobs, progress=progress,
+    )  # fmt: skip
 
 def run_from_cli(spec: dict, args, progress: Callable[[str], None]) -> str:
     """CLI entry of E5 (``zeronorm-opt run e5``): TOML settings overridden by the options."""

@@ -76,7 +76,7 @@ def run_experiment(
     run_unit: Callable[..., list[dict]],
     config,
     unit_keys: Sequence[dict],
-    methods: Sequence[str],
+    methods: Sequence[str] | Callable[[dict], Sequence[str]],
     *,
     results_path=None,
     n_jobs: int = 1,
@@ -87,7 +87,8 @@ def run_experiment(
     Each unit is identified by a dict of key fields (``{"trial": 3, "n_train": 20}``); its
     records carry those fields and ``"method"``. ``run_unit(config, *key.values(), missing)``
     runs the methods a unit still misses. Records already in ``results_path`` are kept, the
-    missing ones computed and appended (:func:`run_units`).
+    missing ones computed and appended (:func:`run_units`). ``methods`` may depend on the unit:
+    a callable ``key → methods`` (e.g. a baseline that only applies to some targets).
 
     Returns
     -------
@@ -106,16 +107,17 @@ def run_experiment(
     fields = tuple(unit_keys[0]) if unit_keys else ()
     store = ResultsStore(results_path, key_fields=(*fields, "method"))
     todo = []
+    methods_of = methods if callable(methods) else (lambda key: methods)
     for key in unit_keys:
-        missing = missing_methods(store, key, methods)
+        missing = missing_methods(store, key, methods_of(key))
         if missing:
             todo.append((config, *key.values(), missing))
     if progress and store.records and todo:
         progress(f"resuming: {len(store.records)} records already in {results_path}")
     run_units(run_unit, todo, store, n_jobs=n_jobs, progress=progress)
-    wanted = {tuple(key.values()) for key in unit_keys}
+    wanted = {tuple(key.values()): set(methods_of(key)) for key in unit_keys}
     return [
         r
         for r in store.records
-        if tuple(r.get(f) for f in fields) in wanted and r["method"] in methods
+        if r["method"] in wanted.get(tuple(r.get(f) for f in fields), ())
     ]
