@@ -202,3 +202,23 @@ def test_cli_runs_two_trials_and_prints_the_table(capsys, tmp_path):
     assert len(results.read_text().splitlines()) == 4
     assert main(["run", "e2", "--trials", "1", "--train-sizes", "40", "50"]) == 2
     assert "one training size" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_e2_on_twenty_splits_reproduces_the_paper_picture():
+    """A short E2 (20 splits): no failure, one split per trial, selection as good as all genes."""
+    _load("colon")
+    config = config_from_spec(load_problem("e2"), n_trials=20)
+    records = run_microarray(config)
+    assert len(records) == 20 * 5 and all(r["status"] == "ok" for r in records)
+    for t in range(20):  # all genes: the same split and the same SVM for every method
+        assert len({r["errors"][0] for r in records if r["trial"] == t}) == 1
+
+    def mean_error(method, r):
+        rs = [x["errors"][x["gene_counts"].index(r)] for x in records if x["method"] == method]
+        return float(np.mean(rs))
+
+    all_genes = mean_error("CORR", 2000)
+    assert all_genes < 0.3
+    for method in ("RFE", "l2-AROM"):  # the multivariate selections lose little down to 250
+        assert mean_error(method, 250) <= all_genes + 0.05
