@@ -21,6 +21,7 @@ process CPU seconds are recorded too (seed 002 reports CPU seconds on one 2010 c
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -161,6 +162,10 @@ def run_size(config: E9Config, trial: int, m: int, methods: Sequence[str]) -> li
     return records
 
 
+def _tagged(progress: Callable[[str], None], method: str, message: str) -> None:
+    progress(f"{method}: {message}")
+
+
 def run_e9(
     config: E9Config | None = None,
     *,
@@ -197,9 +202,10 @@ def run_e9(
         if method not in config.methods or not method_sizes:
             continue
         keys = [{"trial": t, "m": m} for m in method_sizes for t in range(config.n_trials)]
+        tagged = functools.partial(_tagged, progress, method) if progress else None
         records += run_experiment(
             run_size, config, keys, [method],
-            results_path=results_path, n_jobs=n_jobs, progress=progress,
+            results_path=results_path, n_jobs=n_jobs, progress=tagged,
         )  # fmt: skip
     return records
 

@@ -77,7 +77,7 @@ class E11Config:
     sklearn_tol: float = 1e-12
     cvxpy_solver: str = "CLARABEL"
     cvxpy_options: dict | None = None
-    support_tol: float = 1e-6
+    support_tol: float = 1e-4
     methods: Sequence[str] = E11_METHODS
     seed: int = 0
 
