@@ -189,7 +189,9 @@ class MicroarrayConfig:
 # ---------------------------------------------------------------------------------------------
 # One run per method → every gene count
 # ---------------------------------------------------------------------------------------------
-def support_at_budget(history, budget: int, n_features: int, prune_tol: float = 1e-6):
+def support_at_budget(
+    history, budget: int, n_features: int, prune_tol: float = 1e-6
+) -> tuple[np.ndarray, int]:
     """000's budget rule applied to the history of an *unbudgeted* run, for any ``r``.
 
     A run with ``n_features_to_select=r`` performs the same iterations as the unbudgeted run
@@ -226,7 +228,9 @@ def support_at_budget(history, budget: int, n_features: int, prune_tol: float = 
     return support, int(np.sum(support & ~nonzero))
 
 
-def rfe_path(X, y, gene_counts: Sequence[int], *, C: float = 1.0, halving_above: int = 125):
+def rfe_path(
+    X, y, gene_counts: Sequence[int], *, C: float = 1.0, halving_above: int = 125
+) -> dict[int, np.ndarray]:
     """One SVM-RFE elimination that stops at every gene count: ``{r: support}``.
 
     The elimination runs from the largest count to the smallest, each stretch by
@@ -308,7 +312,7 @@ def _solver(solver):
 # ---------------------------------------------------------------------------------------------
 # Trials
 # ---------------------------------------------------------------------------------------------
-def split_indices(config: MicroarrayConfig, y: np.ndarray, trial: int):
+def split_indices(config: MicroarrayConfig, y: np.ndarray, trial: int) -> list[np.ndarray]:
     """Training and test indices of one trial (the same for every method; reproducible)."""
     rng = np.random.default_rng([config.seed, trial])
     return train_test_split(
