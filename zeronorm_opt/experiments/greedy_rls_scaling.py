@@ -162,8 +162,10 @@ def run_size(config: E9Config, trial: int, m: int, methods: Sequence[str]) -> li
     return records
 
 
-def _tagged(progress: Callable[[str], None], method: str, message: str) -> None:
-    progress(f"{method}: {message}")
+def _methods_at(config: E9Config, key: dict) -> list[str]:
+    # The low-rank LS-SVM only up to lowrank_max_m: a cell above it has no record at all (not a
+    # stored placeholder), so raising the limit later computes it.
+    return [m for m in config.methods if m == "greedy-rls" or key["m"] in config.lowrank_sizes]
 
 
 def run_e9(
@@ -184,30 +186,17 @@ def run_e9(
     ...                   lowrank_max_m=60)
     >>> records = run_e9(config)
     >>> [(r["m"], r["method"], r["extrapolated"]) for r in records]
-    [(60, 'greedy-rls', False), (120, 'greedy-rls', False), (60, 'lowrank', False)]
+    [(60, 'greedy-rls', False), (60, 'lowrank', False), (120, 'greedy-rls', False)]
     >>> [r["same_as_greedy"] for r in records if r["method"] == "lowrank"]
     [True]
     """
     config = config or E9Config()
     sizes = sorted({int(m) for m in config.train_sizes})
-    records: list[dict] = []
-    # Two passes over one results file: greedy RLS at every size, the low-rank LS-SVM only up
-    # to lowrank_max_m (a skipped cell is absent, not a stored placeholder, so raising the
-    # limit later computes it).
-    passes = [
-        ("greedy-rls", sizes),
-        ("lowrank", [m for m in sizes if m in config.lowrank_sizes]),
-    ]
-    for method, method_sizes in passes:
-        if method not in config.methods or not method_sizes:
-            continue
-        keys = [{"trial": t, "m": m} for m in method_sizes for t in range(config.n_trials)]
-        tagged = functools.partial(_tagged, progress, method) if progress else None
-        records += run_experiment(
-            run_size, config, keys, [method],
-            results_path=results_path, n_jobs=n_jobs, progress=tagged,
-        )  # fmt: skip
-    return records
+    keys = [{"trial": t, "m": m} for m in sizes for t in range(config.n_trials)]
+    return run_experiment(
+        run_size, config, keys, functools.partial(_methods_at, config),
+        results_path=results_path, n_jobs=n_jobs, progress=progress,
+    )  # fmt: skip
 
 
 def _median(records: list[dict], field: str) -> float:
