@@ -85,3 +85,22 @@ def test_results_file_is_json_lines(tmp_path):
     run_e1(E1Config(train_sizes=[10], n_trials=1, methods=["SVM"]), results_path=path)
     records = [json.loads(line) for line in path.read_text().splitlines()]
     assert records[0]["method"] == "SVM" and 0 <= records[0]["error"] <= 1
+
+
+def test_results_store_redone_record_survives_a_cut_last_line(tmp_path):
+    # An interruption cuts the last line; the record redone after it must land on a line of
+    # its own (not glued to the fragment) and be there at the next load.
+    from zeronorm_opt.experiments.results_store import ResultsStore
+
+    path = tmp_path / "r.jsonl"
+    store = ResultsStore(path, key_fields=("k",))
+    store.append({"k": 1})
+    store.append({"k": 2})
+    text = path.read_text()
+    path.write_text(text[: len(text) - 5])  # cut inside the second record, no newline
+    store = ResultsStore(path, key_fields=("k",))
+    assert [r["k"] for r in store.records] == [1]
+    store.append({"k": 2})
+    again = ResultsStore(path, key_fields=("k",))
+    assert [r["k"] for r in again.records] == [1, 2]
+    assert again.has({"k": 2})

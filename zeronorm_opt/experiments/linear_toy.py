@@ -124,6 +124,7 @@ def run_e1(
     ]
     return run_experiment(
         run_trial, config, keys, config.methods,
+        context={"seed": config.seed},
         results_path=results_path, n_jobs=n_jobs, progress=progress,
     )  # fmt: skip
 

@@ -137,6 +137,7 @@ def run_e6(
     keys = [{"run": r, "n_train": int(n)} for n in config.train_sizes for r in range(config.n_runs)]
     return run_experiment(
         run_trial, config, keys, config.methods,
+        context={"seed": config.seed},
         results_path=results_path, n_jobs=n_jobs, progress=progress,
     )  # fmt: skip
 

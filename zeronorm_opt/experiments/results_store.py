@@ -51,7 +51,13 @@ class ResultsStore:
         self._keys.add(self.key(record))
         if self.path is not None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            with self.path.open("a") as fh:
-                fh.write(json.dumps(record) + "\n")
+            with self.path.open("a+b") as fh:
+                # An interruption can leave a cut last line without its newline: start a new
+                # line, or the record would be glued to the fragment and lost on the next load.
+                if fh.tell() > 0:
+                    fh.seek(-1, os.SEEK_END)
+                    if fh.read(1) != b"\n":
+                        fh.write(b"\n")
+                fh.write((json.dumps(record) + "\n").encode())
                 fh.flush()
                 os.fsync(fh.fileno())

@@ -9,6 +9,7 @@ in flight, and a re-run with the same results file redoes only those.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Sequence
 
 from joblib import Parallel, delayed
@@ -78,6 +79,7 @@ def run_experiment(
     unit_keys: Sequence[dict],
     methods: Sequence[str] | Callable[[dict], Sequence[str]],
     *,
+    context: dict | None = None,
     results_path=None,
     n_jobs: int = 1,
     progress: Callable[[str], None] | None = None,
@@ -89,6 +91,8 @@ def run_experiment(
     runs the methods a unit still misses. Records already in ``results_path`` are kept, the
     missing ones computed and appended (:func:`run_units`). ``methods`` may depend on the unit:
     a callable ``key → methods`` (e.g. a baseline that only applies to some targets).
+    ``context`` (e.g. ``{"seed": 0}``) is stamped on every record and is part of its key, so a
+    results file shared by runs with another seed never mixes their records.
 
     Returns
     -------
@@ -104,20 +108,28 @@ def run_experiment(
     [(0, 'a', 0), (0, 'b', 0), (1, 'a', 10), (1, 'b', 10)]
     """
     unit_keys = list(unit_keys)
+    context = dict(context or {})
     fields = tuple(unit_keys[0]) if unit_keys else ()
-    store = ResultsStore(results_path, key_fields=(*fields, "method"))
+    store = ResultsStore(results_path, key_fields=(*context, *fields, "method"))
     todo = []
     methods_of = methods if callable(methods) else (lambda key: methods)
     for key in unit_keys:
-        missing = missing_methods(store, key, methods_of(key))
+        missing = missing_methods(store, {**context, **key}, methods_of(key))
         if missing:
             todo.append((config, *key.values(), missing))
     if progress and store.records and todo:
         progress(f"resuming: {len(store.records)} records already in {results_path}")
-    run_units(run_unit, todo, store, n_jobs=n_jobs, progress=progress)
+    unit = functools.partial(_stamped, run_unit, context) if context else run_unit
+    run_units(unit, todo, store, n_jobs=n_jobs, progress=progress)
     wanted = {tuple(key.values()): set(methods_of(key)) for key in unit_keys}
     return [
         r
         for r in store.records
-        if r["method"] in wanted.get(tuple(r.get(f) for f in fields), ())
+        if all(r.get(k) == v for k, v in context.items())
+        and r["method"] in wanted.get(tuple(r.get(f) for f in fields), ())
     ]
+
+
+def _stamped(run_unit, context: dict, *args) -> list[dict]:
+    # Module level, so that joblib can send it to its workers.
+    return [{**context, **record} for record in run_unit(*args)]

@@ -206,6 +206,7 @@ def run_e8(
     keys = [{"repeat": r} for r in range(config.n_repeats)]
     return run_experiment(
         run_repeat, config, keys, config.methods,
+        context={"seed": config.seed},
         results_path=results_path, n_jobs=n_jobs, progress=progress,
     )  # fmt: skip
 
