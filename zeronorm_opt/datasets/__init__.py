@@ -30,6 +30,10 @@ __all__ += [
 from .text import load_text_corpus, make_zipf_corpus  # noqa: E402
 
 __all__ += ["load_text_corpus", "make_zipf_corpus"]
-from .synthetic_regression import make_sparse_regression, make_two_gaussians  # noqa: E402
+from .synthetic_regression import (  # noqa: E402
+    SPARSE_COEF_RANGE,
+    make_sparse_regression,
+    make_two_gaussians,
+)
 
-__all__ += ["make_sparse_regression", "make_two_gaussians"]
+__all__ += ["SPARSE_COEF_RANGE", "make_sparse_regression", "make_two_gaussians"]
