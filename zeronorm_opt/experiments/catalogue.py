@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 
@@ -13,10 +14,15 @@ PROBLEMS_DIR = Path(__file__).parent / "problems"
 def available_problems() -> dict[str, Path]:
     """Experiment id → TOML file."""
     out = {}
-    for path in sorted(PROBLEMS_DIR.glob("*.toml")):
+    for path in PROBLEMS_DIR.glob("*.toml"):
         with path.open("rb") as fh:
             out[tomllib.load(fh)["id"]] = path
-    return out
+    # Natural order of the ids: e1, e2, …, e10, e11 (not e1, e10, e11, e2).
+    return dict(sorted(out.items(), key=lambda item: _natural_key(item[0])))
+
+
+def _natural_key(text: str) -> list:
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", text)]
 
 
 def load_problem(problem_id: str) -> dict:
