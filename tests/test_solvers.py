@@ -47,3 +47,26 @@ def test_infeasible_and_unknown_solver():
     with pytest.raises(SolverError) as info:
         solve_problem(cp.Problem(cp.Minimize(x)), "CLARABEL")  # unbounded
     assert info.value.status is not None
+
+
+def test_infeasibility_report_gets_a_second_opinion(monkeypatch):
+    # A solver of a fallback list that wrongly reports "infeasible" (HiGHS's interior-point
+    # presolve did, on an E2 LP) hands over to the next one; a truly infeasible problem is
+    # declared so once every solver of the list has been asked.
+    original = cp.Problem.solve
+
+    def scs_says_infeasible(self, *args, solver=None, **kwargs):
+        if solver == "SCS":
+            self._status = cp.INFEASIBLE
+            return None
+        return original(self, *args, solver=solver, **kwargs)
+
+    monkeypatch.setattr(cp.Problem, "solve", scs_says_infeasible)
+    info = solve_problem(_lp(), ["SCS", "HIGHS"])
+    assert info.attempts[0] == ("SCS", "infeasible") and info.solver == "HIGHS"
+    assert info.value == pytest.approx(1.0, abs=1e-6)
+    monkeypatch.setattr(cp.Problem, "solve", original)
+    x = cp.Variable()
+    with pytest.raises(InfeasibleError, match="also tried CLARABEL") as err:
+        solve_problem(cp.Problem(cp.Minimize(x), [x >= 1, x <= 0]), ["HIGHS", "CLARABEL"])
+    assert err.value.solver == "HIGHS"

@@ -115,7 +115,10 @@ def solve_problem(
         A cvxpy solver name, a list tried in order until one returns an optimal solution, or
         None for the default of the problem's class. An "optimal_inaccurate" answer moves on
         to the next solver of the list; from the last one it is accepted with a
-        ``RuntimeWarning``. A solver that rejects ``solver_options`` counts as failed.
+        ``RuntimeWarning``. A solver that rejects ``solver_options`` counts as failed. An
+        infeasibility report also moves on when solvers remain (a second opinion: presolve
+        of interior-point codes has declared feasible LPs infeasible); the problem is declared
+        infeasible when no later solver solves it.
     solver_options : dict or None
         Keyword options passed to the solver (e.g. ``{"time_limit": 10}`` for HiGHS), or a
         dict of such dicts keyed by solver name (``{"SCS": {"max_iters": 5000}, "HIGHS": {}}``)
@@ -132,7 +135,7 @@ def solve_problem(
     Raises
     ------
     InfeasibleError
-        When the solver proves the problem infeasible.
+        When a solver reports the problem infeasible and no later solver of the list solves it.
     SolverError
         When no solver of the list returned a usable solution; carries the last status.
 
@@ -155,6 +158,7 @@ def solve_problem(
     )
     attempts: list[tuple[str, str]] = []
     last_exc: Exception | None = None
+    infeasible: tuple[str, str, Any] | None = None  # (solver, status, stats) of the first report
     for name in names:
         start = time.perf_counter()
         try:
@@ -194,14 +198,19 @@ def solve_problem(
                 num_iters=getattr(stats, "num_iters", None),
                 attempts=attempts,
             )
-        if status in _INFEASIBLE:
-            hint = f" {infeasible_hint}" if infeasible_hint else ""
-            raise InfeasibleError(
-                f"the problem is infeasible (solver {name} reported {status!r}).{hint}",
-                status=status,
-                solver=name,
-                stats=problem.solver_stats,
-            )
+        if status in _INFEASIBLE and infeasible is None:
+            infeasible = (name, status, problem.solver_stats)
+    if infeasible is not None:
+        name, status, stats = infeasible
+        hint = f" {infeasible_hint}" if infeasible_hint else ""
+        others = [f"{n}: {s}" for n, s in attempts if n != name]
+        also = f"; also tried {', '.join(others)}" if others else ""
+        raise InfeasibleError(
+            f"the problem is infeasible (solver {name} reported {status!r}{also}).{hint}",
+            status=status,
+            solver=name,
+            stats=stats,
+        )
     tried = ", ".join(f"{n}: {s}" for n, s in attempts)
     raise SolverError(
         f"no solver returned an optimal solution ({tried}). Try another solver "
