@@ -225,3 +225,19 @@ def test_two_class_methods_reject_three_classes():
     for est in (FisherScore(2), SVMRFE(2), R2W2(2, radius="variance")):
         with pytest.raises(InputError, match="classes"):
             est.fit(X, y3)
+
+
+def test_r2w2_ranks_dropped_features_by_when_they_were_dropped():
+    # A budget larger than the surviving features is filled with the features the descent
+    # dropped last (E2/E3 ask R2W2 for up to 2000 genes while ~160 keep a positive scale).
+    X, y = make_weston_linear(30, n_features=60, random_state=4)
+    sel = R2W2(n_features_to_select=40, radius="variance", max_iter=200).fit(X, y)
+    alive = sel.scale_ > 0
+    dropped = np.flatnonzero(~alive)
+    assert alive.sum() < 40 < 60 and dropped.size > 0
+    assert np.all(np.isinf(sel.dropped_at_[alive])) and np.all(
+        np.isfinite(sel.dropped_at_[dropped])
+    )
+    assert sel.ranking_[alive].max() < sel.ranking_[dropped].min()
+    by_rank = dropped[np.argsort(sel.ranking_[dropped])]
+    assert np.all(np.diff(sel.dropped_at_[by_rank]) <= 0)  # later drops rank higher

@@ -15,7 +15,7 @@ from sklearn.svm import SVC
 
 from .._validation import check_positive, validate_labelled_data
 from ..exceptions import InputError, SolverError
-from ._ranking import _budget, _ranking_from_scores, _RankingSelector
+from ._ranking import _budget, _RankingSelector
 
 __all__ = ["R2W2"]
 
@@ -110,13 +110,18 @@ class R2W2(_RankingSelector):
     ----------
     scale_ : ndarray of shape (n_features,)
         The final σ.
+    dropped_at_ : ndarray of shape (n_features,)
+        The step at which each σ reached 0 and stayed there (``inf`` for the survivors).
     bound_path_ : ndarray
         ``R²‖w‖²`` at the initial σ (all ones) and after each accepted step (length
         ``n_iter_ + 1``).
     n_iter_ : int
         Number of accepted gradient steps.
     ranking_, support_, classes_, n_features_in_
-        As in the other selectors; ``ranking_`` orders the features by decreasing σ.
+        As in the other selectors; ``ranking_`` orders the features by decreasing σ, and the
+        features whose σ reached 0 by how late they reached it (then by their last positive
+        σ): a budget larger than the number of surviving features is filled with the features
+        the descent dropped last, not by index.
 
     Examples
     --------
@@ -176,6 +181,9 @@ class R2W2(_RankingSelector):
 
         sigma = np.ones(n)
         norm2 = float(n)
+        # For the ranking of the features the descent zeroes: when, and at what scale before.
+        zeroed_at = np.full(n, np.inf)
+        last_positive = sigma.copy()
         value, grad = bound(sigma)
         path = [value]
         step = 0.5
@@ -200,14 +208,21 @@ class R2W2(_RankingSelector):
             if not accepted:
                 break
             decrease = value - trial_value
+            newly_zero = (trial == 0) & (sigma > 0)
+            zeroed_at[newly_zero] = len(path)
+            zeroed_at[trial > 0] = np.inf  # a scale the descent revives is not dropped
+            last_positive = np.where(trial > 0, trial, last_positive)
             sigma, value, grad = trial, trial_value, trial_grad
             path.append(value)
             step = min(2 * step, 1.0)
             if decrease <= tol * abs(path[-2]):
                 break
         self.scale_ = sigma
+        self.dropped_at_ = zeroed_at
         self.bound_path_ = np.asarray(path)
         self.n_iter_ = len(path) - 1
-        self.ranking_ = _ranking_from_scores(sigma)
+        order = np.lexsort((np.arange(n), -last_positive, -zeroed_at, -sigma))
+        self.ranking_ = np.empty(n, dtype=int)
+        self.ranking_[order] = np.arange(1, n + 1)
         self.support_ = self.ranking_ <= k
         return self
