@@ -21,12 +21,11 @@ import time
 
 import numpy as np
 from joblib import Parallel, delayed
-from sklearn.preprocessing import StandardScaler
 
-from ..datasets import make_weston_nonlinear
 from ..datasets.synthetic_nonlinear import WESTON_NONLINEAR_RELEVANT
 from ..estimators.adaptive_scaling import AdaptiveScaling
 from ..exceptions import InputError, ZeroNormError
+from .nonlinear_52d import E6_C_TIMES_M, E6_SIGMA0, E6_TOL, draw_e6
 
 __all__ = [
     "E6_C_TIMES_M",
@@ -36,21 +35,10 @@ __all__ = [
     "summarise_adaptive_scaling_e6",
 ]
 
-#: Hyper-parameters of the E6 runs *(choice)*: C = E6_C_TIMES_M / n_train.
-E6_C_TIMES_M = 10.0
-E6_SIGMA0 = 0.1
-E6_TOL = 1e-5
-
 
 def _one_run(run: int, n_train: int, seed: int, n_test: int, n_features: int, params) -> dict:
-    # One seed per (seed, run, size): reruns are identical and sizes are independent draws.
-    rng = np.random.default_rng([seed, run, n_train])
-    X, y = make_weston_nonlinear(
-        n_train + n_test, n_features, random_state=int(rng.integers(2**31)), standardize=False
-    )
-    scaler = StandardScaler().fit(X[:n_train])
-    Xtr, Xte = scaler.transform(X[:n_train]), scaler.transform(X[n_train:])
-    ytr, yte = y[:n_train], y[n_train:]
+    # The draw of the E6 runner: the same data as its AS-RBF row.
+    Xtr, ytr, Xte, yte = draw_e6(seed, run, n_train, n_test, n_features)
     record = {"run": run, "n_train": n_train, "method": "adaptive scaling (RBF)"}
     start = time.perf_counter()
     try:

@@ -28,13 +28,37 @@ from ..datasets import make_weston_nonlinear
 from ..estimators.adaptive_scaling import AdaptiveScaling
 from ..estimators.alignment import AlignmentSelector
 from ..exceptions import InputError, ZeroNormError
-from .adaptive_scaling_e6 import E6_C_TIMES_M, E6_SIGMA0, E6_TOL
 from .runner import run_experiment
 
-__all__ = ["E6_METHODS", "E6Config", "run_e6", "run_from_cli", "summarise_e6"]
+__all__ = ["E6_METHODS", "E6Config", "draw_e6", "run_e6", "run_from_cli", "summarise_e6"]
 
 E6_METHODS = ("dFSA", "AS-RBF", "SVM")
 RELEVANT = frozenset({0, 1})
+
+#: AdaptiveScaling on E6 *(choice; see experiments/adaptive_scaling_e6.py)*: σ₀, C = E6_C_TIMES_M
+#: / n_train, and the stopping tolerance.
+E6_SIGMA0 = 0.1
+E6_C_TIMES_M = 10.0
+E6_TOL = 1e-5
+
+
+def draw_e6(seed: int, run: int, n_train: int, n_test: int, n_features: int = 52):
+    """One E6 draw: ``Xtr, ytr, Xte, yte``, both parts standardised with the training part's
+    mean and deviation (seed 001 §5.1). One seed per ``(seed, run, n_train)``: every method of
+    a run sees the same draw, and a rerun is identical.
+
+    Examples
+    --------
+    >>> Xtr, ytr, Xte, yte = draw_e6(0, 0, 40, 10)
+    >>> Xtr.shape, Xte.shape, bool(abs(Xtr.mean()) < 1e-12)
+    ((40, 52), (10, 52), True)
+    """
+    rng = np.random.default_rng([seed, run, n_train])
+    X, y = make_weston_nonlinear(
+        n_train + n_test, n_features, random_state=int(rng.integers(2**31)), standardize=False
+    )
+    scaler = StandardScaler().fit(X[:n_train])
+    return scaler.transform(X[:n_train]), y[:n_train], scaler.transform(X[n_train:]), y[n_train:]
 
 
 @dataclass
@@ -70,16 +94,7 @@ def _quadratic_svm(C: float) -> SVC:
 
 def run_trial(config: E6Config, run: int, n_train: int, methods: Sequence[str]) -> list[dict]:
     """All requested methods on one draw; one record per method."""
-    rng = np.random.default_rng([config.seed, run, n_train])
-    X, y = make_weston_nonlinear(
-        n_train + config.n_test,
-        config.n_features,
-        random_state=int(rng.integers(2**31)),
-        standardize=False,
-    )
-    scaler = StandardScaler().fit(X[:n_train])
-    Xtr, Xte = scaler.transform(X[:n_train]), scaler.transform(X[n_train:])
-    ytr, yte = y[:n_train], y[n_train:]
+    Xtr, ytr, Xte, yte = draw_e6(config.seed, run, n_train, config.n_test, config.n_features)
     records = []
     for name in methods:
         start = time.perf_counter()
