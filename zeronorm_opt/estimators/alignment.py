@@ -8,9 +8,13 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.model_selection import train_test_split
 from sklearn.svm import SVC
-from sklearn.utils import check_array
 
-from .._validation import check_n_features_to_select, check_positive, validate_labelled_data
+from .._validation import (
+    check_finite_matrix,
+    check_n_features_to_select,
+    check_positive,
+    validate_labelled_data,
+)
 from ..exceptions import InputError
 from ..fast.alignment import (
     KERNELS,
@@ -295,7 +299,7 @@ class AlignmentSelector(_RankingSelector):
         return self
 
     def _check_validation_set(self, X_val, y_val, n: int):
-        X_val = check_array(X_val, dtype=np.float64)
+        X_val = check_finite_matrix(X_val, "X_val")
         if X_val.shape[1] != n:
             raise InputError(
                 f"X_val has {X_val.shape[1]} features but X has {n}; pass a validation set "
