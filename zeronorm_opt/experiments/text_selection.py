@@ -17,6 +17,7 @@ seed 001 for one class against the rest. Data: :func:`~zeronorm_opt.datasets.mak
 
 from __future__ import annotations
 
+import functools
 import time
 import warnings
 from collections.abc import Callable, Sequence
@@ -71,8 +72,8 @@ class E8Config:
 def load_corpus(config: E8Config, repeat: int):
     """tf-idf matrix (dense), labels ±1, and the planted words (``None`` for a real corpus)."""
     if config.corpus_dir is not None:
-        X, y, _ = load_text_corpus(config.corpus_dir, config.positive_class)
-        return X.toarray(), y, None
+        X, y = _folder_corpus(config.corpus_dir, config.positive_class)
+        return X, y, None
     # A new synthetic corpus per repetition (seed 001 repeats on 100 corpora of TechTC).
     counts, y, words = make_zipf_corpus(
         config.n_documents,
@@ -86,6 +87,13 @@ def load_corpus(config: E8Config, repeat: int):
     # idf from the whole corpus: unsupervised, as a vectoriser fitted on the collection.
     X = TfidfTransformer().fit_transform(counts).toarray()
     return X, y, words
+
+
+@functools.cache
+def _folder_corpus(corpus_dir: str, positive_class: str) -> tuple[np.ndarray, np.ndarray]:
+    # A real corpus is the same for every repetition: read and vectorise it once per process.
+    X, y, _ = load_text_corpus(corpus_dir, positive_class)
+    return X.toarray(), y
 
 
 def _ifsa_prefixes(X, y, fractions) -> tuple[list[int], dict[float, int]]:
