@@ -8,6 +8,8 @@ Every layer of the package takes ``solver=`` (a cvxpy solver name such as ``"HIG
 from __future__ import annotations
 
 import functools
+import os
+import sys
 import time
 import warnings
 from collections.abc import Sequence
@@ -29,6 +31,38 @@ _ACCEPTED = (cp.OPTIMAL, cp.OPTIMAL_INACCURATE)
 #: Every solver name cvxpy knows (installed or not), to recognise per-solver option dicts.
 DEFAULT_SOLVER_NAMES = frozenset(cp.settings.SOLVERS)
 _INFEASIBLE = (cp.INFEASIBLE, cp.INFEASIBLE_INACCURATE)
+
+
+def _construct_highs_quietly() -> None:
+    """Create one ``highspy.Highs`` with the process's standard output sent to the null device.
+
+    highspy ≥ 1.16 prints a two-line banner from C the first time a ``Highs`` object is made in
+    a process, before any option (``output_flag``) can be set; every worker of a parallel run
+    would print it into the experiment's table. Constructing the first one here, with file
+    descriptor 1 redirected, leaves later solves silent.
+    """
+    try:
+        import highspy
+    except ImportError:  # HiGHS not installed: nothing to silence
+        return
+    try:
+        stdout_fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # no real descriptor (e.g. a notebook)
+        highspy.Highs()
+        return
+    sys.stdout.flush()
+    saved_fd = os.dup(stdout_fd)
+    devnull_fd = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull_fd, stdout_fd)
+        highspy.Highs()
+    finally:
+        os.dup2(saved_fd, stdout_fd)
+        os.close(saved_fd)
+        os.close(devnull_fd)
+
+
+_construct_highs_quietly()
 
 
 def installed_solvers() -> list[str]:

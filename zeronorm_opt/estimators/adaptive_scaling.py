@@ -126,8 +126,8 @@ class AdaptiveScaling(SelectorMixin, ClassifierMixin, BaseEstimator):
     >>> model = AdaptiveScaling(kernel="rbf", C=0.1, sigma0=0.1).fit(X, y)
     >>> model.get_support(indices=True)  # only x1 and x2 keep a scale
     array([0, 1])
-    >>> float(model.scale_.sum())  # n·σ₀
-    5.2
+    >>> print(f"{model.scale_.sum():.4f}")  # n·σ₀
+    5.2000
     """
 
     def __init__(

@@ -172,5 +172,13 @@ def summarise_e1(records: list[dict], config: E1Config) -> str:
             pairs = [r["relevant_pair"] for r in rs if r["relevant_pair"] is not None]
             row += f"{cell:>18}{(str(sum(pairs)) if pairs else '-'):>7}"
         lines.append(row)
-    lines.append("pairs: trials whose 2 selected features are relevant and non-redundant.")
+    lines += [
+        "",
+        f"error %: test error on {config.n_test} fresh points of a linear SVM trained on the "
+        f"{config.n_features_to_select} selected features (SVM: on all {config.n_features}), "
+        f"mean ± standard deviation over the trials;",
+        f"pairs: trials (out of {config.n_trials} per size) whose "
+        f"{config.n_features_to_select} selected features are relevant and non-redundant "
+        "(one of x1..x3 and one of x4..x6); m: training-set size.",
+    ]
     return "\n".join(lines)
