@@ -104,3 +104,112 @@ def test_results_store_redone_record_survives_a_cut_last_line(tmp_path):
     again = ResultsStore(path, key_fields=("k",))
     assert [r["k"] for r in again.records] == [1, 2]
     assert again.has({"k": 2})
+
+
+# --- Command-line mistakes: one line on stderr, no traceback, a documented exit code. ---
+
+
+def _one_error_line(capsys) -> str:
+    # stderr may start with the experiment's progress lines; it ends in the one error line.
+    err = capsys.readouterr().err
+    lines = err.strip().splitlines()
+    errors = [line for line in lines if "error:" in line]
+    assert len(errors) == 1 and lines[-1] == errors[0] and "Traceback" not in err, err
+    return errors[0]
+
+
+def _exit_code(argv) -> int:
+    try:
+        return main(argv)
+    except SystemExit as exc:  # argparse errors
+        return exc.code
+
+
+def test_cli_unknown_experiment_suggests_close_ids(capsys):
+    assert _exit_code(["run", "e99"]) == 2
+    line = _one_error_line(capsys)
+    assert "unknown experiment 'e99'" in line and "did you mean e9?" in line
+    assert "zeronorm-opt list" in line and line.count("e11") == 1
+
+
+@pytest.mark.parametrize(
+    "argv, option",
+    [
+        (["run", "e1", "--trials", "0"], "--trials"),
+        (["run", "e1", "--trials", "-3"], "--trials"),
+        (["run", "e1", "--n-jobs", "0"], "--n-jobs"),
+        (["run", "e1", "--n-jobs", "-2"], "--n-jobs"),
+        (["run", "e1", "--train-sizes", "0"], "--train-sizes"),
+        (["run", "e1", "--trials", "two"], "--trials"),
+        ([], "command"),
+    ],
+)
+def test_cli_bad_options_are_one_line_exit_2(capsys, argv, option):
+    assert _exit_code(argv) == 2
+    assert option in _one_error_line(capsys)
+
+
+def test_cli_case_insensitive_id_and_no_results_none(capsys):
+    argv = ["run", "E1", "--trials", "1", "--train-sizes", "10", "--methods", "SVM"]
+    assert main(argv + ["--n-jobs", "-1"]) == 0
+    captured = capsys.readouterr()
+    assert "SVM" in captured.out
+    assert "None" not in captured.err and "results not saved" in captured.err
+
+
+def test_cli_keyboard_interrupt_is_exit_130(capsys, monkeypatch):
+    import zeronorm_opt.experiments.linear_toy as lt
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(lt, "run_e1", interrupted)
+    assert main(["run", "e1", "--trials", "1"]) == 130
+    assert "interrupted; rerun with the same --results file to resume" in _one_error_line(capsys)
+
+
+def test_cli_zero_norm_error_is_exit_2(capsys):
+    assert main(["run", "e1", "--trials", "1", "--methods", "LASSO?"]) == 2
+    assert "LASSO?" in _one_error_line(capsys)
+
+
+def test_cli_missing_microarray_data_is_exit_3(capsys, monkeypatch, tmp_path):
+    import zeronorm_opt.datasets.microarray as ma
+
+    monkeypatch.setenv("ZERONORM_OPT_DATA", str(tmp_path))
+    monkeypatch.setattr(ma, "candidate_data_dirs", lambda data_dir=None: [tmp_path])
+    assert main(["run", "e2", "--trials", "1"]) == 3
+    line = _one_error_line(capsys)
+    assert "colon.npz" in line and "ZERONORM_OPT_DATA" in line
+
+
+def test_cli_unwritable_results_is_exit_3(capsys, monkeypatch, tmp_path):
+    blocker = tmp_path / "a_file"
+    blocker.write_text("")
+    assert main(["run", "e1", "--trials", "1", "--results", str(blocker / "r.jsonl")]) == 3
+    assert "--results" in _one_error_line(capsys)
+    # An OSError while the experiment writes (read-only folder, disk full) is one line too.
+    import zeronorm_opt.experiments.linear_toy as lt
+
+    def denied(*args, **kwargs):
+        raise PermissionError(13, "Permission denied", str(tmp_path / "r.jsonl"))
+
+    monkeypatch.setattr(lt, "run_e1", denied)
+    assert main(["run", "e1", "--trials", "1", "--results", str(tmp_path / "r.jsonl")]) == 3
+    assert "Permission denied" in _one_error_line(capsys)
+
+
+def test_python_dash_m_version():
+    import subprocess
+    import sys
+
+    from zeronorm_opt import __version__
+
+    done = subprocess.run(
+        [sys.executable, "-m", "zeronorm_opt", "--version"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert done.returncode == 0 and done.stdout.strip() == f"zeronorm-opt {__version__}"

@@ -5,20 +5,93 @@ module of :mod:`zeronorm_opt.experiments` with a function
 ``run_from_cli(spec, args, progress) -> str`` that runs the experiment with the TOML settings
 ``spec`` overridden by the command-line options ``args`` and returns the table to print.
 Options an experiment has no use for are rejected by its runner with an :class:`InputError`.
+
+``python -m zeronorm_opt`` is the same command. A mistake ends in one line on stderr (never a
+traceback) and one of these exit codes:
+
+=====  ====================================================================================
+0      success
+2      bad command line or settings (unknown experiment, ``--trials 0``, an option the
+       experiment rejects: every :class:`~zeronorm_opt.exceptions.ZeroNormError`)
+3      a file is missing or cannot be written: microarray data not found (put the ``.npz``
+       files in a folder and set ``ZERONORM_OPT_DATA`` to it), or a ``--results`` file in a
+       folder that cannot be created or written
+130    interrupted (Ctrl-C); rerun with the same ``--results`` file to resume
+=====  ====================================================================================
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
+import os
 import sys
+from pathlib import Path
 
+from . import __version__
 from .exceptions import ZeroNormError
 from .experiments.catalogue import available_problems, load_problem
+
+EXIT_USAGE = 2
+EXIT_FILES = 3
+EXIT_INTERRUPTED = 130
+
+EPILOG = (
+    "exit codes: 0 success; 2 bad command line or settings; 3 missing data or a results file "
+    "that cannot be written (microarray .npz files: set ZERONORM_OPT_DATA to their folder); "
+    "130 interrupted (rerun with the same --results file to resume)"
+)
+
+_NOT_SAVED = "results appended to None"
+
+
+class _OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line on stderr (no usage block), exit 2."""
+
+    def error(self, message):  # noqa: D401 - argparse API
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
+    return value
+
+
+def n_jobs_int(text: str) -> int:
+    """argparse type: a number of joblib workers, >= 1 or -1 (all cores)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a positive integer or -1, got {text!r}"
+        ) from None
+    if value < 1 and value != -1:
+        raise argparse.ArgumentTypeError(
+            f"expected a positive integer or -1 (all cores), got {value}"
+        )
+    return value
 
 
 def _progress(message: str) -> None:
     print(message, file=sys.stderr)
+
+
+def _progress_for(args) -> callable:
+    """The progress callback; says 'not saved' instead of 'appended to None' without --results."""
+    if args.results is not None:
+        return _progress
+
+    def progress(message: str) -> None:
+        _progress(message.replace(_NOT_SAVED, "results not saved (no --results file)"))
+
+    return progress
 
 
 def runnable_experiments() -> dict[str, str]:
@@ -33,18 +106,27 @@ def runnable_experiments() -> dict[str, str]:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``zeronorm-opt``."""
-    parser = argparse.ArgumentParser(
-        prog="zeronorm-opt", description="Reproduce the experiments of the zero-norm papers."
+    parser = _OneLineParser(
+        prog="zeronorm-opt",
+        description="Reproduce the experiments of the zero-norm papers.",
+        epilog=EPILOG,
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("list", help="list the experiments of the catalogue")
-    run = sub.add_parser("run", help="run one experiment and print its table")
-    run.add_argument("experiment", help="experiment id, e.g. e1")
-    run.add_argument("--trials", type=int, default=None, help="trials (draws, runs) per setting")
-    run.add_argument("--train-sizes", type=int, nargs="+", default=None, help="training-set sizes")
+    sub.add_parser("list", help="list the experiments of the catalogue", epilog=EPILOG)
+    run = sub.add_parser("run", help="run one experiment and print its table", epilog=EPILOG)
+    run.add_argument("experiment", help="experiment id, e.g. e1 (case does not matter)")
+    run.add_argument(
+        "--trials", type=positive_int, default=None, help="trials (draws, runs) per setting"
+    )
+    run.add_argument(
+        "--train-sizes", type=positive_int, nargs="+", default=None, help="training-set sizes"
+    )
     run.add_argument("--methods", nargs="+", default=None, help="subset of the table's rows")
     run.add_argument("--seed", type=int, default=0)
-    run.add_argument("--n-jobs", type=int, default=1, help="parallel workers (joblib)")
+    run.add_argument(
+        "--n-jobs", type=n_jobs_int, default=1, help="parallel workers (joblib); -1: all cores"
+    )
     run.add_argument(
         "--results",
         default=None,
@@ -53,8 +135,43 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _fail(message: str, code: int) -> int:
+    print(f"zeronorm-opt: error: {message}", file=sys.stderr)
+    return code
+
+
+def _unknown_experiment(name: str, known: list[str]) -> str:
+    close = difflib.get_close_matches(name.lower(), known, n=3)
+    hint = f"did you mean {' or '.join(close)}? " if close else ""
+    return f"unknown experiment {name!r}; {hint}(zeronorm-opt list shows them: {', '.join(known)})"
+
+
+def _results_problem(results: str) -> str | None:
+    """Why the ``--results`` file cannot be written, or None when it looks writable."""
+    path = Path(results)
+    if path.is_dir():
+        return f"--results {results!r} is a folder, not a file"
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        return f"cannot create the folder of --results {results!r}: {str(folder)!r} is a file"
+    if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        return f"cannot write --results {results!r}: permission denied"
+    return None
+
+
+def _is_missing_data(exc: FileNotFoundError) -> bool:
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_globals.get("__name__") == "zeronorm_opt.datasets.microarray":
+            return True
+        tb = tb.tb_next
+    return "ZERONORM_OPT_DATA" in str(exc)
+
+
 def main(argv=None) -> int:
-    """Entry point of the ``zeronorm-opt`` console script."""
+    """Entry point of the ``zeronorm-opt`` console script; returns the exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
     runners = runnable_experiments()
@@ -63,17 +180,40 @@ def main(argv=None) -> int:
             mark = "" if pid in runners else "  [no runner yet]"
             print(f"{pid}\t{load_problem(pid)['title']}\t({path.name}){mark}")
         return 0
-    if args.experiment not in runners:
-        parser.error(
-            f"no runner for {args.experiment!r} yet; runnable: {sorted(runners)} "
-            f"(catalogue: {sorted(available_problems())})"
+    experiment = args.experiment.lower()
+    known = sorted(available_problems(), key=lambda p: (len(p), p))
+    if experiment not in known:
+        return _fail(_unknown_experiment(args.experiment, known), EXIT_USAGE)
+    if experiment not in runners:
+        return _fail(
+            f"no runner for {experiment!r} yet; runnable: {', '.join(sorted(runners))}",
+            EXIT_USAGE,
         )
-    module = importlib.import_module(f".experiments.{runners[args.experiment]}", "zeronorm_opt")
+    if args.results is not None:
+        problem = _results_problem(args.results)
+        if problem:
+            return _fail(problem, EXIT_FILES)
+    module = importlib.import_module(f".experiments.{runners[experiment]}", "zeronorm_opt")
     try:
-        print(module.run_from_cli(load_problem(args.experiment), args, _progress))
+        table = module.run_from_cli(load_problem(experiment), args, _progress_for(args))
+    except KeyboardInterrupt:
+        return _fail("interrupted; rerun with the same --results file to resume", EXIT_INTERRUPTED)
     except ZeroNormError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return _fail(str(exc), EXIT_USAGE)
+    except FileNotFoundError as exc:
+        if _is_missing_data(exc):
+            name = Path(exc.filename).name if exc.filename else None
+            what = name or str(exc).split(" not found", 1)[0]
+            return _fail(
+                f"missing data {what} for {experiment}: put the microarray .npz files in a "
+                "folder and set ZERONORM_OPT_DATA to it (or use ~/.cache/zeronorm_opt)",
+                EXIT_FILES,
+            )
+        return _fail(f"file not found: {exc.filename or exc}", EXIT_FILES)
+    except OSError as exc:
+        where = f" {exc.filename}" if exc.filename else ""
+        return _fail(f"cannot read or write{where}: {exc.strerror or exc}", EXIT_FILES)
+    print(table)
     return 0
 
 
