@@ -27,6 +27,7 @@ import difflib
 import importlib
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from . import __version__
@@ -83,7 +84,7 @@ def _progress(message: str) -> None:
     print(message, file=sys.stderr)
 
 
-def _progress_for(args) -> callable:
+def _progress_for(args) -> Callable[[str], None]:
     """The progress callback; says 'not saved' instead of 'appended to None' without --results."""
     if args.results is not None:
         return _progress
