@@ -91,6 +91,64 @@ def check_positive(value, name: str, *, allow_none: bool = False, strict: bool =
     return float(value)
 
 
+def check_tol(value, name: str = "tol") -> float:
+    """Validate a stopping tolerance: a finite real number ``>= 0`` (not a bool, not NaN)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value):
+        raise InputError(
+            f"{name} must be a finite real number >= 0 (e.g. {name}=1e-5); got {value!r}."
+        )
+    if value < 0:
+        raise InputError(f"{name} must be >= 0 (e.g. {name}=1e-5); got {value!r}.")
+    return float(value)
+
+
+def check_max_iter(value, name: str = "max_iter") -> int:
+    """Validate an iteration cap: an integer ``>= 1``; booleans are rejected."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+        raise InputError(f"{name} must be a positive integer (e.g. {name}=50); got {value!r}.")
+    return int(value)
+
+
+def check_finite_target(y, name: str = "y") -> None:
+    """Reject NaN/inf in a numeric target before any conversion (labels or real values)."""
+    if y is None or hasattr(y, "toarray"):  # sparse targets: left to scikit-learn
+        return
+    arr = np.asarray(y)
+    if arr.dtype.kind == "O":
+        try:
+            arr = arr.astype(np.float64)
+        except (TypeError, ValueError):
+            return  # non-numeric labels (strings, ...): no NaN/inf to find
+    if arr.dtype.kind not in "fc":
+        return
+    if not np.all(np.isfinite(arr)):
+        n_bad = int(np.size(arr) - np.count_nonzero(np.isfinite(arr)))
+        raise InputError(
+            f"Input {name} contains NaN or infinity ({n_bad} non-finite value(s)); pass finite "
+            f"targets: drop the samples whose {name} is missing, or impute them first."
+        )
+
+
+def check_not_all_constant(X, name: str = "X") -> None:
+    """Reject data whose features are all constant (nothing for a selector to select).
+
+    Only checked with at least two samples (one sample is constant by construction and is
+    reported by scikit-learn's own checks).
+    """
+    if X.shape[0] < 2:
+        return
+    if hasattr(X, "toarray"):
+        varies = np.asarray((X.max(axis=0) != X.min(axis=0)).todense()).ravel()
+    else:
+        varies = np.ptp(X, axis=0) > 0
+    if not np.any(varies):
+        n = X.shape[1]
+        raise InputError(
+            f"all {n} features of {name} are constant; a selector needs at least one feature "
+            "that varies. Pass data with at least one non-constant column."
+        )
+
+
 def support_mask(values, tol: float = 1e-6) -> np.ndarray:
     """Relative support of a vector: ``|v_j| > tol * max_k |v_k|`` (SPEC's notion of zero)."""
     a = np.abs(np.asarray(values, dtype=np.float64))
@@ -100,12 +158,21 @@ def support_mask(values, tol: float = 1e-6) -> np.ndarray:
     return a > tol * top
 
 
-def validate_labelled_data(estimator, X, y, *, binary: bool = True, accept_sparse: bool = False):
+def validate_labelled_data(
+    estimator,
+    X,
+    y,
+    *,
+    binary: bool = True,
+    accept_sparse: bool = False,
+    selector: bool = True,
+):
     """Validate an estimator's training data at the boundary (every problem an InputError).
 
     Runs scikit-learn's ``validate_data`` (sets ``n_features_in_``; NaN/inf, shapes), rejects
     targets that are not class labels and single-class ``y``, and for two-class methods maps
-    the labels to ±1.
+    the labels to ±1. NaN/inf in ``y`` and (for selectors) an ``X`` whose features are all
+    constant are rejected too.
 
     Returns
     -------
@@ -118,6 +185,7 @@ def validate_labelled_data(estimator, X, y, *, binary: bool = True, accept_spars
     from sklearn.utils.multiclass import type_of_target
     from sklearn.utils.validation import validate_data
 
+    check_finite_target(y)
     try:
         X, y = validate_data(
             estimator, X, y, dtype=np.float64, accept_sparse="csr" if accept_sparse else False
@@ -131,6 +199,8 @@ def validate_labelled_data(estimator, X, y, *, binary: bool = True, accept_spars
             "(continuous targets call for a regressor)."
         )
     classes = np.unique(y)
+    if selector:
+        check_not_all_constant(X)
     if classes.size < 2:
         # "one class" is the wording scikit-learn's estimator checks look for.
         raise InputError(

@@ -9,7 +9,12 @@ from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._validation import check_n_features_to_select, check_positive
+from .._validation import (
+    check_finite_target,
+    check_n_features_to_select,
+    check_not_all_constant,
+    check_positive,
+)
 from ..exceptions import InputError
 from ..fast.greedy_rls import greedy_rls
 
@@ -148,9 +153,11 @@ class GreedyRLS(SelectorMixin, RegressorMixin, BaseEstimator):
         -------
         self : GreedyRLS
         """
+        check_finite_target(y)
         X, y = validate_or_input_error(
             self, X, y, multi_output=True, y_numeric=True, dtype=np.float64
         )
+        check_not_all_constant(X)
         n_features = X.shape[1]
         k = resolve_n_features(self.n_features_to_select, n_features)
         check_positive(self.alpha, "alpha")

@@ -6,7 +6,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import check_positive, support_mask
+from .._validation import check_finite_target, check_positive, support_mask
 from ..exceptions import InputError
 from ..fast.ista import fista, ista, lasso_dual_gap
 from ..formulations.regression import LassoFormulation, bridge_regression
@@ -29,6 +29,7 @@ class _SparseLinearRegressor(RegressorMixin, BaseEstimator):
     """Shared fit/predict plumbing: validation, centring, intercept, support."""
 
     def _prepare(self, X, y):
+        check_finite_target(y)
         X, y = validate_or_input_error(self, X, y, y_numeric=True, dtype=np.float64)
         check_positive(self.alpha, "alpha", strict=False)
         return _centre(X, y, self.fit_intercept)

@@ -8,14 +8,18 @@ the final multiclass machine on the selected features with their original scalin
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._validation import check_n_features_to_select, check_positive, validate_labelled_data
+from .._validation import (
+    check_max_iter,
+    check_n_features_to_select,
+    check_positive,
+    check_tol,
+    validate_labelled_data,
+)
 from ..driver import successive_linearisation
 from ..exceptions import InputError
 from ..formulations.multiclass import (
@@ -206,14 +210,7 @@ class MulticlassAROM(SelectorMixin, ClassifierMixin, BaseEstimator):
         check_positive(self.C, "C", allow_none=True)
         check_positive(self.refit_C, "refit_C", allow_none=True)
         check_positive(self.epsilon, "epsilon", strict=False)
-        check_positive(self.tol, "tol", strict=False)
         check_positive(self.prune_tol, "prune_tol", strict=False)
-        if (
-            isinstance(self.max_iter, bool)
-            or not isinstance(self.max_iter, numbers.Integral)
-            or self.max_iter < 1
-        ):
-            raise InputError(f"max_iter must be a positive integer; got {self.max_iter!r}.")
 
     def _choose_method(self) -> str:
         if self.method == "auto":
@@ -231,6 +228,8 @@ class MulticlassAROM(SelectorMixin, ClassifierMixin, BaseEstimator):
         InfeasibleError
             With ``C=None`` on data the scheme cannot separate (pass ``C=``).
         """
+        check_max_iter(self.max_iter)
+        check_tol(self.tol)
         X, self.classes_, y = validate_labelled_data(self, X, y, binary=False)
         self._check_params(X.shape[1])
         codes = np.searchsorted(self.classes_, y)

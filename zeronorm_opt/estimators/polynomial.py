@@ -15,7 +15,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._validation import validate_labelled_data
+from .._validation import check_max_iter, check_tol, validate_labelled_data
 from ..kernels import check_map_size, feature_names, merge_symmetric_copies, polynomial_feature_map
 from .zero_norm import AROM
 
@@ -150,6 +150,8 @@ class PolynomialAROM(ClassifierMixin, BaseEstimator):
         InfeasibleError
             With ``C=None`` when no degree-``d`` polynomial separates the classes.
         """
+        check_max_iter(self.max_iter)
+        check_tol(self.tol)
         X, self.classes_, y_pm = validate_labelled_data(self, X, y)
         n = X.shape[1]
         check_map_size(n, self.degree)

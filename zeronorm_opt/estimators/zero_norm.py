@@ -13,7 +13,13 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._validation import check_n_features_to_select, check_positive, validate_labelled_data
+from .._validation import (
+    check_max_iter,
+    check_n_features_to_select,
+    check_positive,
+    check_tol,
+    validate_labelled_data,
+)
 from ..driver import successive_linearisation
 from ..exceptions import InputError
 from ..formulations import FSVFormulation, MarginFormulation, l2_arom_dual_path
@@ -31,11 +37,11 @@ class _ZeroNormClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
 
     # -- validation --------------------------------------------------------------------------
     def _validate_fit_input(self, X, y):
+        check_max_iter(self.max_iter)
+        check_tol(self.tol)
         X, self.classes_, y_pm = validate_labelled_data(self, X, y)
         check_n_features_to_select(self.n_features_to_select, X.shape[1])
         check_positive(self.C, "C", allow_none=True)
-        if int(self.max_iter) != self.max_iter or self.max_iter < 1:
-            raise InputError(f"max_iter must be a positive integer; got {self.max_iter!r}.")
         if self.extra_constraints is not None and not callable(self.extra_constraints):
             raise InputError(
                 "extra_constraints must be a callable (w, b) -> list of cvxpy constraints on "

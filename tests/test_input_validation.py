@@ -1,0 +1,138 @@
+"""Bad input at the boundary (issue 11): NaN/inf targets, all-constant X, iteration parameters.
+
+Every case is rejected at ``fit`` with :class:`~zeronorm_opt.InputError` (a ``ValueError``)
+whose message names the problem.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import zeronorm_opt as zn
+from zeronorm_opt import InputError
+
+#: Every exported estimator, with whether it takes real targets (regressor) or class labels.
+ESTIMATORS = {
+    "AROM": False,
+    "FSV": False,
+    "MulticlassAROM": False,
+    "PolynomialAROM": False,
+    "AdaptiveScaling": False,
+    "GreedyRLS": True,
+    "LassoISTA": True,
+    "BridgeRegression": True,
+    "AlignmentSelector": False,
+    "FisherScore": False,
+    "SVMRFE": False,
+    "R2W2": False,
+    "InformationGainFilter": False,
+}
+#: The selectors (all but the plain Lasso-family regressors) refuse an all-constant X.
+SELECTORS = [n for n in ESTIMATORS if n not in ("LassoISTA", "BridgeRegression")]
+#: The zero-norm estimators whose tol / max_iter are validated.
+ITERATIVE = ["AROM", "FSV", "MulticlassAROM", "PolynomialAROM"]
+
+
+def _data(name: str):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(20, 3))
+    if ESTIMATORS[name]:
+        y = X @ np.array([1.0, 0.0, -2.0]) + 0.1 * rng.normal(size=20)
+    else:
+        y = np.where(X[:, 0] + 0.2 * rng.normal(size=20) > 0, 1.0, 0.0)
+    return X, y
+
+
+def _estimator(name: str, **params):
+    if name in ("AROM", "FSV", "MulticlassAROM", "PolynomialAROM") and "C" not in params:
+        params["C"] = 1.0  # soft margin: the valid fit below must not hit infeasibility
+    return getattr(zn, name)(**params)
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf], ids=["nan", "inf", "-inf"])
+@pytest.mark.parametrize("name", list(ESTIMATORS))
+def test_non_finite_y_is_an_input_error(name, bad):
+    X, y = _data(name)
+    y = y.copy()
+    y[3] = bad
+    with pytest.raises(InputError, match=r"y contains NaN or infinity") as info:
+        _estimator(name).fit(X, y)
+    assert isinstance(info.value, ValueError)
+    assert "pass finite targets" in str(info.value)
+
+
+@pytest.mark.parametrize("name", ["GreedyRLS", "LassoISTA"])
+def test_non_finite_y_in_a_list_is_an_input_error(name):
+    X, y = _data(name)
+    y = list(y)
+    y[0] = float("nan")
+    with pytest.raises(InputError, match="NaN or infinity"):
+        _estimator(name).fit(X, y)
+
+
+@pytest.mark.parametrize("name", SELECTORS)
+def test_all_constant_X_is_an_input_error(name):
+    X, y = _data(name)
+    X = np.ones_like(X) * np.array([1.0, -2.0, 5.0])
+    with pytest.raises(
+        InputError,
+        match=r"all 3 features of X are constant; a selector needs at least one feature "
+        "that varies",
+    ):
+        _estimator(name).fit(X, y)
+
+
+def test_all_constant_sparse_X_is_an_input_error():
+    from scipy import sparse
+
+    X, y = _data("InformationGainFilter")
+    with pytest.raises(InputError, match="features of X are constant"):
+        zn.InformationGainFilter().fit(sparse.csr_matrix(np.zeros_like(X)), y)
+
+
+@pytest.mark.parametrize("name", SELECTORS)
+def test_one_varying_feature_is_enough(name):
+    X, y = _data(name)
+    X = X.copy()
+    X[:, 1:] = 3.0
+    _estimator(name).fit(X, y)
+
+
+@pytest.mark.parametrize(
+    ("param", "value"),
+    [
+        ("tol", -1),
+        ("tol", -1e-9),
+        ("tol", float("nan")),
+        ("tol", float("inf")),
+        ("tol", "small"),
+        ("max_iter", 0),
+        ("max_iter", -3),
+        ("max_iter", True),
+        ("max_iter", 2.5),
+        ("max_iter", None),
+    ],
+)
+@pytest.mark.parametrize("name", ITERATIVE)
+def test_bad_iteration_parameters_are_rejected(name, param, value):
+    X, y = _data(name)
+    with pytest.raises(InputError, match=rf"^{param} must be") as info:
+        _estimator(name, **{param: value}).fit(X, y)
+    assert repr(value) in str(info.value)
+
+
+@pytest.mark.parametrize("name", ITERATIVE)
+def test_valid_iteration_parameters_still_fit(name):
+    X, y = _data(name)
+    model = _estimator(name, tol=0.0, max_iter=3).fit(X, y)
+    assert model.n_iter_ <= 3
+    model = _estimator(name, tol=1e-4, max_iter=np.int64(5)).fit(X, y)
+    assert model.predict(X).shape == (X.shape[0],)
+
+
+@pytest.mark.parametrize("name", list(ESTIMATORS))
+def test_valid_fit_still_works(name):
+    X, y = _data(name)
+    model = _estimator(name).fit(X, y)
+    assert model.n_features_in_ == X.shape[1]
