@@ -27,7 +27,6 @@ import difflib
 import importlib
 import os
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 from . import __version__
@@ -43,9 +42,6 @@ EPILOG = (
     "that cannot be written (microarray .npz files: set ZERONORM_OPT_DATA to their folder); "
     "130 interrupted (rerun with the same --results file to resume)"
 )
-
-_NOT_SAVED = "results appended to None"
-
 
 class _OneLineParser(argparse.ArgumentParser):
     """An argument parser whose errors are one line on stderr (no usage block), exit 2."""
@@ -82,17 +78,6 @@ def n_jobs_int(text: str) -> int:
 
 def _progress(message: str) -> None:
     print(message, file=sys.stderr)
-
-
-def _progress_for(args) -> Callable[[str], None]:
-    """The progress callback; says 'not saved' instead of 'appended to None' without --results."""
-    if args.results is not None:
-        return _progress
-
-    def progress(message: str) -> None:
-        _progress(message.replace(_NOT_SAVED, "results not saved (no --results file)"))
-
-    return progress
 
 
 def runnable_experiments() -> dict[str, str]:
@@ -173,6 +158,17 @@ def _is_missing_data(exc: FileNotFoundError) -> bool:
 
 def main(argv=None) -> int:
     """Entry point of the ``zeronorm-opt`` console script; returns the exit code."""
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # The reader of our output went away (``zeronorm-opt list | head``): not an error of
+        # ours. Point stdout at the null device so the interpreter's final flush is silent.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+
+
+def _main(argv) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     runners = runnable_experiments()
@@ -196,7 +192,7 @@ def main(argv=None) -> int:
             return _fail(problem, EXIT_FILES)
     module = importlib.import_module(f".experiments.{runners[experiment]}", "zeronorm_opt")
     try:
-        table = module.run_from_cli(load_problem(experiment), args, _progress_for(args))
+        table = module.run_from_cli(load_problem(experiment), args, _progress)
     except KeyboardInterrupt:
         return _fail("interrupted; rerun with the same --results file to resume", EXIT_INTERRUPTED)
     except ZeroNormError as exc:

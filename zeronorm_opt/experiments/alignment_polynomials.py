@@ -23,7 +23,7 @@ from sklearn.svm import SVC
 from ..datasets import SparsePolynomial, make_sparse_polynomial
 from ..estimators.alignment import VALIDATION_STOPS, AlignmentSelector
 from ..exceptions import InputError, ZeroNormError
-from .runner import run_experiment
+from .runner import results_destination, run_experiment
 
 __all__ = ["E7_METHODS", "E7Config", "parse_target", "run_e7", "run_from_cli", "summarise_e7"]
 
@@ -227,7 +227,7 @@ def run_from_cli(spec: dict, args, progress: Callable[[str], None]) -> str:
     )
     progress(
         f"running E7: targets {list(config.targets)}, sizes {list(config.train_sizes)}, "
-        f"{config.n_runs} runs each; results appended to {args.results}"
+        f"{config.n_runs} runs each; {results_destination(args.results)}"
     )
     records = run_e7(config, results_path=args.results, n_jobs=args.n_jobs, progress=progress)
     return summarise_e7(records, config, spec.get("paper_table_5"))

@@ -36,7 +36,7 @@ from ..datasets import SparsePolynomial, make_sparse_polynomial
 from ..estimators.polynomial import PolynomialAROM
 from ..exceptions import InputError, ZeroNormError
 from ..kernels import PolynomialSumKernel, merge_symmetric_copies
-from .runner import run_experiment
+from .runner import results_destination, run_experiment
 
 #: Rows of the E5 table.
 E5_METHODS = ("poly-SVM", "l2-AROM", "l1-AROM", "linear-SVM")
@@ -232,8 +232,8 @@ def run_from_cli(spec: dict, args, progress: Callable[[str], None]) -> str:
     )
     progress(
         f"running E5: targets {list(config.targets)}, sizes {list(config.train_sizes)}, "
-        f"{config.n_trials} trials each, methods {list(config.methods)}; results appended to "
-        f"{args.results}"
+        f"{config.n_trials} trials each, methods {list(config.methods)}; "
+        f"{results_destination(args.results)}"
     )
     records = run_e5(config, results_path=args.results, n_jobs=args.n_jobs, progress=progress)
     return summarise_e5(records, config)

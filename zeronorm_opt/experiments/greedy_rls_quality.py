@@ -41,7 +41,7 @@ from ..datasets import load_microarray
 from ..exceptions import InputError, ZeroNormError
 from ..fast.greedy_rls import greedy_rls
 from ..fast.rls import rls_fit
-from .runner import run_experiment
+from .runner import results_destination, run_experiment
 
 __all__ = [
     "E10_DATASETS",
@@ -341,7 +341,7 @@ def run_from_cli(spec: dict, args, progress: Callable[[str], None]) -> str:
     )
     progress(
         f"running E10 on {list(config.datasets)}: {config.n_folds}-fold CV x {config.n_repeats}; "
-        f"results appended to {args.results}"
+        f"{results_destination(args.results)}"
     )
     records = run_e10(config, results_path=args.results, n_jobs=args.n_jobs, progress=progress)
     return summarise_e10(records, config)

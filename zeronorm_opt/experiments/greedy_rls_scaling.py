@@ -32,7 +32,7 @@ from ..datasets.synthetic_regression import make_two_gaussians
 from ..exceptions import InputError
 from ..fast.greedy_rls import greedy_rls
 from ..fast.rls_reference import greedy_rls_lowrank
-from .runner import run_experiment
+from .runner import results_destination, run_experiment
 
 __all__ = [
     "E9_METHODS",
@@ -274,7 +274,7 @@ def run_from_cli(spec: dict, args, progress: Callable[[str], None]) -> str:
     )
     progress(
         f"running E9: m in {list(config.train_sizes)}, low-rank LS-SVM up to m = "
-        f"{config.lowrank_max_m}; results appended to {args.results}"
+        f"{config.lowrank_max_m}; {results_destination(args.results)}"
     )
     records = run_e9(config, results_path=args.results, n_jobs=args.n_jobs, progress=progress)
     return summarise_e9(records, config)

@@ -41,7 +41,7 @@ from ..datasets.synthetic_regression import make_sparse_regression
 from ..exceptions import InputError, ZeroNormError
 from ..fast.ista import fista, ista, lasso_dual_gap, lasso_objective
 from ..formulations.regression import BasisPursuitFormulation, LassoFormulation
-from .runner import run_experiment
+from .runner import results_destination, run_experiment
 
 __all__ = ["E11_METHODS", "E11Config", "lambda_max", "run_e11", "run_from_cli", "summarise_e11"]
 
@@ -384,7 +384,7 @@ def run_from_cli(spec: dict, args, progress: Callable[[str], None]) -> str:
     )
     progress(
         f"running E11: n in {list(config.train_sizes)}, p = {config.n_features}, "
-        f"{config.n_trials} trials; results appended to {args.results}"
+        f"{config.n_trials} trials; {results_destination(args.results)}"
     )
     records = run_e11(config, results_path=args.results, n_jobs=args.n_jobs, progress=progress)
     return summarise_e11(records, config)

@@ -22,7 +22,7 @@ from ..estimators.baselines import SVMRFE, FisherScore
 from ..estimators.r2w2 import R2W2
 from ..estimators.zero_norm import AROM, FSV
 from ..exceptions import InputError, ZeroNormError
-from .runner import run_experiment
+from .runner import results_destination, run_experiment
 
 #: Selector factories of the E1 rows (``None``: no selection, the plain SVM row).
 E1_METHODS: dict[str, Callable[[int], object] | None] = {
@@ -143,7 +143,7 @@ def run_from_cli(spec: dict, args, progress: Callable[[str], None]) -> str:
     )
     progress(
         f"running E1: sizes {list(config.train_sizes)}, {config.n_trials} trials each, "
-        f"methods {list(config.methods)}; results appended to {args.results}"
+        f"methods {list(config.methods)}; {results_destination(args.results)}"
     )
     records = run_e1(config, results_path=args.results, n_jobs=args.n_jobs, progress=progress)
     return summarise_e1(records, config)

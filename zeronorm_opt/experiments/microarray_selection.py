@@ -45,6 +45,7 @@ from ..estimators.r2w2 import R2W2
 from ..estimators.zero_norm import AROM, FSV
 from ..exceptions import InputError, ZeroNormError
 from .results_store import ResultsStore
+from .runner import results_destination
 
 #: The rows of the paper's tables 2 and 3.
 MICROARRAY_METHODS = ("CORR", "RFE", "R2W2", "FSV", "l2-AROM")
@@ -532,7 +533,7 @@ def run_from_cli(spec: dict, args, progress: Callable[[str], None]) -> str:
     progress(
         f"running {spec['id']} on {config.dataset}: {config.n_trials} splits of "
         f"{config.n_train} training samples, genes {list(config.gene_counts)}, methods "
-        f"{list(config.methods)}; results appended to {args.results}"
+        f"{list(config.methods)}; {results_destination(args.results)}"
     )
     records = run_microarray(
         config, results_path=args.results, n_jobs=args.n_jobs, progress=progress

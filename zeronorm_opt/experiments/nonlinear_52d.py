@@ -28,7 +28,7 @@ from ..datasets import make_weston_nonlinear
 from ..estimators.adaptive_scaling import AdaptiveScaling
 from ..estimators.alignment import AlignmentSelector
 from ..exceptions import InputError, ZeroNormError
-from .runner import run_experiment
+from .runner import results_destination, run_experiment
 
 __all__ = ["E6_METHODS", "E6Config", "draw_e6", "run_e6", "run_from_cli", "summarise_e6"]
 
@@ -213,7 +213,7 @@ def run_from_cli(spec: dict, args, progress: Callable[[str], None]) -> str:
     )
     progress(
         f"running E6: sizes {list(config.train_sizes)}, {config.n_runs} runs each, "
-        f"methods {list(config.methods)}; results appended to {args.results}"
+        f"methods {list(config.methods)}; {results_destination(args.results)}"
     )
     records = run_e6(config, results_path=args.results, n_jobs=args.n_jobs, progress=progress)
     return summarise_e6(records, config)

@@ -17,6 +17,13 @@ from joblib import Parallel, delayed
 from .results_store import ResultsStore
 
 
+def results_destination(results_path) -> str:
+    """Where a run's records go, for its first progress line."""
+    if results_path is None:
+        return "results not saved (pass --results FILE to keep them and resume)"
+    return f"results appended to {results_path}"
+
+
 def missing_methods(store: ResultsStore, key: dict, methods: Sequence[str]) -> list[str]:
     """The methods of ``methods`` without a record for the unit ``key`` in ``store``."""
     return [m for m in methods if not store.has({**key, "method": m})]

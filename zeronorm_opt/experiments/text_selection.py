@@ -33,7 +33,7 @@ from ..datasets import load_text_corpus, make_zipf_corpus
 from ..estimators.baselines import InformationGainFilter
 from ..exceptions import InputError, ZeroNormError
 from ..fast.alignment import ideal_target, incremental_selection, one_shot_alignments
-from .runner import run_experiment
+from .runner import results_destination, run_experiment
 
 __all__ = ["E8_METHODS", "E8Config", "run_e8", "run_from_cli", "summarise_e8"]
 
@@ -272,6 +272,6 @@ def run_from_cli(spec: dict, args, progress: Callable[[str], None]) -> str:
         methods=args.methods or spec["methods"],
         seed=args.seed,
     )
-    progress(f"running E8: {config.n_repeats} repetitions; results appended to {args.results}")
+    progress(f"running E8: {config.n_repeats} repetitions; {results_destination(args.results)}")
     records = run_e8(config, results_path=args.results, n_jobs=args.n_jobs, progress=progress)
     return summarise_e8(records, config)

@@ -37,7 +37,7 @@ from ..datasets import load_microarray
 from ..estimators.multiclass import MulticlassAROM, fit_final_machine
 from ..exceptions import InputError, ZeroNormError
 from .results_store import ResultsStore
-from .runner import run_units
+from .runner import results_destination, run_units
 
 #: Rows of the E4 table, in order; the second field says whether the row selects features.
 E4_METHODS: dict[str, bool] = {
@@ -294,7 +294,7 @@ def run_from_cli(spec: dict, args, progress: Callable[[str], None]) -> str:
     progress(
         f"running E4: {config.dataset} {X.shape[0]}×{X.shape[1]}, {len(np.unique(y))} classes, "
         f"{config.n_folds}-fold CV × {config.n_repeats}, rows {list(config.methods)}, "
-        f"feature counts {list(config.feature_counts)}; results appended to {args.results}"
+        f"feature counts {list(config.feature_counts)}; {results_destination(args.results)}"
     )
     records = run_e4(
         config, results_path=args.results, n_jobs=args.n_jobs, progress=progress, data=(X, y)
