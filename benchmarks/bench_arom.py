@@ -19,7 +19,8 @@ import numpy as np
 
 from zeronorm_opt import AROM, LogSurrogate, successive_linearisation
 from zeronorm_opt.datasets import load_microarray, make_weston_linear
-from zeronorm_opt.formulations import MarginFormulation, l2_arom_dual
+from zeronorm_opt.fast.svm_dual import l2_arom_dual
+from zeronorm_opt.formulations import MarginFormulation
 
 
 def _best_of(fn, repeats):

@@ -2,7 +2,7 @@
 
 ``MulticlassAROM(scheme="ovr", norm="l2")`` runs each step either as the cvxpy QP of
 :class:`~zeronorm_opt.formulations.OneVsRestFormulation` (``method="cvxpy"``) or as one libsvm
-SVM per class on the rescaled data (:class:`~zeronorm_opt.formulations.OneVsRestLibsvm`,
+SVM per class on the rescaled data (:class:`~zeronorm_opt.fast.one_vs_rest.OneVsRestLibsvm`,
 ``method="fast"``). Both run on the same data in the same process; the table prints seconds,
 the ratio reference / fast and whether the selected features agree. Data: the brown yeast set
 of E4 (208 × 79, 5 classes; missing values filled with the feature means) when it is found, and

@@ -16,8 +16,8 @@ from zeronorm_opt import (
     frank_wolfe,
     successive_linearisation,
 )
-from zeronorm_opt.driver import LinearOracle
 from zeronorm_opt.formulations import FSVFormulation, MarginFormulation
+from zeronorm_opt.oracle import LinearOracle
 
 
 def _separable(seed: int, m: int, n: int):

@@ -10,11 +10,11 @@ from sklearn.linear_model import Lasso
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from zeronorm_opt import BridgeRegression, InfeasibleError, InputError, LassoISTA
+from zeronorm_opt.fast.bridge import bridge_regression
 from zeronorm_opt.fast.ista import fista, ista, lasso_dual_gap, lasso_objective, soft_threshold
 from zeronorm_opt.formulations.regression import (
     BasisPursuitFormulation,
     LassoFormulation,
-    bridge_regression,
 )
 
 

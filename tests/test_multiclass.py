@@ -11,10 +11,10 @@ from zeronorm_opt.cli import main
 from zeronorm_opt.estimators.multiclass import MulticlassAROM
 from zeronorm_opt.experiments.catalogue import load_problem
 from zeronorm_opt.experiments.yeast_multiclass import E4Config, run_e4, summarise_e4
+from zeronorm_opt.fast.one_vs_rest import OneVsRestLibsvm
 from zeronorm_opt.formulations.binary import MarginFormulation
 from zeronorm_opt.formulations.multiclass import (
     OneVsRestFormulation,
-    OneVsRestLibsvm,
     WestonWatkinsFormulation,
 )
 

@@ -17,12 +17,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import cvxpy as cp
 import numpy as np
 
 from ._validation import check_n_features_to_select, support_mask
 from .exceptions import InputError
-from .formulations.base import Formulation, ReweightedFormulation
+from .formulations.base import ReweightedFormulation
+from .oracle import LinearOracle  # noqa: F401  (re-exported: its home is zeronorm_opt.oracle)
 from .surrogates import check_surrogate
 
 
@@ -250,46 +250,6 @@ def final_support(history, budget, n_feat, prune_tol) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------
 # Frank–Wolfe (conditional gradient) over a polytope given by a linear oracle
 # ---------------------------------------------------------------------------------------------
-
-
-class LinearOracle(Formulation):
-    """Linear minimisation oracle ``argmin_{s ∈ S} g·s`` with the cost ``g`` a Parameter.
-
-    Parameters
-    ----------
-    n : int
-        Dimension of the variable.
-    constraints : callable
-        ``constraints(s) -> list of cvxpy constraints`` defining the polytope ``S``.
-
-    Examples
-    --------
-    >>> import cvxpy as cp
-    >>> simplex = LinearOracle(3, lambda s: [s >= 0, cp.sum(s) == 1])
-    >>> simplex.minimise(np.array([3.0, -1.0, 2.0]))
-    array([0., 1., 0.])
-    """
-
-    statement = "minimise g·s subject to s ∈ S  (g = the cost Parameter)"
-
-    def __init__(self, n: int, constraints: Callable[[cp.Variable], list]) -> None:
-        super().__init__()
-        self.s = cp.Variable(n, name="s")
-        self.cost = cp.Parameter(n, name="cost", value=np.zeros(n))
-        self.variables["s"] = self.s
-        self.parameters["cost"] = self.cost
-        self._set_constraints = constraints
-
-    def _objective_terms(self):
-        return [self.cost @ self.s]
-
-    def _base_constraints(self):
-        return list(self._set_constraints(self.s))
-
-    def minimise(self, cost, solver=None, solver_options=None) -> np.ndarray:
-        self.cost.value = np.asarray(cost, dtype=float)
-        self.solve(solver, solver_options)
-        return np.round(np.asarray(self.s.value, dtype=float), 12) + 0.0  # fold -0 into 0
 
 
 @dataclass

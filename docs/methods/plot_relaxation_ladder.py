@@ -22,9 +22,10 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from zeronorm_opt.driver import successive_linearisation  # noqa: E402
+from zeronorm_opt.fast.bridge import bridge_regression  # noqa: E402
 from zeronorm_opt.fast.ista import fista  # noqa: E402
 from zeronorm_opt.fast.rls import rls_fit  # noqa: E402
-from zeronorm_opt.formulations.regression import LassoFormulation, bridge_regression  # noqa: E402
+from zeronorm_opt.formulations.regression import LassoFormulation  # noqa: E402
 from zeronorm_opt.surrogates import LogSurrogate  # noqa: E402
 
 OUT = Path(__file__).with_name("relaxation_ladder.png")

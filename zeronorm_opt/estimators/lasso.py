@@ -8,8 +8,9 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._validation import check_finite_target, check_positive, support_mask
 from ..exceptions import InputError
+from ..fast.bridge import bridge_regression
 from ..fast.ista import fista, ista, lasso_dual_gap
-from ..formulations.regression import LassoFormulation, bridge_regression
+from ..formulations.regression import LassoFormulation
 from .greedy_rls import validate_or_input_error
 
 __all__ = ["BridgeRegression", "LassoISTA"]

@@ -22,9 +22,9 @@ from .._validation import (
 )
 from ..driver import successive_linearisation
 from ..exceptions import InputError
+from ..fast.one_vs_rest import OneVsRestLibsvm
 from ..formulations.multiclass import (
     OneVsRestFormulation,
-    OneVsRestLibsvm,
     WestonWatkinsFormulation,
 )
 from ..surrogates import LogSurrogate
@@ -120,7 +120,7 @@ class MulticlassAROM(SelectorMixin, ClassifierMixin, BaseEstimator):
         sum.
     method : {"auto", "cvxpy", "fast"}, default="auto"
         ``"fast"``: for ``scheme="ovr", norm="l2"`` only, each step is one libsvm linear SVM
-        per class on the rescaled data (:class:`~zeronorm_opt.formulations.multiclass.
+        per class on the rescaled data (:class:`~zeronorm_opt.fast.one_vs_rest.
         OneVsRestLibsvm`, same iterates as the cvxpy QP). ``"auto"``: the fast path for
         ``scheme="ovr", norm="l2"`` without ``solver`` or ``solver_options``; cvxpy otherwise.
 

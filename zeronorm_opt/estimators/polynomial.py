@@ -4,7 +4,7 @@
 :mod:`zeronorm_opt.kernels` and runs the unchanged :class:`~zeronorm_opt.AROM` on the mapped
 data: every AROM step is a (hard- or soft-margin) SVM on ``z ∘ φ(x)``, and the l2 step
 through the dual needs only the Gram matrix ``(z ∘ φ(x_i))·(z ∘ φ(x_j))`` (libsvm on the
-precomputed matrix, :func:`~zeronorm_opt.formulations.l2_arom_dual_path`), which at the first
+precomputed matrix, :func:`~zeronorm_opt.fast.svm_dual.l2_arom_dual_path`), which at the first
 step (``z = 1``) is the kernel ``Σ_p (x_i·x_j)^p``. The result is a polynomial with few
 monomials, reported by name.
 """

@@ -22,7 +22,8 @@ from .._validation import (
 )
 from ..driver import successive_linearisation
 from ..exceptions import InputError
-from ..formulations import FSVFormulation, MarginFormulation, l2_arom_dual_path
+from ..fast.svm_dual import l2_arom_dual_path
+from ..formulations import FSVFormulation, MarginFormulation
 from ..formulations.binary import check_slack_penalty
 from ..surrogates import ExpSurrogate, LogSurrogate
 
@@ -136,7 +137,7 @@ class AROM(_ZeroNormClassifier):
     method : {"auto", "cvxpy", "fast"}, default="auto"
         ``"cvxpy"``: the declarative reweighted formulation through the driver (any cvxpy
         solver, user constraints). ``"fast"``: for ``norm="l2"`` only, the SVM dual on the
-        rescaled Gram matrix solved by libsvm (:func:`~zeronorm_opt.formulations.
+        rescaled Gram matrix solved by libsvm (:func:`~zeronorm_opt.fast.svm_dual.
         l2_arom_dual_path`; same iterates, tested against the cvxpy form). ``"auto"``: the fast
         path for ``norm="l2"`` when ``n_features > n_samples`` and no ``extra_constraints``
         or ``solver`` are given, else cvxpy.

@@ -1,4 +1,11 @@
-"""Declarative cvxpy formulations of the problems of the source papers."""
+"""Declarative cvxpy formulations of the problems of the source papers.
+
+Pure cvxpy builders (tests/test_layers.py): no module here imports the driver, ``fast`` or a
+solver library. The loops and fast paths that used to live here are in :mod:`zeronorm_opt.fast`:
+``bridge_regression`` (:mod:`~zeronorm_opt.fast.bridge`), ``l2_arom_dual`` and
+``l2_arom_dual_path`` (:mod:`~zeronorm_opt.fast.svm_dual`), ``OneVsRestLibsvm``
+(:mod:`~zeronorm_opt.fast.one_vs_rest`).
+"""
 
 from .adaptive_scaling import (
     BiasFormulation,
@@ -13,12 +20,11 @@ from .binary import MarginFormulation, RescaledMarginFormulation, arom_rescaled
 from .fsv import FSVFormulation
 from .multiclass import (
     OneVsRestFormulation,
-    OneVsRestLibsvm,
     WestonWatkinsFormulation,
     encode_labels,
 )
-from .regression import BasisPursuitFormulation, LassoFormulation, bridge_regression
-from .svm_dual import RescaledSVMDual, l2_arom_dual, l2_arom_dual_path
+from .regression import BasisPursuitFormulation, LassoFormulation
+from .svm_dual import RescaledSVMDual
 
 __all__ = [
     "BiasFormulation",
@@ -29,10 +35,8 @@ __all__ = [
     "project_simplex",
     "BasisPursuitFormulation",
     "LassoFormulation",
-    "bridge_regression",
     "FSVFormulation",
     "OneVsRestFormulation",
-    "OneVsRestLibsvm",
     "WestonWatkinsFormulation",
     "encode_labels",
     "Formulation",
@@ -41,6 +45,4 @@ __all__ = [
     "RescaledSVMDual",
     "ReweightedFormulation",
     "arom_rescaled",
-    "l2_arom_dual",
-    "l2_arom_dual_path",
 ]
