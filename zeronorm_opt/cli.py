@@ -183,7 +183,10 @@ def main(argv=None) -> int:
 def _main(argv) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    runners = runnable_experiments()
+    try:
+        runners = runnable_experiments()
+    except ZeroNormError as exc:  # a broken catalogue spec: one line naming file and key
+        return _fail(str(exc), EXIT_USAGE)
     if args.command == "list":
         for pid, path in available_problems().items():
             mark = "" if pid in runners else "  [no runner yet]"
