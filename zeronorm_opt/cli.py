@@ -1,10 +1,14 @@
 """Command line: ``zeronorm-opt list`` and ``zeronorm-opt run <experiment> [options]``.
 
-Each experiment of the catalogue (``experiments/problems/*.toml``) names its ``runner``: a
+Each experiment of the catalogue (``problems/*.toml`` at the top of the repository, installed as
+``zeronorm_opt/_problems``) names its ``runner``: a
 module of :mod:`zeronorm_opt.experiments` with a function
 ``run_from_cli(spec, args, progress) -> str`` that runs the experiment with the TOML settings
 ``spec`` overridden by the command-line options ``args`` and returns the table to print.
 Options an experiment has no use for are rejected by its runner with an :class:`InputError`.
+``zeronorm-opt run ./my.toml`` runs a spec of one's own: a path ending in ``.toml`` (or any
+existing file) is read and validated like a catalogue entry; its ``runner`` must name a built-in
+experiment module.
 
 ``python -m zeronorm_opt`` is the same command. A mistake ends in one line on stderr (never a
 traceback) and one of these exit codes:
@@ -31,7 +35,7 @@ from pathlib import Path
 
 from . import __version__
 from .exceptions import ZeroNormError
-from .experiments.catalogue import available_problems, load_problem
+from .experiments.catalogue import available_problems, load_problem, load_spec_file
 
 EXIT_USAGE = 2
 EXIT_FILES = 3
@@ -101,7 +105,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("list", help="list the experiments of the catalogue", epilog=EPILOG)
     run = sub.add_parser("run", help="run one experiment and print its table", epilog=EPILOG)
-    run.add_argument("experiment", help="experiment id, e.g. e1 (case does not matter)")
+    run.add_argument(
+        "experiment",
+        help="experiment id, e.g. e1 (case does not matter), or the path of a spec .toml file",
+    )
     run.add_argument(
         "--trials", type=positive_int, default=None, help="trials (draws, runs) per setting"
     )
@@ -156,6 +163,11 @@ def _is_missing_data(exc: FileNotFoundError) -> bool:
     return "ZERONORM_OPT_DATA" in str(exc)
 
 
+def _is_spec_path(argument: str) -> bool:
+    """True when ``run``'s argument names a spec file rather than a catalogue id."""
+    return argument.lower().endswith(".toml") or Path(argument).is_file()
+
+
 def main(argv=None) -> int:
     """Entry point of the ``zeronorm-opt`` console script; returns the exit code."""
     try:
@@ -171,28 +183,48 @@ def main(argv=None) -> int:
 def _main(argv) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    runners = runnable_experiments()
+    try:
+        runners = runnable_experiments()
+    except ZeroNormError as exc:  # a broken catalogue spec: one line naming file and key
+        return _fail(str(exc), EXIT_USAGE)
     if args.command == "list":
         for pid, path in available_problems().items():
             mark = "" if pid in runners else "  [no runner yet]"
             print(f"{pid}\t{load_problem(pid)['title']}\t({path.name}){mark}")
         return 0
-    experiment = args.experiment.lower()
-    known = sorted(available_problems(), key=lambda p: (len(p), p))
-    if experiment not in known:
-        return _fail(_unknown_experiment(args.experiment, known), EXIT_USAGE)
-    if experiment not in runners:
-        return _fail(
-            f"no runner for {experiment!r} yet; runnable: {', '.join(sorted(runners))}",
-            EXIT_USAGE,
-        )
+    if _is_spec_path(args.experiment):
+        path = Path(args.experiment)
+        if not path.is_file():
+            return _fail(f"spec file not found: {args.experiment}", EXIT_FILES)
+        try:
+            spec = load_spec_file(path)
+        except ZeroNormError as exc:
+            return _fail(str(exc), EXIT_USAGE)
+        except OSError as exc:
+            return _fail(f"cannot read {args.experiment}: {exc.strerror or exc}", EXIT_FILES)
+        experiment = str(spec["id"])
+        runner = spec["runner"]
+    else:
+        experiment = args.experiment.lower()
+        known = sorted(available_problems(), key=lambda p: (len(p), p))
+        if experiment not in known:
+            return _fail(_unknown_experiment(args.experiment, known), EXIT_USAGE)
+        if experiment not in runners:
+            return _fail(
+                f"no runner for {experiment!r} yet; runnable: {', '.join(sorted(runners))}",
+                EXIT_USAGE,
+            )
+        spec = None
+        runner = runners[experiment]
     if args.results is not None:
         problem = _results_problem(args.results)
         if problem:
             return _fail(problem, EXIT_FILES)
-    module = importlib.import_module(f".experiments.{runners[experiment]}", "zeronorm_opt")
+    module = importlib.import_module(f".experiments.{runner}", "zeronorm_opt")
     try:
-        table = module.run_from_cli(load_problem(experiment), args, _progress)
+        if spec is None:
+            spec = load_problem(experiment)
+        table = module.run_from_cli(spec, args, _progress)
     except KeyboardInterrupt:
         return _fail("interrupted; rerun with the same --results file to resume", EXIT_INTERRUPTED)
     except ZeroNormError as exc:
