@@ -181,7 +181,7 @@ def test_bridge_objective_never_increases_along_the_driver():
 
 
 @parametrize_with_checks(
-    [LassoISTA(), LassoISTA(0.1, method="cvxpy"), LassoISTA(method="ista"), BridgeRegression()]
+    [LassoISTA(), LassoISTA(0.05, method="cvxpy"), LassoISTA(method="ista"), BridgeRegression()]
 )
 def test_sklearn_compatible(estimator, check):
     check(estimator)
@@ -193,7 +193,7 @@ def test_lasso_estimator_matches_sklearn_with_intercept(method):
     X = Phi * np.linspace(0.5, 3.0, 30) + 2.0  # uneven scales and non-zero means
     y = y + 7.0
     options = {"tol_gap_abs": 1e-10, "tol_gap_rel": 1e-10} if method == "cvxpy" else None
-    ours = LassoISTA(0.2, method=method, tol=1e-11, max_iter=100_000, solver_options=options)
+    ours = LassoISTA(0.1, method=method, tol=1e-11, max_iter=100_000, solver_options=options)
     ours.fit(X, y)
     sk = Lasso(alpha=0.1, tol=1e-12, max_iter=100_000).fit(X, y)
     np.testing.assert_allclose(ours.coef_, sk.coef_, atol=1e-5)
@@ -205,9 +205,52 @@ def test_lasso_estimator_matches_sklearn_with_intercept(method):
     )
 
 
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("alpha", [0.01, 0.1, 0.5])
+@pytest.mark.parametrize("shape", [(40, 100), (120, 15)], ids=["p>n", "n>p"])
+def test_lasso_alpha_means_sklearn_alpha(shape, alpha, fit_intercept):
+    """``LassoISTA(alpha=a)`` is ``sklearn.linear_model.Lasso(alpha=a)``, not ``alpha=a/2``."""
+    n, p = shape
+    Phi, y, _ = _sparse_problem(n, p, 4, 0.5, seed=n + p)
+    X = Phi * np.linspace(0.5, 2.0, p) + 1.5
+    y = y + 4.0
+    ours = LassoISTA(alpha, fit_intercept=fit_intercept, tol=1e-15, max_iter=500_000).fit(X, y)
+    sk = Lasso(alpha=alpha, fit_intercept=fit_intercept, tol=1e-10, max_iter=1_000_000).fit(X, y)
+    assert np.count_nonzero(sk.coef_) > 0  # a non-trivial solution
+    np.testing.assert_allclose(ours.coef_, sk.coef_, rtol=0, atol=1e-6)
+    assert ours.intercept_ == pytest.approx(sk.intercept_, abs=1e-6)
+    # Reported objective is scikit-learn's (1/(2n))‖y − Xβ − b‖² + α‖β‖₁.
+    r = y - ours.predict(X)
+    sk_objective = r @ r / (2 * n) + alpha * np.abs(ours.coef_).sum()
+    assert ours.objective_path_[-1] == pytest.approx(sk_objective, rel=1e-10)
+    # The paper-scaled cvxpy formulation at λ = 2α has the same β (on centred data).
+    Xc, yc = (X - X.mean(axis=0), y - y.mean()) if fit_intercept else (X, y)
+    f = LassoFormulation(Xc, yc, alpha=2 * alpha)
+    f.solve(solver_options={"tol_gap_abs": 1e-12, "tol_gap_rel": 1e-12, "tol_feas": 1e-12})
+    np.testing.assert_allclose(f.coef_value(), sk.coef_, rtol=0, atol=1e-6)
+    assert f.objective_value(sk.coef_) == pytest.approx(2 * sk_objective, rel=1e-8)
+
+
+def test_lasso_alpha_max_is_sklearns():
+    Phi, y, _ = _sparse_problem(30, 50, 3, 0.1, seed=3)
+    yc = y - y.mean()
+    alpha_max = np.abs((Phi - Phi.mean(axis=0)).T @ yc).max() / len(y)
+    assert np.all(LassoISTA(alpha_max * 1.0001).fit(Phi, y).coef_ == 0)
+    assert np.any(LassoISTA(alpha_max * 0.99).fit(Phi, y).coef_ != 0)
+
+
+def test_bridge_alpha_uses_sklearn_scaling():
+    """``BridgeRegression(alpha=a)`` runs the paper-scaled solver at λ = 2a."""
+    Phi, y, _ = _sparse_problem(30, 60, 3, 0.01, seed=9)
+    model = BridgeRegression(alpha=0.025, q=0.5, fit_intercept=False).fit(Phi, y)
+    ref = bridge_regression(Phi, y, 0.05, 0.5)
+    np.testing.assert_allclose(model.coef_, ref.coef, atol=1e-8)
+    np.testing.assert_allclose(model.objective_path_, np.asarray(ref.objective_path) / 2)
+
+
 def test_bridge_estimator_records_history():
     Phi, y, beta = _sparse_problem(30, 60, 3, 0.01, seed=9)
-    model = BridgeRegression(alpha=0.05, q=0.5).fit(Phi, y + 3.0)
+    model = BridgeRegression(alpha=0.025, q=0.5).fit(Phi, y + 3.0)
     np.testing.assert_array_equal(model.support_, beta != 0)
     assert model.intercept_ == pytest.approx(3.0, abs=0.05)
     assert model.n_iter_ == len(model.history_) == len(model.objective_path_)

@@ -57,16 +57,17 @@ class _SparseLinearRegressor(RegressorMixin, BaseEstimator):
 
 
 class LassoISTA(_SparseLinearRegressor):
-    """Lasso ``min_β (1/n)‖y − Xβ‖² + α‖β‖₁`` by ISTA, FISTA or the cvxpy formulation.
+    """Lasso ``min_β (1/(2n))‖y − Xβ − b‖² + α‖β‖₁`` by ISTA, FISTA or the cvxpy formulation.
 
-    The objective is seed 003's (SPEC P10). scikit-learn's ``Lasso`` minimises half of it with
-    ``alpha/2``: ``LassoISTA(alpha=a)`` and ``sklearn.linear_model.Lasso(alpha=a/2)`` have the
-    same solution.
+    ``alpha`` means exactly what it means in :class:`sklearn.linear_model.Lasso`:
+    ``LassoISTA(alpha=a)`` and ``Lasso(alpha=a)`` minimise the same objective and have the same
+    coefficients and intercept (tested). The solvers keep the paper's scaling (see Notes).
 
     Parameters
     ----------
     alpha : float, default=1.0
-        ``α ≥ 0``.
+        ``α ≥ 0``, the weight of ``‖β‖₁`` against ``(1/(2n))‖y − Xβ − b‖²`` — scikit-learn's
+        convention. The solvers receive the paper's ``λ = 2α`` (see Notes).
     method : {"fista", "ista", "cvxpy"}, default="fista"
         Iterative soft thresholding, its accelerated form, or the declarative
         :class:`~zeronorm_opt.formulations.regression.LassoFormulation` (the reference).
@@ -90,10 +91,42 @@ class LassoISTA(_SparseLinearRegressor):
     n_iter_ : int
         Iterations of (F)ISTA, or of the conic solver.
     objective_path_ : ndarray
-        Objective after each (F)ISTA iteration (one value for cvxpy).
+        Objective ``(1/(2n))‖y − Xβ − b‖² + α‖β‖₁`` (scikit-learn's scaling, half the paper's
+        ``F``) after each (F)ISTA iteration (one value for cvxpy).
     dual_gap_ : float
-        Duality gap of the final coefficients (a bound on their suboptimality).
+        Duality gap of the final coefficients in the same scaling (a bound on their
+        suboptimality; ``tol`` is relative, so it is unaffected by the scaling).
     n_features_in_ : int
+
+    Notes
+    -----
+    ISTA [1]_, FISTA [2]_ and :class:`~zeronorm_opt.formulations.regression.LassoFormulation`
+    minimise the Lasso [3]_ in the scaling of Daubechies, Defrise and De Mol (seed 003, SPEC
+    P10)::
+
+        F(β) = (1/n) ‖y − Xβ‖² + λ ‖β‖₁
+
+    on centred data. The estimator's objective is ``F / 2`` with ``λ = 2α``::
+
+        (1/(2n)) ‖y − Xβ‖² + α ‖β‖₁ = F(β) / 2,    λ = 2 · alpha
+
+    so both have the same minimiser; ``fit`` passes ``λ = 2 · alpha`` to the solvers and reports
+    ``objective_path_`` and ``dual_gap_`` divided by 2. Every ``α ≥ α_max = ‖Xᵀy‖_∞ / n``
+    (centred data) gives ``β = 0``, as in scikit-learn. Before this convention,
+    ``LassoISTA(alpha=a)`` meant ``λ = a``, i.e. ``Lasso(alpha=a/2)``; halve old values of
+    ``alpha`` to keep old results.
+
+    References
+    ----------
+    .. [1] I. Daubechies, M. Defrise and C. De Mol, "An iterative thresholding algorithm for
+       linear inverse problems with a sparsity constraint", *Communications on Pure and
+       Applied Mathematics* 57(11):1413–1457, 2004. doi:10.1002/cpa.20042
+    .. [2] A. Beck and M. Teboulle, "A fast iterative shrinkage-thresholding algorithm for
+       linear inverse problems", *SIAM Journal on Imaging Sciences* 2(1):183–202, 2009.
+       doi:10.1137/080716542
+    .. [3] R. Tibshirani, "Regression shrinkage and selection via the lasso", *Journal of the
+       Royal Statistical Society: Series B* 58(1):267–288, 1996.
+       doi:10.1111/j.2517-6161.1996.tb02080.x
 
     Examples
     --------
@@ -102,11 +135,15 @@ class LassoISTA(_SparseLinearRegressor):
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(50, 80))
     >>> y = 2 * X[:, 3] - X[:, 60] + 0.01 * rng.normal(size=50) + 1.0
-    >>> model = LassoISTA(alpha=0.05).fit(X, y)
+    >>> model = LassoISTA(alpha=0.025).fit(X, y)
     >>> np.flatnonzero(model.coef_ > 0.05).tolist(), np.flatnonzero(model.coef_ < -0.05).tolist()
     ([3], [60])
-    >>> ref = LassoISTA(alpha=0.05, method="cvxpy").fit(X, y)
+    >>> ref = LassoISTA(alpha=0.025, method="cvxpy").fit(X, y)
     >>> bool(np.allclose(model.coef_, ref.coef_, atol=1e-5))
+    True
+    >>> from sklearn.linear_model import Lasso
+    >>> sk = Lasso(alpha=0.025, tol=1e-10, max_iter=100_000).fit(X, y)
+    >>> bool(np.allclose(model.coef_, sk.coef_, atol=1e-5))
     True
     """
 
@@ -144,34 +181,40 @@ class LassoISTA(_SparseLinearRegressor):
         if self.method not in _METHODS:
             raise InputError(f"method must be one of {_METHODS}; got {self.method!r}.")
         Xc, yc, x_mean, y_mean = self._prepare(X, y)
+        lam = 2.0 * float(self.alpha)  # scikit-learn's alpha -> the paper's λ (see Notes)
         if self.method == "cvxpy":
-            formulation = LassoFormulation(Xc, yc, self.alpha)
+            formulation = LassoFormulation(Xc, yc, lam)
             info = formulation.solve(self.solver, self.solver_options)
             coef = formulation.coef_value()
             self.n_iter_ = int(info.num_iters or 0)
-            self.objective_path_ = np.array([formulation.objective_value(coef)])
+            paper_objective = np.array([formulation.objective_value(coef)])
         else:
             run = fista if self.method == "fista" else ista
-            result = run(Xc, yc, self.alpha, max_iter=self.max_iter, tol=self.tol)
+            result = run(Xc, yc, lam, max_iter=self.max_iter, tol=self.tol)
             coef = result.coef
             self.n_iter_ = result.n_iter
-            self.objective_path_ = result.objective
-        self.dual_gap_ = lasso_dual_gap(Xc, yc, coef, self.alpha)
+            paper_objective = np.asarray(result.objective)
+        # The paper's F is twice scikit-learn's objective: report the latter.
+        self.objective_path_ = paper_objective / 2.0
+        self.dual_gap_ = lasso_dual_gap(Xc, yc, coef, lam) / 2.0
         self._finish(coef, x_mean, y_mean)
         return self
 
 
 class BridgeRegression(_SparseLinearRegressor):
-    """Bridge regression ``min_β (1/n)‖y − Xβ‖² + α Σ_j |β_j|^q``, ``0 < q < 1``.
+    """Bridge regression ``min_β (1/(2n))‖y − Xβ − b‖² + α Σ_j |β_j|^q``, ``0 < q < 1``.
 
     Non-convex (the lq rung of the l0 → lq → l1 ladder): minimised by successive linearisation
     of ``t ↦ (ε + t)^q`` — a sequence of weighted Lassos compiled once, starting from the Lasso —
-    which never increases the objective and stops at a stationary point.
+    which never increases the objective and stops at a stationary point. ``alpha`` is scaled
+    as in :class:`LassoISTA` and :class:`sklearn.linear_model.Lasso` (data term
+    ``(1/(2n))‖·‖²``); at ``q = 1`` the objective would be exactly scikit-learn's Lasso.
 
     Parameters
     ----------
     alpha : float, default=1.0
-        ``α > 0``.
+        ``α > 0``, the weight of ``Σ_j |β_j|^q`` against ``(1/(2n))‖y − Xβ − b‖²``. The
+        solver receives the paper's ``λ = 2α`` (see Notes).
     q : float, default=0.5
         Exponent in (0, 1).
     eps : float, default=1e-8
@@ -192,10 +235,29 @@ class BridgeRegression(_SparseLinearRegressor):
     support_ : ndarray of bool
     n_iter_ : int
     objective_path_ : ndarray
-        Bridge objective after each weighted-Lasso solve (non-increasing).
+        Bridge objective ``(1/(2n))‖y − Xβ − b‖² + α Σ_j (ε + |β_j|)^q`` after each
+        weighted-Lasso solve (non-increasing; half the paper's scaling).
     history_ : list of IterationRecord
-        The driver's per-iteration record.
+        The driver's per-iteration record (in the paper's scaling, ``λ = 2α``).
     n_features_in_ : int
+
+    Notes
+    -----
+    :func:`~zeronorm_opt.formulations.regression.bridge_regression` minimises the bridge
+    objective [2]_ in the paper's scaling ``(1/n)‖y − Xβ‖² + λ Σ_j (ε + |β_j|)^q`` (centred
+    data), the scaling of the weighted Lasso it solves at each step [1]_. The estimator's
+    objective is half of it with ``λ = 2α``, so they have the same minimisers; ``fit`` passes
+    ``λ = 2 · alpha`` and reports ``objective_path_`` divided by 2. Before this convention
+    ``BridgeRegression(alpha=a)`` meant ``λ = a``; halve old values of ``alpha`` to keep old
+    results.
+
+    References
+    ----------
+    .. [1] I. Daubechies, M. Defrise and C. De Mol, "An iterative thresholding algorithm for
+       linear inverse problems with a sparsity constraint", *Communications on Pure and
+       Applied Mathematics* 57(11):1413–1457, 2004. doi:10.1002/cpa.20042
+    .. [2] I. E. Frank and J. H. Friedman, "A statistical view of some chemometrics regression
+       tools", *Technometrics* 35(2):109–135, 1993. doi:10.1080/00401706.1993.10485033
 
     Examples
     --------
@@ -204,7 +266,7 @@ class BridgeRegression(_SparseLinearRegressor):
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(30, 60))
     >>> y = 2 * X[:, 3] - X[:, 40] + 0.01 * rng.normal(size=30)
-    >>> model = BridgeRegression(alpha=0.05, q=0.5).fit(X, y)
+    >>> model = BridgeRegression(alpha=0.025, q=0.5).fit(X, y)
     >>> np.flatnonzero(model.support_).tolist()
     [3, 40]
     """
@@ -247,7 +309,7 @@ class BridgeRegression(_SparseLinearRegressor):
         result = bridge_regression(
             Xc,
             yc,
-            self.alpha,
+            2.0 * float(self.alpha),  # scikit-learn's scaling -> the paper's λ (see Notes)
             self.q,
             eps=self.eps,
             max_iter=self.max_iter,
@@ -256,7 +318,7 @@ class BridgeRegression(_SparseLinearRegressor):
             solver_options=self.solver_options,
         )
         self.n_iter_ = result.n_iter
-        self.objective_path_ = result.objective_path
+        self.objective_path_ = np.asarray(result.objective_path) / 2.0
         self.history_ = result.history
         self._finish(result.coef, x_mean, y_mean)
         return self

@@ -48,8 +48,10 @@ class LassoFormulation(ReweightedFormulation):
     Y : array-like of shape (n,)
         Targets.
     alpha : float, default=1.0
-        ``λ ≥ 0``. scikit-learn's ``Lasso(alpha=λ/2, fit_intercept=False)`` has the same
-        minimiser (it minimises half this objective).
+        ``λ ≥ 0`` in the paper's scaling ``(1/n)‖Y − Φβ‖² + λ‖β‖₁`` — **not** scikit-learn's
+        ``alpha``: ``LassoFormulation(Phi, Y, alpha=2a)`` has the minimiser of
+        ``sklearn.linear_model.Lasso(alpha=a, fit_intercept=False)`` and of
+        :class:`~zeronorm_opt.LassoISTA` ``(alpha=a, fit_intercept=False)`` (see Notes).
 
     Attributes
     ----------
@@ -57,6 +59,27 @@ class LassoFormulation(ReweightedFormulation):
         ``β``.
     penalty_scale : float
         ``λ`` (the driver's objective is ``base + λ Σ_j φ(|β_j|)``).
+
+    Notes
+    -----
+    The objective keeps the scaling of Daubechies, Defrise and De Mol [1]_ (seed 003, SPEC
+    P10), ``F(β) = (1/n)‖Y − Φβ‖² + λ‖β‖₁``. scikit-learn's Lasso [2]_ and
+    :class:`~zeronorm_opt.LassoISTA` minimise ``(1/(2n))‖Y − Φβ‖² + α‖β‖₁ = F(β)/2`` with::
+
+        λ = 2 α        (α = λ / 2)
+
+    so the minimisers coincide; :class:`~zeronorm_opt.LassoISTA` and
+    :class:`~zeronorm_opt.BridgeRegression` build this formulation with ``λ = 2 · alpha``.
+    :meth:`objective_value` returns ``F`` (twice scikit-learn's objective).
+
+    References
+    ----------
+    .. [1] I. Daubechies, M. Defrise and C. De Mol, "An iterative thresholding algorithm for
+       linear inverse problems with a sparsity constraint", *Communications on Pure and
+       Applied Mathematics* 57(11):1413–1457, 2004. doi:10.1002/cpa.20042
+    .. [2] R. Tibshirani, "Regression shrinkage and selection via the lasso", *Journal of the
+       Royal Statistical Society: Series B* 58(1):267–288, 1996.
+       doi:10.1111/j.2517-6161.1996.tb02080.x
 
     Examples
     --------
