@@ -12,7 +12,7 @@ from sklearn.metrics import mutual_info_score
 from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from zeronorm_opt import InputError
+from zeronorm_opt import InputError, SolverError
 from zeronorm_opt.datasets import make_weston_linear
 from zeronorm_opt.estimators.baselines import (
     SVMRFE,
@@ -241,3 +241,20 @@ def test_r2w2_ranks_dropped_features_by_when_they_were_dropped():
     assert sel.ranking_[alive].max() < sel.ranking_[dropped].min()
     by_rank = dropped[np.argsort(sel.ranking_[dropped])]
     assert np.all(np.diff(sel.dropped_at_[by_rank]) <= 0)  # later drops rank higher
+
+
+@pytest.mark.filterwarnings("ignore:Solution may be inaccurate")
+def test_r2w2_ball_qp_goes_through_solve_problem():
+    # Typed errors of the package's solver wrapper instead of a raw cvxpy failure.
+    X, y = make_weston_linear(30, n_features=30, random_state=0)
+    with pytest.raises(SolverError, match="SCIPY"):
+        R2W2(2, max_iter=2, solver="SCIPY").fit(X, y)  # an LP solver: cannot solve the QP
+    with pytest.raises(SolverError, match="CLARABEL"):
+        R2W2(2, max_iter=2, solver="CLARABEL", solver_options={"max_iter": 1}).fit(X, y)
+    with pytest.raises(InputError, match="not installed"):
+        R2W2(2, max_iter=2, solver="NOT_A_SOLVER").fit(X, y)
+    # A fallback list moves past the failing solver to the same result.
+    ref = R2W2(2, max_iter=3).fit(X, y)
+    fallback = R2W2(2, max_iter=3, solver=["SCIPY", "CLARABEL"]).fit(X, y)
+    np.testing.assert_allclose(fallback.bound_path_, ref.bound_path_, rtol=1e-6)
+    np.testing.assert_array_equal(fallback.support_, ref.support_)

@@ -110,6 +110,38 @@ def test_custom_surrogate_equals_builtin(e1_data):
         successive_linearisation(MarginFormulation(X, y), object())
 
 
+def test_capped_l1_with_zero_derivative_runs_with_normalised_weights(e1_data):
+    # Capped-l1 min(t, θ): derivative 0 beyond θ, so some weights are 0 (free coefficients);
+    # normalisation used to divide by that 0 and fail with a NaN/inf weights error.
+    X, y = e1_data
+    theta = 0.05
+    capped = CustomSurrogate(
+        value=lambda t: np.minimum(t, theta), derivative=lambda t: np.where(t < theta, 1.0, 0.0)
+    )
+    res = successive_linearisation(MarginFormulation(X, y, "l1"), capped, normalise_weights=True)
+    assert any(np.any(r.weights == 0) & np.any(r.weights > 0) for r in res.history[1:])
+    objs = res.objective_path
+    assert np.all(np.diff(objs) <= 1e-6 * np.maximum(1.0, np.abs(objs[:-1])))
+    assert 0 < res.support.sum() < X.shape[1] // 4
+    y_pm = np.where(y == 1, 1.0, -1.0)
+    b = cp.Variable()
+    prob = cp.Problem(cp.Minimize(0), [cp.multiply(y_pm, X @ res.coef + b) >= 1 - 1e-6])
+    prob.solve(solver="HIGHS")
+    assert prob.status == "optimal"
+
+
+def test_set_weights_error_names_the_bad_entries(e1_data):
+    X, y = e1_data
+    f = MarginFormulation(X, y, "l1")
+    w = np.ones(f.n_coef)
+    w[3], w[7] = -1.0, np.nan
+    with pytest.raises(InputError, match=r"non-finite.*\[7\].*negative at indices \[3\]"):
+        f.set_weights(w)
+    with pytest.raises(InputError, match="shape"):
+        f.set_weights(np.ones(3))
+    f.set_weights(np.zeros(f.n_coef))  # 0 is legal: no penalty
+
+
 @pytest.mark.parametrize(
     "surrogate", [LogSurrogate(eps=0.1), ExpSurrogate(alpha=3.0), PowerSurrogate(q=0.5, eps=0.1)]
 )

@@ -173,3 +173,19 @@ def test_fast_path_refuses_what_it_cannot_do(e1_data):
         AROM(method="quick").fit(X, y)
     constrained = AROM(norm="l2", extra_constraints=lambda w, b: [w[0] >= 0]).fit(X, y)
     assert constrained.method_ == "cvxpy"
+
+
+def test_solver_options_never_take_the_libsvm_path(e1_data):
+    X, y = e1_data
+    # n > m and norm="l2" would pick libsvm; solver options must route to cvxpy instead.
+    arom = AROM(norm="l2", max_iter=3, solver_options={"max_iter": 500}).fit(X, y)
+    assert arom.method_ == "cvxpy" and arom.backend_ == "cvxpy"
+    named = AROM(norm="l2", max_iter=3, solver="CLARABEL").fit(X, y)
+    assert named.backend_ == "cvxpy"
+    plain = AROM(norm="l2", max_iter=3).fit(X, y)
+    assert plain.method_ == "fast" and plain.backend_ == "libsvm"
+    assert AROM(norm="l1", max_iter=3).fit(X, y).backend_ == "cvxpy"
+    with pytest.raises(InputError, match="solver_options.*method='cvxpy'"):
+        AROM(norm="l2", method="fast", solver_options={"max_iter": 500}).fit(X, y)
+    with pytest.raises(InputError, match="method='cvxpy'"):
+        AROM(norm="l2", method="fast", solver="CLARABEL").fit(X, y)

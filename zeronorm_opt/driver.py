@@ -111,7 +111,8 @@ def successive_linearisation(
         A coefficient with ``h_j ≤ prune_tol·max h`` is fixed at zero for good (a removed
         feature never returns). Set 0 to disable.
     normalise_weights : bool, default=False
-        Divide the weights by their smallest active value before each solve. Valid when the
+        Divide the weights by their smallest positive active value before each solve
+        (weights of 0, e.g. from capped-l1 or SCAD, stay 0). Valid when the
         argmin is invariant to a positive scaling of the penalty (hard-margin problems);
         keeps AROM's weights ``1/z`` with ``max z = 1``.
     n_features_to_select : int or None
@@ -163,8 +164,13 @@ def successive_linearisation(
     coef = np.zeros(n_coef)
     for it in range(1, int(max_iter) + 1):
         w = np.where(active, weights, 0.0)
-        if normalise_weights and np.any(active):
-            w = w / w[active].min()
+        if normalise_weights:
+            # Scale by the smallest *positive* active weight: a surrogate whose derivative
+            # reaches 0 (capped-l1, SCAD) gives weights of 0 (coefficients free of penalty),
+            # and dividing by that 0 would turn the weights into NaN/inf.
+            positive = w[active & (w > 0)]
+            if positive.size:
+                w = w / positive.min()
         formulation.set_active(active)
         formulation.set_weights(w)
         info = formulation.solve(solver, solver_options)

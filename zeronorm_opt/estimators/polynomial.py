@@ -84,7 +84,7 @@ class PolynomialAROM(ClassifierMixin, BaseEstimator):
         Selected monomials, copies merged, canonical names (factors sorted by input).
     monomial_coef_ : dict of str to float
         Coefficient of each selected monomial in the learned polynomial.
-    history_, n_iter_, stop_reason_, method_
+    history_, n_iter_, stop_reason_, method_, backend_
         Those of the inner AROM run (see :class:`~zeronorm_opt.AROM`).
     arom_ : AROM
         The fitted AROM on the mapped data.
@@ -165,6 +165,7 @@ class PolynomialAROM(ClassifierMixin, BaseEstimator):
         self.n_iter_ = self.arom_.n_iter_
         self.stop_reason_ = self.arom_.stop_reason_
         self.method_ = self.arom_.method_
+        self.backend_ = self.arom_.backend_
         self.feature_names_ = feature_names(n, self.degree, names)
         monomials, selected = merge_symmetric_copies(self.support_, n, self.degree, names)
         _, coef = merge_symmetric_copies(self.coef_[0], n, self.degree, names)

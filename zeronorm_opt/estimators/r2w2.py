@@ -14,7 +14,8 @@ import numpy as np
 from sklearn.svm import SVC
 
 from .._validation import check_positive, validate_labelled_data
-from ..exceptions import InputError, SolverError
+from ..exceptions import InputError
+from ..solvers import solve_problem
 from ._ranking import _budget, _RankingSelector
 
 __all__ = ["R2W2"]
@@ -27,7 +28,7 @@ class _Ball:
     enters as a Parameter (DPP), so each solve only updates the data.
     """
 
-    def __init__(self, X: np.ndarray, solver: str | None) -> None:
+    def __init__(self, X: np.ndarray, solver, solver_options) -> None:
         m, n = X.shape
         self.sigma = cp.Parameter(n, nonneg=True)
         self.sigma2 = cp.Parameter(n, nonneg=True)
@@ -37,18 +38,20 @@ class _Ball:
         )
         self.problem = cp.Problem(cp.Maximize(objective), [cp.sum(self.beta) == 1])
         self.solver = solver
+        self.solver_options = solver_options
 
     def __call__(self, sigma: np.ndarray) -> tuple[float, np.ndarray]:
         self.sigma.value = sigma
         self.sigma2.value = sigma**2
-        self.problem.solve(solver=self.solver)
-        if self.problem.status not in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE):
-            raise SolverError(
-                "the smallest-enclosing-ball QP of R2W2 failed; try radius='variance' or "
-                "another solver.",
-                status=self.problem.status,
-                solver=self.solver,
-            )
+        # Fallback lists, typed errors (SolverError, InfeasibleError) and solver options
+        # come from the package's solver wrapper.
+        solve_problem(
+            self.problem,
+            self.solver,
+            self.solver_options,
+            infeasible_hint="The smallest-enclosing-ball QP of R2W2 is always feasible; try "
+            "radius='variance' or another solver.",
+        )
         beta = np.clip(self.beta.value, 0.0, None)
         return float(self.problem.value), beta / beta.sum()
 
@@ -103,8 +106,12 @@ class R2W2(_RankingSelector):
         Maximum number of gradient steps.
     tol : float, default=1e-6
         Stop when a step decreases the bound by less than ``tol`` relatively.
-    solver : str or None, default=None
-        cvxpy solver of the ball QP (``None``: cvxpy's default for QPs).
+    solver : str, list of str or None, default=None
+        cvxpy solver (or fallback list) of the ball QP, solved through
+        :func:`~zeronorm_opt.solvers.solve_problem` (``None``: its default for QPs).
+        Failures raise :class:`~zeronorm_opt.SolverError`.
+    solver_options : dict or None, default=None
+        Options passed to the solver (see :func:`~zeronorm_opt.solvers.solve_problem`).
 
     Attributes
     ----------
@@ -140,7 +147,8 @@ class R2W2(_RankingSelector):
         radius: str = "ball",
         max_iter: int = 50,
         tol: float = 1e-6,
-        solver: str | None = None,
+        solver=None,
+        solver_options=None,
     ) -> None:
         self.n_features_to_select = n_features_to_select
         self.C = C
@@ -148,6 +156,7 @@ class R2W2(_RankingSelector):
         self.max_iter = max_iter
         self.tol = tol
         self.solver = solver
+        self.solver_options = solver_options
 
     def fit(self, X, y) -> R2W2:
         """Run the gradient descent on σ and keep the largest scale factors.
@@ -173,7 +182,7 @@ class R2W2(_RankingSelector):
             raise InputError(f"max_iter must be a non-negative integer; got {self.max_iter!r}.")
         if self.max_iter < 0:
             raise InputError(f"max_iter must be >= 0; got {self.max_iter!r}.")
-        ball = _Ball(X, self.solver) if self.radius == "ball" else None
+        ball = _Ball(X, self.solver, self.solver_options) if self.radius == "ball" else None
         svm = SVC(kernel="precomputed", C=C)
 
         def bound(sigma: np.ndarray) -> tuple[float, np.ndarray]:

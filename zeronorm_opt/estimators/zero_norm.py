@@ -139,8 +139,9 @@ class AROM(_ZeroNormClassifier):
         solver, user constraints). ``"fast"``: for ``norm="l2"`` only, the SVM dual on the
         rescaled Gram matrix solved by libsvm (:func:`~zeronorm_opt.fast.svm_dual.
         l2_arom_dual_path`; same iterates, tested against the cvxpy form). ``"auto"``: the fast
-        path for ``norm="l2"`` when ``n_features > n_samples`` and no ``extra_constraints``
-        or ``solver`` are given, else cvxpy.
+        path for ``norm="l2"`` when ``n_features > n_samples`` and no ``extra_constraints``,
+        ``solver`` or ``solver_options`` are given, else cvxpy (the fast path never ignores an
+        option: ``method="fast"`` with ``solver``/``solver_options`` raises InputError).
 
     Attributes
     ----------
@@ -156,6 +157,10 @@ class AROM(_ZeroNormClassifier):
     stop_reason_ : {"converged", "max_iter", "budget"}
     method_ : {"cvxpy", "fast"}
         The path ``method="auto"`` chose.
+    backend_ : {"cvxpy", "libsvm"}
+        What solved the steps: ``"cvxpy"`` (the reweighted formulation through
+        :func:`~zeronorm_opt.solvers.solve_problem`, with ``solver``/``solver_options``) or
+        ``"libsvm"`` (the fast l2 dual path).
 
     Examples
     --------
@@ -202,6 +207,8 @@ class AROM(_ZeroNormClassifier):
         self.method = method
 
     def _choose_method(self, X) -> str:
+        # The fast path (libsvm) runs only when it solves exactly the problem these options
+        # describe: a cvxpy solver name, solver options or extra constraints cannot reach it.
         if self.method not in ("auto", "cvxpy", "fast"):
             raise InputError(f"method must be 'auto', 'cvxpy' or 'fast'; got {self.method!r}.")
         if self.method == "fast":
@@ -210,9 +217,15 @@ class AROM(_ZeroNormClassifier):
                     "method='fast' (the libsvm dual) serves norm='l2' without "
                     "extra_constraints; use method='cvxpy' for this configuration."
                 )
+            if self.solver is not None or self.solver_options:
+                raise InputError(
+                    "method='fast' solves the l2 dual with libsvm, which takes neither a cvxpy "
+                    "solver nor solver_options (they would be ignored); pass method='cvxpy' "
+                    "(or 'auto') to use them, or drop solver/solver_options for the fast path."
+                )
             return "fast"
         if self.method == "auto" and self.norm == "l2" and X.shape[1] > X.shape[0]:
-            if self.extra_constraints is None and self.solver is None:
+            if self.extra_constraints is None and self.solver is None and not self.solver_options:
                 return "fast"
         return "cvxpy"
 
@@ -228,6 +241,7 @@ class AROM(_ZeroNormClassifier):
         if self.norm not in ("l1", "l2"):
             raise InputError(f"norm must be 'l1' or 'l2'; got {self.norm!r}.")
         self.method_ = self._choose_method(X)
+        self.backend_ = "libsvm" if self.method_ == "fast" else "cvxpy"
         if self.method_ == "fast":
             check_slack_penalty(self.slack_penalty, self.C)
             result, b = l2_arom_dual_path(

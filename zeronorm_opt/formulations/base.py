@@ -190,16 +190,7 @@ class ReweightedFormulation(Formulation):
         return v.copy() if self.penalty == "l1" else v**2
 
     def set_weights(self, weights) -> None:
-        weights = np.asarray(weights, dtype=float)
-        if (
-            weights.shape != (self.n_coef,)
-            or np.any(weights < 0)
-            or not np.all(np.isfinite(weights))
-        ):
-            raise InputError(
-                f"weights must be {self.n_coef} finite non-negative numbers; got shape "
-                f"{weights.shape}."
-            )
+        weights = check_weights(weights, self.n_coef)
         self.weight_param.value = weights if self.penalty == "l1" else np.sqrt(weights)
 
     def set_active(self, mask) -> None:
@@ -233,3 +224,33 @@ class ReweightedFormulation(Formulation):
     def base_objective_value(self) -> float:
         """Value of the objective without the weighted penalty (0 for pure margin problems)."""
         return 0.0
+
+
+def _head(indices, k: int = 5) -> str:
+    """The first ``k`` indices as text, with an ellipsis when there are more."""
+    shown = ", ".join(str(int(i)) for i in indices[:k])
+    return f"[{shown}{', ...' if len(indices) > k else ''}]"
+
+
+def check_weights(weights, n_coef: int) -> np.ndarray:
+    """``weights`` as a float array of shape ``(n_coef,)``, finite and non-negative.
+
+    The InputError names the entries that are wrong (0 is legal: no penalty).
+    """
+    weights = np.asarray(weights, dtype=float)
+    if weights.shape != (n_coef,):
+        raise InputError(f"weights must have shape ({n_coef},); got shape {weights.shape}.")
+    problems = []
+    nonfinite = np.flatnonzero(~np.isfinite(weights))
+    if nonfinite.size:
+        problems.append(f"{nonfinite.size} non-finite (NaN/inf) at indices {_head(nonfinite)}")
+    negative = np.flatnonzero(weights < 0)
+    if negative.size:
+        problems.append(f"{negative.size} negative at indices {_head(negative)}")
+    if problems:
+        raise InputError(
+            "weights must be finite and non-negative (0 means no penalty); got "
+            + "; ".join(problems)
+            + "."
+        )
+    return weights

@@ -16,7 +16,7 @@ import numpy as np
 
 from .._validation import check_finite_matrix, check_positive
 from ..exceptions import InputError
-from .base import ReweightedFormulation
+from .base import ReweightedFormulation, check_weights
 
 __all__ = ["BasisPursuitFormulation", "LassoFormulation"]
 
@@ -135,11 +135,7 @@ class LassoFormulation(ReweightedFormulation):
 
     def set_weights(self, weights) -> None:
         """Set the weights ``c`` of the weighted l1 penalty (non-negative, one per coef)."""
-        weights = np.asarray(weights, dtype=float)
-        if weights.shape != (self.n_coef,) or not np.all(np.isfinite(weights)):
-            raise InputError(f"weights must be {self.n_coef} finite non-negative numbers.")
-        if np.any(weights < 0):
-            raise InputError("weights must be non-negative.")
+        weights = check_weights(weights, self.n_coef)
         self._user_weights = weights.copy()
         self.weight_param.value = self._alpha * weights
 
