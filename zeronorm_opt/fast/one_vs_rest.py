@@ -16,12 +16,11 @@ from ..exceptions import InfeasibleError, InputError
 from ..formulations.multiclass import MULTICLASS_HARD_MARGIN_HINT, OneVsRestFormulation
 from ..solvers import SolveInfo
 
+# libsvm is a soft-margin solver: the hard margin is approximated by this one box bound (after
+# an LP has checked that each one-vs-rest problem is separable), shared with the binary path.
+from .svm_dual import LIBSVM_HARD_MARGIN_C
+
 __all__ = ["LIBSVM_HARD_MARGIN_C", "OneVsRestLibsvm"]
-
-
-#: libsvm is a soft-margin solver: the hard margin is approximated by this box bound (after an
-#: LP has checked that each one-vs-rest problem is separable).
-LIBSVM_HARD_MARGIN_C = 1e7
 
 
 class OneVsRestLibsvm(OneVsRestFormulation):
