@@ -6,7 +6,13 @@ Frank–Wolfe driver, scikit-learn estimators and fast paths.
 """
 
 from . import datasets, surrogates
-from .exceptions import InfeasibleError, InputError, SolverError, ZeroNormError
+from .exceptions import (
+    DataNotFoundError,
+    InfeasibleError,
+    InputError,
+    SolverError,
+    ZeroNormError,
+)
 from .solvers import installed_solvers, solve_problem
 from .surrogates import CustomSurrogate, ExpSurrogate, LogSurrogate, PowerSurrogate
 
@@ -14,6 +20,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "CustomSurrogate",
+    "DataNotFoundError",
     "ExpSurrogate",
     "InfeasibleError",
     "InputError",

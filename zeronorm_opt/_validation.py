@@ -165,13 +165,12 @@ def validate_labelled_data(
     *,
     binary: bool = True,
     accept_sparse: bool = False,
-    selector: bool = True,
 ):
     """Validate an estimator's training data at the boundary (every problem an InputError).
 
     Runs scikit-learn's ``validate_data`` (sets ``n_features_in_``; NaN/inf, shapes), rejects
     targets that are not class labels and single-class ``y``, and for two-class methods maps
-    the labels to ±1. NaN/inf in ``y`` and (for selectors) an ``X`` whose features are all
+    the labels to ±1. NaN/inf in ``y`` and an ``X`` whose features are all
     constant are rejected too.
 
     Returns
@@ -199,8 +198,7 @@ def validate_labelled_data(
             "(continuous targets call for a regressor)."
         )
     classes = np.unique(y)
-    if selector:
-        check_not_all_constant(X)
+    check_not_all_constant(X)
     if classes.size < 2:
         # "one class" is the wording scikit-learn's estimator checks look for.
         raise InputError(

@@ -34,7 +34,7 @@ import sys
 from pathlib import Path
 
 from . import __version__
-from .exceptions import ZeroNormError
+from .exceptions import DataNotFoundError, ZeroNormError
 from .experiments.catalogue import available_problems, load_problem, load_spec_file
 
 EXIT_USAGE = 2
@@ -154,15 +154,6 @@ def _results_problem(results: str) -> str | None:
     return None
 
 
-def _is_missing_data(exc: FileNotFoundError) -> bool:
-    tb = exc.__traceback__
-    while tb is not None:
-        if tb.tb_frame.f_globals.get("__name__") == "zeronorm_opt.datasets.microarray":
-            return True
-        tb = tb.tb_next
-    return "ZERONORM_OPT_DATA" in str(exc)
-
-
 def _is_spec_path(argument: str) -> bool:
     """True when ``run``'s argument names a spec file rather than a catalogue id."""
     return argument.lower().endswith(".toml") or Path(argument).is_file()
@@ -229,15 +220,9 @@ def _main(argv) -> int:
         return _fail("interrupted; rerun with the same --results file to resume", EXIT_INTERRUPTED)
     except ZeroNormError as exc:
         return _fail(str(exc), EXIT_USAGE)
+    except DataNotFoundError as exc:
+        return _fail(f"missing data for {experiment}: {exc}", EXIT_FILES)
     except FileNotFoundError as exc:
-        if _is_missing_data(exc):
-            name = Path(exc.filename).name if exc.filename else None
-            what = name or str(exc).split(" not found", 1)[0]
-            return _fail(
-                f"missing data {what} for {experiment}: put the microarray .npz files in a "
-                "folder and set ZERONORM_OPT_DATA to it (or use ~/.cache/zeronorm_opt)",
-                EXIT_FILES,
-            )
         return _fail(f"file not found: {exc.filename or exc}", EXIT_FILES)
     except OSError as exc:
         where = f" {exc.filename}" if exc.filename else ""

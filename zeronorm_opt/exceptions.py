@@ -57,3 +57,11 @@ class InfeasibleError(SolverError):
     Raised for a hard-margin problem (``C=None``) on training data that are not linearly
     separable; the message says to pass ``C=`` for the soft-margin formulation.
     """
+
+
+class DataNotFoundError(FileNotFoundError):
+    """A data set the package reads (a microarray ``.npz``) is not on this machine.
+
+    A :class:`FileNotFoundError`, so code that catches that keeps working; its own type lets the
+    command line tell missing data (say where to put it) from any other missing file.
+    """

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..exceptions import InputError
+from ..exceptions import DataNotFoundError, InputError
 
 MICROARRAY_SETS = ("colon", "lymphoma", "leukemia", "brown_yeast")
 _ENV_VAR = "ZERONORM_OPT_DATA"
@@ -45,7 +45,8 @@ def candidate_data_dirs(data_dir: str | os.PathLike | None = None) -> list[Path]
 
 
 def find_microarray_file(name: str, data_dir=None) -> Path:
-    """Path of ``<name>.npz``; raises :class:`FileNotFoundError` listing the folders tried."""
+    """Path of ``<name>.npz``; raises :class:`~zeronorm_opt.exceptions.DataNotFoundError` (a
+    :class:`FileNotFoundError`) listing the folders tried."""
     if name not in MICROARRAY_SETS:
         raise InputError(f"unknown data set {name!r}; choose one of {MICROARRAY_SETS}.")
     tried = candidate_data_dirs(data_dir)
@@ -53,7 +54,7 @@ def find_microarray_file(name: str, data_dir=None) -> Path:
         path = folder / f"{name}.npz"
         if path.is_file():
             return path
-    raise FileNotFoundError(
+    raise DataNotFoundError(
         f"{name}.npz not found in {[str(d) for d in tried]}; pass data_dir= or set "
         f"{_ENV_VAR} to the folder holding the microarray .npz files."
     )
