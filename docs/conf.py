@@ -11,10 +11,28 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
     "sphinx.ext.mathjax",
+    # MathJax bundled into _static/mathjax: the maths renders without network access (no CDN).
+    "sphinx-mathjax-offline",
     "sphinx.ext.intersphinx",
     "sphinx.ext.doctest",
     "numpydoc",
+    "sphinx_gallery.gen_gallery",
 ]
+
+# The gallery: every docs/gallery/plot_*.py runs during the build and its figures are embedded,
+# so they always show what the current code does. A failing example fails the build.
+sphinx_gallery_conf = {
+    "examples_dirs": "gallery",
+    "gallery_dirs": "auto_examples",
+    "filename_pattern": r"/plot_",
+    "abort_on_example_error": True,
+    "download_all_examples": False,
+    "remove_config_comments": True,
+    "matplotlib_animations": False,
+    "image_scrapers": ("matplotlib",),
+    # The execution-times page loads DataTables from a CDN: not written (offline docs).
+    "write_computation_times": False,
+}
 
 autosummary_generate = True
 # Own class template: lists only the methods a class defines, so scikit-learn's inherited
@@ -24,7 +42,7 @@ numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 autodoc_typehints = "none"
 intersphinx_mapping = {}
-exclude_patterns = ["_build"]
+exclude_patterns = ["_build", "gallery/README.rst", "sg_execution_times.rst", "**/sg_execution_times.rst"]
 html_theme = "pydata_sphinx_theme"
 html_title = "zeronorm_opt"
 html_theme_options = {"navigation_with_keys": False}
