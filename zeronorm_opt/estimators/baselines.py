@@ -20,15 +20,18 @@ import numbers
 
 import numpy as np
 import scipy.sparse as sp
+from sklearn.base import _fit_context
 from sklearn.feature_selection import RFE
 from sklearn.svm import SVC
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils._tags import ClassifierTags
+from sklearn.utils.sparsefuncs import mean_variance_axis
 
 from .._validation import (
-    check_positive,
     validate_labelled_data,
 )
 from ..exceptions import InputError
+from ._params import N_FEATURES_TO_SELECT, POSITIVE
 from ._ranking import _budget, _ranking_from_scores, _RankingSelector
 
 __all__ = ["SVMRFE", "FisherScore", "InformationGainFilter", "make_svm_rfe"]
@@ -37,15 +40,21 @@ __all__ = ["SVMRFE", "FisherScore", "InformationGainFilter", "make_svm_rfe"]
 # --------------------------------------------------------------------------------------------
 # Fisher / correlation score
 # --------------------------------------------------------------------------------------------
-def _sample_var(A: np.ndarray) -> np.ndarray:
-    """Sample variance (ddof=1) per column; 0 for a single example, whose spread is unknown.
+def _mean_and_sample_var(A) -> tuple[np.ndarray, np.ndarray]:
+    """Mean and sample variance (ddof=1) per column of a dense or sparse matrix.
 
-    Tiny training sets (E1 draws 10 points) can hold a single example of a class; treating its
+    The variance is 0 for a single example, whose spread is unknown: tiny training sets (the
+    linear toy problem draws 10 points) can hold a single example of a class, and treating its
     spread as 0 keeps the score defined instead of refusing the data.
     """
-    if A.shape[0] < 2:
-        return np.zeros(A.shape[1])
-    return A.var(axis=0, ddof=1)
+    m = A.shape[0]
+    if sp.issparse(A):
+        mean, var = mean_variance_axis(sp.csr_matrix(A), axis=0)  # population variance
+    else:
+        mean, var = A.mean(axis=0), A.var(axis=0)
+    if m < 2:
+        return mean, np.zeros(A.shape[1])
+    return mean, var * (m / (m - 1))
 
 
 class FisherScore(_RankingSelector):
@@ -59,8 +68,9 @@ class FisherScore(_RankingSelector):
 
     Parameters
     ----------
-    n_features_to_select : int or None, default=None
-        Number of features kept; ``None`` keeps half of them (as RFE).
+    n_features_to_select : int, float or None, default=None
+        Number of features kept: an integer, a fraction in (0, 1] of the features, or
+        ``None`` for half of them (as RFE).
 
     Attributes
     ----------
@@ -86,15 +96,18 @@ class FisherScore(_RankingSelector):
     True
     """
 
-    def __init__(self, n_features_to_select: int | None = None) -> None:
+    _parameter_constraints: dict = {"n_features_to_select": N_FEATURES_TO_SELECT}
+
+    def __init__(self, n_features_to_select: int | float | None = None) -> None:
         self.n_features_to_select = n_features_to_select
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y) -> FisherScore:
         """Compute the scores and keep the ``n_features_to_select`` best features.
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : array-like or sparse matrix of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
             Two-class labels of any type.
 
@@ -102,11 +115,12 @@ class FisherScore(_RankingSelector):
         -------
         self : FisherScore
         """
-        X, self.classes_, y_pm = validate_labelled_data(self, X, y)
+        X, self.classes_, y_pm = validate_labelled_data(self, X, y, accept_sparse=True)
         k = _budget(self.n_features_to_select, X.shape[1])
-        pos, neg = X[y_pm > 0], X[y_pm < 0]
-        num = (pos.mean(axis=0) - neg.mean(axis=0)) ** 2
-        den = _sample_var(pos) + _sample_var(neg)
+        mean_pos, var_pos = _mean_and_sample_var(X[y_pm > 0])
+        mean_neg, var_neg = _mean_and_sample_var(X[y_pm < 0])
+        num = (mean_pos - mean_neg) ** 2
+        den = var_pos + var_neg
         with np.errstate(divide="ignore", invalid="ignore"):
             scores = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.inf)
         scores[(den == 0) & (num == 0)] = 0.0
@@ -114,6 +128,11 @@ class FisherScore(_RankingSelector):
         self.ranking_ = _ranking_from_scores(scores)
         self.support_ = self.ranking_ <= k
         return self
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
 
 
 # --------------------------------------------------------------------------------------------
@@ -161,8 +180,9 @@ class SVMRFE(_RankingSelector):
 
     Parameters
     ----------
-    n_features_to_select : int or None, default=None
-        Number of features kept; ``None`` keeps half of them (as RFE).
+    n_features_to_select : int, float or None, default=None
+        Number of features kept: an integer, a fraction in (0, 1] of the features, or
+        ``None`` for half of them (as RFE).
     C : float, default=1.0
         Regularisation of the linear SVM (large = close to hard margin).
     halving_above : int, default=100
@@ -190,13 +210,24 @@ class SVMRFE(_RankingSelector):
     (2, np.int64(1))
     """
 
+    _parameter_constraints: dict = {
+        "n_features_to_select": N_FEATURES_TO_SELECT,
+        "C": POSITIVE,
+        "halving_above": [Interval(numbers.Integral, 0, None, closed="left")],
+    }
+
     def __init__(
-        self, n_features_to_select: int | None = None, *, C: float = 1.0, halving_above: int = 100
+        self,
+        n_features_to_select: int | float | None = None,
+        *,
+        C: float = 1.0,
+        halving_above: int = 100,
     ) -> None:
         self.n_features_to_select = n_features_to_select
         self.C = C
         self.halving_above = halving_above
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y) -> SVMRFE:
         """Eliminate features recursively.
 
@@ -210,16 +241,10 @@ class SVMRFE(_RankingSelector):
         -------
         self : SVMRFE
         """
-        X, self.classes_, y_pm = validate_labelled_data(self, X, y)
+        X, self.classes_, y_pm = validate_labelled_data(self, X, y, accept_sparse=True)
         n = X.shape[1]
         k = _budget(self.n_features_to_select, n)
-        C = check_positive(self.C, "C")
-        if (
-            isinstance(self.halving_above, bool)
-            or not isinstance(self.halving_above, numbers.Integral)
-            or self.halving_above < 0
-        ):
-            raise InputError(f"halving_above must be an integer >= 0; got {self.halving_above!r}.")
+        C = float(self.C)
         remaining = np.arange(n)
         # Elimination rank: features removed in the same step share it; later = better.
         removed_at = np.zeros(n, dtype=int)
@@ -248,6 +273,11 @@ class SVMRFE(_RankingSelector):
         self.n_steps_ = n_steps
         return self
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
 
 # --------------------------------------------------------------------------------------------
 # Information gain
@@ -271,8 +301,9 @@ class InformationGainFilter(_RankingSelector):
 
     Parameters
     ----------
-    n_features_to_select : int or None, default=None
-        Number of features kept; ``None`` keeps half of them.
+    n_features_to_select : int, float or None, default=None
+        Number of features kept: an integer, a fraction in (0, 1] of the features, or
+        ``None`` for half of them (as RFE).
     threshold : {"presence", "median"} or float, default="presence"
         ``"presence"``: ``x > 0``; ``"median"``: ``x >`` the feature's median over the
         training data (dense input only); a number: ``x > threshold``.
@@ -294,12 +325,24 @@ class InformationGainFilter(_RankingSelector):
     [1.0, 1.0, 0.0]
     """
 
+    _parameter_constraints: dict = {
+        "n_features_to_select": N_FEATURES_TO_SELECT,
+        "threshold": [
+            StrOptions({"presence", "median"}),
+            Interval(numbers.Real, None, None, closed="neither"),
+        ],
+    }
+
     def __init__(
-        self, n_features_to_select: int | None = None, *, threshold: str | float = "presence"
+        self,
+        n_features_to_select: int | float | None = None,
+        *,
+        threshold: str | float = "presence",
     ) -> None:
         self.n_features_to_select = n_features_to_select
         self.threshold = threshold
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y) -> InformationGainFilter:
         """Score every feature and keep the ``n_features_to_select`` best.
 
@@ -315,23 +358,17 @@ class InformationGainFilter(_RankingSelector):
         """
         X, self.classes_, y = validate_labelled_data(self, X, y, binary=False, accept_sparse=True)
         k = _budget(self.n_features_to_select, X.shape[1])
-        if isinstance(self.threshold, str):
-            if self.threshold == "presence":
-                thr = 0.0
-            elif self.threshold == "median":
-                if sp.issparse(X):
-                    raise InputError("threshold='median' needs dense X; use 'presence'.")
-                thr = np.median(X, axis=0)
-            else:
+        if self.threshold == "presence":
+            thr = 0.0
+        elif self.threshold == "median":
+            if sp.issparse(X):
                 raise InputError(
-                    f"threshold must be 'presence', 'median' or a number; got {self.threshold!r}."
+                    "threshold='median' needs dense X (the median of a sparse column is "
+                    "usually 0); use threshold='presence' or a number, or pass X.toarray()."
                 )
-        elif isinstance(self.threshold, numbers.Real) and not isinstance(self.threshold, bool):
-            thr = float(self.threshold)
+            thr = np.median(X, axis=0)
         else:
-            raise InputError(
-                f"threshold must be 'presence', 'median' or a number; got {self.threshold!r}."
-            )
+            thr = float(self.threshold)
         if sp.issparse(X) and np.all(np.asarray(thr) >= 0):
             # Sparse zeros are below any non-negative threshold: only stored entries count.
             on = X.copy()
