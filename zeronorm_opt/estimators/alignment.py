@@ -1,4 +1,4 @@
-"""Feature selection by alignment with the ideal kernel (Català & Martin, seed 001; SPEC P12)."""
+"""Feature selection by alignment with the ideal kernel (Català and Martin)."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ VALIDATION_STOPS = ("best_on_path", "first_drop")
 class AlignmentSelector(_RankingSelector):
     """Select features by the alignment of their kernel with the ideal kernel ``T = t tᵀ``.
 
-    Three procedures of seed 001:
+    Three procedures of Català and Martin [1]_:
 
     * ``"one_shot"`` (osFSA): rank the features by the alignment of their own kernel and keep the
       ``n_features_to_select`` best (half of them when ``None``);
@@ -45,7 +45,7 @@ class AlignmentSelector(_RankingSelector):
       removal increases the alignment most while that increase is >= 0 — the procedure that
       finds features with non-linear interactions (use ``kernel="poly"`` or ``"rbf"``).
 
-    Every candidate is scored with the O(m²) incremental kernel updates of seed 001 eq. 2–6
+    Every candidate is scored with the O(m²) incremental kernel updates of Català and Martin eq. 2–6
     (:class:`zeronorm_opt.fast.alignment.AlignmentState`).
 
     Parameters
@@ -53,7 +53,7 @@ class AlignmentSelector(_RankingSelector):
     algorithm : {"one_shot", "incremental", "decremental"}, default="incremental"
         The procedure.
     kernel : {"linear", "poly", "rbf"}, default="linear"
-        ``x·x'``, ``(1 + x·x')^degree`` (seed 001 eq. 4) or ``exp(−γ‖x − x'‖²)``.
+        ``x·x'``, ``(1 + x·x')^degree`` (Català and Martin eq. 4) or ``exp(−γ‖x − x'‖²)``.
     degree : int, default=2
         Degree of the polynomial kernel.
     gamma : float or None, default=None
@@ -62,12 +62,12 @@ class AlignmentSelector(_RankingSelector):
         scikit-learn's ``gamma="scale"`` of the full feature set).
     balanced : bool, default=False
         ``True`` uses the ideal kernel with labels ``+1/m₊`` and ``−1/m₋`` (the variant of
-        seed 001 §4.2 for unbalanced classes) instead of ±1. Its inner product ``⟨K, T⟩``
+        Català and Martin §4.2 for unbalanced classes) instead of ±1. Its inner product ``⟨K, T⟩``
         ignores a constant added to ``K``, but ``‖K‖`` does not: for an alignment that is
         invariant to such a constant use ``centred=True``.
     centred : bool, default=False
         Score the centred alignment ``A(HKH, HTH)``, ``H = I − 11ᵀ/m`` (Cortes et al. 2012)
-        instead of seed 001's plain alignment: invariant to adding a constant to the kernel
+        instead of Català and Martin's plain alignment: invariant to adding a constant to the kernel
         (to the mean of the feature map), and less dominated by it for unbalanced classes.
     n_features_to_select : int, float or None, default=None
         Exact number of features to keep: an integer, or a fraction in (0, 1] of the features.
@@ -86,13 +86,13 @@ class AlignmentSelector(_RankingSelector):
         (:func:`~zeronorm_opt.fast.alignment.incremental_selection` explains the gap).
     alignment_fraction : float in (0, 1] or None, default=None
         iFSA only: run to the end, then keep the first features that reach this fraction of the
-        final alignment (seed 001 §4.1 uses 0.85 ... 1.0).
+        final alignment (Català and Martin §4.1 uses 0.85 ... 1.0).
     validation_fraction : float in (0, 1) or None, default=None
         iFSA / dFSA: hold out this fraction of the training data (stratified) as the validation
         set of ``validation_stop`` and select on the rest. A separate validation set can be
-        passed to :meth:`fit` instead (``X_val``, ``y_val``), as seed 001 §5.2 does.
+        passed to :meth:`fit` instead (``X_val``, ``y_val``), as Català and Martin §5.2 does.
     validation_stop : {"best_on_path", "first_drop"}, default="best_on_path"
-        How the validation set stops the search (seed 001 §5.2: "we measured at each
+        How the validation set stops the search (Català and Martin §5.2: "we measured at each
         iteration of dFSA if the removal of features decrease the accuracy in a validation set,
         and stop in that case"). The score of a feature set is the validation accuracy of an
         SVM with the same kernel trained on it.
@@ -104,7 +104,7 @@ class AlignmentSelector(_RankingSelector):
 
         Validation accuracy on ~100 examples moves in steps of 1 %, so the literal rule stops
         at the first unlucky example: on E7 it keeps 18 of 20 inputs for ``sign(x1)`` where
-        seed 001's Table 5 reports 1.03. The path rule reproduces Table 5 far better (see
+        Català and Martin's Table 5 reports 1.03. The path rule reproduces Table 5 far better (see
         :doc:`/methods/alignment`), hence the default.
     validation_tolerance : float, default=0.0
         ``"first_drop"`` only: the drop that counts as lowering the accuracy.
@@ -140,6 +140,13 @@ class AlignmentSelector(_RankingSelector):
         steps; ``"best_on_path"``: every step of the run).
     classes_ : ndarray of shape (2,)
     n_features_in_ : int
+
+    References
+    ----------
+    .. [1] N. Català and M. Martin, "Feature selection for support vector machines by alignment with
+       ideal kernel", Universitat Politècnica de Catalunya, Barcelona.
+    .. [2] C. Cortes, M. Mohri and A. Rostamizadeh, "Algorithms for learning kernels based on
+       centered alignment", *Journal of Machine Learning Research* 13:795–828, 2012.
 
     Examples
     --------

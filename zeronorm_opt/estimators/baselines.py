@@ -1,4 +1,4 @@
-"""Baseline feature selectors named by the source documents (SPEC P13).
+"""Baseline feature selectors named by the source documents.
 
 These are the comparison rows of the experiments, not the product's core:
 
@@ -7,7 +7,7 @@ These are the comparison rows of the experiments, not the product's core:
   (Guyon et al. 2002), built on :class:`sklearn.feature_selection.RFE`;
 * :class:`~zeronorm_opt.estimators.r2w2.R2W2` (in its own module) — scale factors chosen by
   gradient descent on the radius–margin bound ``R²‖w‖²`` (Weston et al. 2000);
-* :class:`InformationGainFilter` — information gain of a binarised feature (seed 001).
+* :class:`InformationGainFilter` — information gain of a binarised feature (Català and Martin).
 
 All are scikit-learn selectors (``fit``, ``get_support``, ``transform``) with an exact
 ``n_features_to_select`` and ``ranking_`` (1 = best, as in RFE).
@@ -62,7 +62,7 @@ class FisherScore(_RankingSelector):
 
     The score of feature ``j`` is ``(μ₊ − μ₋)² / (s₊² + s₋²)`` where ``μ±`` and ``s±`` are the
     mean and the *sample* standard deviation (``ddof=1``) of the feature over each class
-    (SPEC P13; the CORR row of experiment E1). A feature constant within both classes gets the
+    (the CORR row of experiment E1). A feature constant within both classes gets the
     score ``+inf`` if its class means differ and 0 otherwise; a class with a single example
     contributes ``s² = 0``.
 
@@ -84,6 +84,11 @@ class FisherScore(_RankingSelector):
         The two labels; ``classes_[1]`` is the positive class.
     n_features_in_ : int
         Number of features seen in ``fit``.
+
+    References
+    ----------
+    .. [1] J. Weston, A. Elisseeff, B. Schölkopf and M. Tipping, "Use of the zero-norm with linear
+       models and kernel methods", *Journal of Machine Learning Research* 3:1439–1461, 2003.
 
     Examples
     --------
@@ -170,7 +175,7 @@ def make_svm_rfe(
 
 
 class SVMRFE(_RankingSelector):
-    """SVM-RFE as described in seed 000: halve the features while many remain, then one by one.
+    """SVM-RFE as Weston et al. (2003) run it: halve the features while many remain, then singly.
 
     At each step a linear SVM is trained on the remaining features and the features with the
     smallest ``w_j²`` are removed: half of the remaining ones (rounded down, never going below
@@ -200,6 +205,13 @@ class SVMRFE(_RankingSelector):
         Number of SVM trainings used for the elimination.
     classes_ : ndarray of shape (2,)
     n_features_in_ : int
+
+    References
+    ----------
+    .. [1] I. Guyon, J. Weston, S. Barnhill and V. Vapnik, "Gene selection for cancer classification
+       using support vector machines", *Machine Learning* 46:389–422, 2002.
+    .. [2] J. Weston, A. Elisseeff, B. Schölkopf and M. Tipping, "Use of the zero-norm with linear
+       models and kernel methods", *Journal of Machine Learning Research* 3:1439–1461, 2003.
 
     Examples
     --------
@@ -291,7 +303,7 @@ def _entropy(counts: np.ndarray) -> np.ndarray:
 
 
 class InformationGainFilter(_RankingSelector):
-    """Information gain filter (seed 001's comparison): keep the most informative features.
+    """Information gain filter (Català and Martin's comparison): keep the most informative features.
 
     Each feature is binarised — presence/absence (``x > 0``, the text-categorisation usage for
     counts or tf-idf) or ``x > threshold`` — and scored by the information gain
@@ -314,6 +326,14 @@ class InformationGainFilter(_RankingSelector):
         Information gain of each feature (bits).
     ranking_, support_, classes_, n_features_in_
         As in the other selectors.
+
+    References
+    ----------
+    .. [1] Y. Yang and J. O. Pedersen, "A comparative study on feature selection in text
+       categorization", *Proceedings of the 14th International Conference on Machine Learning
+       (ICML)*, 412–420, 1997.
+    .. [2] N. Català and M. Martin, "Feature selection for support vector machines by alignment with
+       ideal kernel", Universitat Politècnica de Catalunya, Barcelona.
 
     Examples
     --------

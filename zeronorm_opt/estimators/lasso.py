@@ -1,4 +1,4 @@
-"""scikit-learn regressors for the Lasso (ISTA / FISTA / cvxpy) and bridge regression (SPEC P10)."""
+"""scikit-learn regressors for the Lasso (ISTA / FISTA / cvxpy) and bridge regression."""
 
 from __future__ import annotations
 
@@ -89,7 +89,7 @@ class LassoISTA(_SparseLinearRegressor):
     coef_ : ndarray of shape (n_features,)
     intercept_ : float
     support_ : ndarray of bool
-        Non-zero coefficients (relative threshold 1e-6, SPEC's notion of zero).
+        Non-zero coefficients (relative threshold 1e-6, the package's notion of zero).
     n_iter_ : int
         Iterations of (F)ISTA, or of the conic solver.
     objective_path_ : ndarray
@@ -103,8 +103,8 @@ class LassoISTA(_SparseLinearRegressor):
     Notes
     -----
     ISTA [1]_, FISTA [2]_ and :class:`~zeronorm_opt.formulations.regression.LassoFormulation`
-    minimise the Lasso [3]_ in the scaling of Daubechies, Defrise and De Mol (seed 003, SPEC
-    P10)::
+    minimise the Lasso [3]_ in the scaling of Daubechies, Defrise and De Mol, which Rosasco's
+    lecture notes [4]_ follow::
 
         F(β) = (1/n) ‖y − Xβ‖² + λ ‖β‖₁
 
@@ -129,6 +129,8 @@ class LassoISTA(_SparseLinearRegressor):
     .. [3] R. Tibshirani, "Regression shrinkage and selection via the lasso", *Journal of the
        Royal Statistical Society: Series B* 58(1):267–288, 1996.
        doi:10.1111/j.2517-6161.1996.tb02080.x
+    .. [4] L. Rosasco, "Sparse approximation and variable selection", lecture slides of
+       MIT 9.520 *Statistical Learning Theory and Applications*, 2007.
 
     Examples
     --------

@@ -1,6 +1,6 @@
 """R2W2: scale factors by gradient descent on the radius–margin bound (Weston et al. 2000).
 
-A baseline of the zero-norm paper (SPEC P13): the bound ``R²‖w‖²`` of the linear SVM on the
+A baseline of the zero-norm paper: the bound ``R²‖w‖²`` of the linear SVM on the
 rescaled data ``X∘σ`` is minimised over ``σ ≥ 0``; the features are ranked by their final
 scale factor.
 """
@@ -132,6 +132,13 @@ class R2W2(_RankingSelector):
         features whose σ reached 0 by how late they reached it (then by their last positive
         σ): a budget larger than the number of surviving features is filled with the features
         the descent dropped last, not by index.
+
+    References
+    ----------
+    .. [1] J. Weston, S. Mukherjee, O. Chapelle, M. Pontil, T. Poggio and V. Vapnik, "Feature
+       selection for SVMs", *Advances in Neural Information Processing Systems* 13, 2000.
+    .. [2] J. Weston, A. Elisseeff, B. Schölkopf and M. Tipping, "Use of the zero-norm with linear
+       models and kernel methods", *Journal of Machine Learning Research* 3:1439–1461, 2003.
 
     Examples
     --------
