@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.model_selection import train_test_split
 from sklearn.svm import SVC
+from sklearn.utils._param_validation import InvalidParameterError
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from zeronorm_opt import AlignmentSelector, InputError
@@ -160,8 +161,7 @@ def test_centred_selection_equals_naive():
             if not rest:
                 break
             gains = [
-                alignment(subset_kernel(X, chosen + [j], kernel, **opts), y, centred=True)
-                - current
+                alignment(subset_kernel(X, chosen + [j], kernel, **opts), y, centred=True) - current
                 for j in rest
             ]
             if max(gains) <= 1e-12 * abs(current):
@@ -251,7 +251,7 @@ def test_one_shot_scores_are_single_feature_alignments(kernel, opts):
     expected = [_scratch_alignment(X, y, [j], kernel, opts) for j in range(X.shape[1])]
     np.testing.assert_allclose(scores, expected, rtol=1e-11)
     gamma = {"gamma": opts["gamma"]} if kernel == "rbf" else {}
-    sel = AlignmentSelector("one_shot", kernel, n_features_to_select=3, **gamma)
+    sel = AlignmentSelector("one_shot", kernel=kernel, n_features_to_select=3, **gamma)
     sel.set_params(**({"degree": opts["degree"]} if "degree" in opts else {})).fit(X, y)
     np.testing.assert_allclose(sel.scores_, expected, rtol=1e-11)
     assert set(sel.get_support(indices=True)) == set(np.argsort(expected)[-3:].tolist())
@@ -261,13 +261,13 @@ def test_one_shot_scores_are_single_feature_alignments(kernel, opts):
 
 def test_estimator_matches_the_search_functions():
     X, y = _data(m=20, n=9, seed=4)
-    sel = AlignmentSelector("incremental", "linear").fit(X, y)
+    sel = AlignmentSelector("incremental", kernel="linear").fit(X, y)
     order, path, _ = incremental_selection(X, y, "linear")
     assert sel.selection_order_.tolist() == order
     assert set(sel.get_support(indices=True)) == set(order)
     np.testing.assert_array_equal(sel.ranking_[order], np.arange(1, len(order) + 1))
     np.testing.assert_allclose(sel.alignment_path_, path)
-    sel = AlignmentSelector("decremental", "rbf", gamma=0.2).fit(X, y)
+    sel = AlignmentSelector("decremental", kernel="rbf", gamma=0.2).fit(X, y)
     removed, path = decremental_selection(X, y, "rbf", gamma=0.2)
     assert sel.removal_order_.tolist() == removed
     assert set(sel.get_support(indices=True)) == set(range(9)) - set(removed)
@@ -336,7 +336,7 @@ def test_redundancy_threshold_sets_aside_near_copies_only_below_one():
     default = AlignmentSelector("incremental", n_features_to_select=k).fit(Xn, y)
     plain = AlignmentSelector("incremental", n_features_to_select=k, redundancy_threshold=None)
     assert default.selection_order_.tolist() == plain.fit(Xn, y).selection_order_.tolist()
-    with pytest.raises(InputError, match="redundancy_threshold"):
+    with pytest.raises(InvalidParameterError, match="redundancy_threshold"):
         AlignmentSelector("incremental", redundancy_threshold=1.5).fit(X, y)
 
 
@@ -345,7 +345,7 @@ def test_ifsa_fraction_keeps_the_shortest_prefix():
     full = AlignmentSelector("incremental").fit(X, y)
     path = full.alignment_path_
     for f in (0.5, 0.85, 0.95, 1.0):
-        sel = AlignmentSelector("incremental", fraction=f).fit(X, y)
+        sel = AlignmentSelector("incremental", alignment_fraction=f).fit(X, y)
         r = sel.get_support().sum()
         assert path[r - 1] >= f * path[-1]
         assert r == 1 or path[r - 2] < f * path[-1]
@@ -357,7 +357,7 @@ def test_ifsa_fraction_keeps_the_shortest_prefix():
 def test_budget_is_exact(method, kernel):
     X, y = make_weston_nonlinear(40, n_features=12, random_state=0)
     for k in (1, 4, 12):
-        sel = AlignmentSelector(method, kernel, n_features_to_select=k, drop_negative=True)
+        sel = AlignmentSelector(method, kernel=kernel, n_features_to_select=k, drop_negative=True)
         assert sel.fit(X, y).transform(X).shape == (40, k)
 
 
@@ -365,7 +365,7 @@ def test_dfsa_first_drop_validation_stop_is_reproducible():
     X, y = make_sparse_polynomial(150, n_inputs=10, target="x1x2+x3", random_state=3)
     sel = AlignmentSelector(
         "decremental",
-        "poly",
+        kernel="poly",
         validation_fraction=0.3,
         validation_stop="first_drop",
         random_state=0,
@@ -376,7 +376,7 @@ def test_dfsa_first_drop_validation_stop_is_reproducible():
     # The search is the plain dFSA path on the training part, cut where the next removal
     # would have lowered the held-out accuracy.
     X_tr, X_val, y_tr, y_val = train_test_split(X, y, test_size=0.3, stratify=y, random_state=0)
-    natural = AlignmentSelector("decremental", "poly").fit(X_tr, y_tr).removal_order_
+    natural = AlignmentSelector("decremental", kernel="poly").fit(X_tr, y_tr).removal_order_
     cut = len(sel.removal_order_)
     assert natural[:cut].tolist() == sel.removal_order_.tolist()
     assert cut < len(natural)  # here the validation rule, not the alignment rule, stopped
@@ -386,7 +386,7 @@ def test_dfsa_first_drop_validation_stop_is_reproducible():
     assert svm.fit(X_tr[:, nxt], y_tr).score(X_val[:, nxt], y_val) < scores[-1]
     tolerant = AlignmentSelector(
         "decremental",
-        "poly",
+        kernel="poly",
         validation_fraction=0.3,
         validation_stop="first_drop",
         validation_tolerance=0.05,
@@ -411,8 +411,8 @@ def test_best_on_path_keeps_the_best_validated_set_of_the_natural_path(method):
         X, y = make_weston_linear(120, n_features=20, random_state=5)
     X_val, y_val = X[80:], y[80:]
     X, y = X[:80], y[:80]
-    sel = AlignmentSelector(method, kernel, C=10.0).fit(X, y, X_val=X_val, y_val=y_val)
-    natural = AlignmentSelector(method, kernel, C=10.0).fit(X, y)
+    sel = AlignmentSelector(method, kernel=kernel, C=10.0).fit(X, y, X_val=X_val, y_val=y_val)
+    natural = AlignmentSelector(method, kernel=kernel, C=10.0).fit(X, y)
     svm = SVC(kernel=kernel, degree=2, gamma=1.0, coef0=1.0, C=10.0)
     n = X.shape[1]
     # Every set along the natural path, scored by hand.
@@ -435,17 +435,17 @@ def test_best_on_path_keeps_the_best_validated_set_of_the_natural_path(method):
     assert np.isclose(sel.validation_scores_.max(), scores.max())
     # The held-out fraction is the same rule on a split made by the selector.
     X_all, y_all = np.vstack([X, X_val]), np.concatenate([y, y_val])
-    frac = AlignmentSelector(method, kernel, validation_fraction=0.25, random_state=0)
+    frac = AlignmentSelector(method, kernel=kernel, validation_fraction=0.25, random_state=0)
     X_tr, X_ho, y_tr, y_ho = train_test_split(
         X_all, y_all, test_size=0.25, stratify=y_all, random_state=0
     )
-    by_hand = AlignmentSelector(method, kernel).fit(X_tr, y_tr, X_val=X_ho, y_val=y_ho)
+    by_hand = AlignmentSelector(method, kernel=kernel).fit(X_tr, y_tr, X_val=X_ho, y_val=y_ho)
     assert frac.fit(X_all, y_all).get_support().tolist() == by_hand.get_support().tolist()
 
 
 def test_validation_set_errors():
     X, y = make_weston_nonlinear(40, n_features=6, random_state=0)
-    sel = AlignmentSelector("decremental", "poly")
+    sel = AlignmentSelector("decremental", kernel="poly")
     with pytest.raises(InputError, match="both X_val and y_val"):
         sel.fit(X, y, X_val=X)
     with pytest.raises(InputError, match="features"):
@@ -456,7 +456,7 @@ def test_validation_set_errors():
         AlignmentSelector("decremental", validation_fraction=0.2).fit(X, y, X_val=X, y_val=y)
     with pytest.raises(InputError, match="one_shot"):
         AlignmentSelector("one_shot").fit(X, y, X_val=X, y_val=y)
-    with pytest.raises(InputError, match="validation_stop"):
+    with pytest.raises(InvalidParameterError, match="validation_stop"):
         AlignmentSelector("decremental", validation_stop="last").fit(X, y, X_val=X, y_val=y)
 
 
@@ -464,7 +464,7 @@ def _dfsa_exact_rate(n_runs: int, n_train: int) -> tuple[float, float]:
     exact, n_kept = 0, 0
     for seed in range(n_runs):
         X, y = make_weston_nonlinear(n_train, random_state=seed)
-        kept = AlignmentSelector("decremental", "poly", degree=2).fit(X, y).get_support()
+        kept = AlignmentSelector("decremental", kernel="poly", degree=2).fit(X, y).get_support()
         exact += set(np.flatnonzero(kept).tolist()) == {0, 1}
         n_kept += kept.sum()
     return exact / n_runs, n_kept / n_runs
@@ -490,7 +490,7 @@ def test_dfsa_with_rbf_kernel_keeps_the_relevant_pair():
     hits = 0
     for seed in range(5):
         X, y = make_weston_nonlinear(100, random_state=seed)
-        sel = AlignmentSelector("decremental", "rbf").fit(X, y)
+        sel = AlignmentSelector("decremental", kernel="rbf").fit(X, y)
         hits += {0, 1} <= set(sel.get_support(indices=True).tolist())
     assert hits >= 4
 
@@ -499,10 +499,10 @@ def test_dfsa_with_rbf_kernel_keeps_the_relevant_pair():
 @parametrize_with_checks(
     [
         AlignmentSelector(),
-        AlignmentSelector("one_shot", "rbf"),
-        AlignmentSelector("decremental", "poly", balanced=True),
-        AlignmentSelector("decremental", "rbf", validation_fraction=0.3, random_state=0),
-        AlignmentSelector("incremental", "poly", fraction=0.9, drop_negative=True),
+        AlignmentSelector("one_shot", kernel="rbf"),
+        AlignmentSelector("decremental", kernel="poly", balanced=True),
+        AlignmentSelector("decremental", kernel="rbf", validation_fraction=0.3, random_state=0),
+        AlignmentSelector("incremental", kernel="poly", alignment_fraction=0.9, drop_negative=True),
     ]
 )
 def test_sklearn_compatible(estimator, check):
@@ -523,23 +523,34 @@ def test_bad_input_is_rejected_at_fit():
         AlignmentSelector().fit(X, np.zeros(20))
     with pytest.raises(InputError, match="classes"):
         AlignmentSelector().fit(X, np.arange(20) % 3)
-    for k in (0, 7, 2.5):
-        with pytest.raises(InputError, match="n_features_to_select"):
-            AlignmentSelector(n_features_to_select=k).fit(X, y)
-    bad = [
-        {"method": "both"},
+    # Above the data's 6 features: the data-dependent check of fit.
+    with pytest.raises(InputError, match="n_features_to_select"):
+        AlignmentSelector(n_features_to_select=7).fit(X, y)
+    # Outside a declared range: scikit-learn's InvalidParameterError naming the parameter.
+    out_of_range = [
+        {"n_features_to_select": 0},
+        {"n_features_to_select": 2.5},
+        {"algorithm": "both"},
         {"kernel": "sigmoid"},
         {"degree": 0},
         {"gamma": -1.0},
-        {"fraction": 1.5},
-        {"method": "decremental", "fraction": 0.9},
+        {"alignment_fraction": 1.5},
         {"validation_fraction": 1.0},
-        {"method": "one_shot", "validation_fraction": 0.2},
-        {"n_features_to_select": 2, "validation_fraction": 0.2},
-        {"validation_fraction": 0.2, "validation_tolerance": -0.1},
+        {"validation_tolerance": -0.1},
+        {"C": 0.0},
     ]
-    for params in bad:
-        with pytest.raises(InputError):
+    for params in out_of_range:
+        (name,) = params
+        with pytest.raises(InvalidParameterError, match=f"'{name}' parameter"):
+            AlignmentSelector(**params).fit(X, y)
+    # Parameters that are each valid but do not go together.
+    conflicting = [
+        ({"algorithm": "decremental", "alignment_fraction": 0.9}, "incremental"),
+        ({"algorithm": "one_shot", "validation_fraction": 0.2}, "not one_shot"),
+        ({"n_features_to_select": 2, "validation_fraction": 0.2}, "alternative"),
+    ]
+    for params, message in conflicting:
+        with pytest.raises(InputError, match=message):
             AlignmentSelector(**params).fit(X, y)
 
 

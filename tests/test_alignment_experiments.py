@@ -79,7 +79,7 @@ def test_e7_dfsa_record_equals_the_selector_on_the_same_draw():
         80 + 100 + 60, 20, target=poly, random_state=int(rng.integers(2**31))
     )
     X = StandardScaler().fit(X[:80]).transform(X)
-    sel = AlignmentSelector("decremental", "poly", degree=2, C=1.0)
+    sel = AlignmentSelector("decremental", kernel="poly", degree=2, C=1.0)
     sel.fit(X[:80], y[:80], X_val=X[80:180], y_val=y[80:180])
     assert sel.get_support(indices=True).tolist() == rec["kept"]
 

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.linear_model import Lasso
+from sklearn.utils._param_validation import InvalidParameterError
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from zeronorm_opt import BridgeRegression, InfeasibleError, InputError, LassoISTA
@@ -181,19 +182,24 @@ def test_bridge_objective_never_increases_along_the_driver():
 
 
 @parametrize_with_checks(
-    [LassoISTA(), LassoISTA(0.05, method="cvxpy"), LassoISTA(method="ista"), BridgeRegression()]
+    [
+        LassoISTA(),
+        LassoISTA(0.05, algorithm="cvxpy"),
+        LassoISTA(algorithm="ista"),
+        BridgeRegression(),
+    ]
 )
 def test_sklearn_compatible(estimator, check):
     check(estimator)
 
 
-@pytest.mark.parametrize("method", ["fista", "ista", "cvxpy"])
-def test_lasso_estimator_matches_sklearn_with_intercept(method):
+@pytest.mark.parametrize("algorithm", ["fista", "ista", "cvxpy"])
+def test_lasso_estimator_matches_sklearn_with_intercept(algorithm):
     Phi, y, _ = _sparse_problem(50, 30, 4, 0.3, seed=8)
     X = Phi * np.linspace(0.5, 3.0, 30) + 2.0  # uneven scales and non-zero means
     y = y + 7.0
-    options = {"tol_gap_abs": 1e-10, "tol_gap_rel": 1e-10} if method == "cvxpy" else None
-    ours = LassoISTA(0.1, method=method, tol=1e-11, max_iter=100_000, solver_options=options)
+    options = {"tol_gap_abs": 1e-10, "tol_gap_rel": 1e-10} if algorithm == "cvxpy" else None
+    ours = LassoISTA(0.1, algorithm=algorithm, tol=1e-11, max_iter=100_000, solver_options=options)
     ours.fit(X, y)
     sk = Lasso(alpha=0.1, tol=1e-12, max_iter=100_000).fit(X, y)
     np.testing.assert_allclose(ours.coef_, sk.coef_, atol=1e-5)
@@ -258,15 +264,22 @@ def test_bridge_estimator_records_history():
 
 def test_estimators_reject_bad_input():
     X, y = np.ones((10, 3)), np.arange(10.0)
-    with pytest.raises(InputError, match="method"):
-        LassoISTA(method="lars").fit(X, y)
-    with pytest.raises(InputError, match="alpha"):
-        LassoISTA(alpha=-1).fit(X, y)
-    with pytest.raises(InputError, match="alpha"):
-        BridgeRegression(alpha=0.0).fit(X, y)
-    with pytest.raises(InputError, match="q must lie"):
-        BridgeRegression(q=1.5).fit(X, y)
+    # Parameters outside their declared range: scikit-learn's InvalidParameterError, which
+    # names the parameter and what it accepts.
+    for bad in (
+        LassoISTA(algorithm="lars"),
+        LassoISTA(alpha=-1),
+        LassoISTA(max_iter=0),
+        LassoISTA(tol=-1.0),
+        LassoISTA(fit_intercept="yes"),
+        BridgeRegression(alpha=0.0),
+        BridgeRegression(q=1.5),
+        BridgeRegression(epsilon=0.0),
+    ):
+        (name,) = {k for k, v in bad.get_params().items() if v != type(bad)().get_params()[k]}
+        with pytest.raises(InvalidParameterError, match=f"'{name}' parameter"):
+            bad.fit(X, y)
     with pytest.raises(InputError, match="NaN"):
         LassoISTA().fit(np.full((10, 3), np.nan), y)
     with pytest.raises(InputError, match="not installed"):
-        LassoISTA(method="cvxpy", solver="NO_SUCH_SOLVER").fit(X, y)
+        LassoISTA(algorithm="cvxpy", solver="NO_SUCH_SOLVER").fit(X, y)

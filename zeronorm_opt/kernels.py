@@ -1,4 +1,4 @@
-"""The polynomial feature space of the zero-norm paper (SPEC P8): explicit map and kernel.
+"""The polynomial feature space of the zero-norm paper: explicit map and kernel.
 
 For inputs ``x ∈ R^n`` the degree-``p`` map is the tensor power
 
@@ -190,7 +190,7 @@ def merge_symmetric_copies(values, n_inputs: int, degree: int, input_names=None)
 
 
 def polynomial_feature_map(X, degree: int = 2) -> np.ndarray:
-    """The explicit map ``φ_{1:d}`` of SPEC P8 applied to the rows of ``X``.
+    """The explicit map ``φ_{1:d}`` of the zero-norm paper applied to the rows of ``X``.
 
     Parameters
     ----------
@@ -275,7 +275,7 @@ class PolynomialSumKernel:
 
 
 class PolynomialFeatureMap(TransformerMixin, BaseEstimator):
-    """Transformer applying the explicit map ``φ_{1:d}`` (SPEC P8).
+    """Transformer applying the explicit map ``φ_{1:d}``.
 
     Unlike :class:`sklearn.preprocessing.PolynomialFeatures` (one column per monomial, no
     ordering copies, optional bias), the columns are the ordered tuples of the tensor powers,

@@ -26,10 +26,15 @@ from .exceptions import InputError
 
 @dataclass(frozen=True)
 class LogSurrogate:
-    """``φ(t) = ln(ε + t)``: the log approximation of the zero-norm (AROM, SPEC P2).
+    """``φ(t) = ln(ε + t)``: the log approximation of the zero-norm (AROM).
 
     With ``eps=0`` the weights are ``1/t``, exactly the AROM updates (features at ``t = 0``
     must then be removed, which the driver does).
+
+    References
+    ----------
+    .. [1] J. Weston, A. Elisseeff, B. Schölkopf and M. Tipping, "Use of the zero-norm with linear
+       models and kernel methods", *Journal of Machine Learning Research* 3:1439–1461, 2003.
 
     Examples
     --------
@@ -57,7 +62,13 @@ class LogSurrogate:
 
 @dataclass(frozen=True)
 class ExpSurrogate:
-    """``φ(t) = 1 − exp(−α t)``: the FSV concave penalty of Bradley & Mangasarian (SPEC P5).
+    """``φ(t) = 1 − exp(−α t)``: the FSV concave penalty of Bradley & Mangasarian.
+
+    References
+    ----------
+    .. [1] P. S. Bradley and O. L. Mangasarian, "Feature selection via concave minimization and
+       support vector machines", *Proceedings of the 15th International Conference on Machine
+       Learning (ICML)*, 82–90, 1998.
 
     Examples
     --------
@@ -81,9 +92,14 @@ class ExpSurrogate:
 
 @dataclass(frozen=True)
 class PowerSurrogate:
-    """``φ(t) = (ε + t)^q`` with ``0 < q < 1``: the bridge penalty ``Σ|β_j|^q`` (SPEC P10).
+    """``φ(t) = (ε + t)^q`` with ``0 < q < 1``: the bridge penalty ``Σ|β_j|^q``.
 
     ``eps > 0`` keeps the derivative finite at ``t = 0``.
+
+    References
+    ----------
+    .. [1] I. E. Frank and J. H. Friedman, "A statistical view of some chemometrics regression
+       tools", *Technometrics* 35(2):109–135, 1993.
 
     Examples
     --------

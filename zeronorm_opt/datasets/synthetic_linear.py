@@ -20,7 +20,7 @@ def make_weston_linear(
     *,
     standardize: bool = True,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Linear toy problem of Weston et al. (2003) (SPEC E1).
+    """Linear toy problem of Weston et al. (2003).
 
     ``y = ±1`` with equal probability. With probability 0.7 the first three features carry the
     class, ``x_j = y·N(j, 1)`` for ``j = 1..3``, and features 4..6 are ``N(0, 1)``; otherwise
@@ -45,6 +45,11 @@ def make_weston_linear(
     X : ndarray of shape (n_samples, n_features)
     y : ndarray of shape (n_samples,)
         Labels in {-1, +1} (int).
+
+    References
+    ----------
+    .. [1] J. Weston, A. Elisseeff, B. Schölkopf and M. Tipping, "Use of the zero-norm with linear
+       models and kernel methods", *Journal of Machine Learning Research* 3:1439–1461, 2003.
 
     Examples
     --------

@@ -1,4 +1,4 @@
-"""Generators of the non-linear problems of seed 001 (experiments E6 and E7)."""
+"""Generators of the non-linear problems of Català and Martin (experiments E6 and E7)."""
 
 from __future__ import annotations
 
@@ -31,7 +31,8 @@ def make_weston_nonlinear(
     *,
     standardize: bool = True,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Non-linear problem of Weston et al. (2000), used by seeds 001 and 004 (SPEC E6).
+    """Non-linear problem of Weston et al. (2000), also used by Català and Martin and by Grandvalet
+    and Canu (2002).
 
     Half of the examples (rounded down) are negative, the rest positive, in random order. For
     ``y = −1``, ``(x1, x2)`` is drawn from ``N((−3/4, −3), I)`` or ``N((3/4, 3), I)`` with equal
@@ -48,9 +49,9 @@ def make_weston_nonlinear(
     random_state : int, RandomState instance or None
         Seed of the draw.
     standardize : bool, default=True
-        Centre each feature and divide it by its standard deviation over the drawn sample (seed
-        001 standardises the training set). To standardise a test set with the training
-        parameters, draw with ``standardize=False`` and use
+        Centre each feature and divide it by its standard deviation over the drawn sample
+        (Català and Martin standardise the training set). To standardise a test set with the
+        training parameters, draw with ``standardize=False`` and use
         :class:`sklearn.preprocessing.StandardScaler`.
 
     Returns
@@ -58,6 +59,13 @@ def make_weston_nonlinear(
     X : ndarray of shape (n_samples, n_features)
     y : ndarray of shape (n_samples,)
         Labels in {-1, +1} (int).
+
+    References
+    ----------
+    .. [1] J. Weston, S. Mukherjee, O. Chapelle, M. Pontil, T. Poggio and V. Vapnik, "Feature
+       selection for SVMs", *Advances in Neural Information Processing Systems* 13, 2000.
+    .. [2] N. Català and M. Martin, "Feature selection for support vector machines by alignment with
+       ideal kernel", Universitat Politècnica de Catalunya, Barcelona.
 
     Examples
     --------
@@ -121,7 +129,7 @@ class SparsePolynomial:
 
     @classmethod
     def named(cls, target: str, n_inputs: int) -> SparsePolynomial:
-        """The fixed targets of seed 001 §5.2: ``"x1"`` or ``"x1x2+x3"`` over ``n_inputs``.
+        """The fixed targets of Català and Martin §5.2: ``"x1"`` or ``"x1x2+x3"`` over ``n_inputs``.
 
         Examples
         --------
@@ -146,7 +154,7 @@ class SparsePolynomial:
 
         Of the ``n_inputs + n_inputs (n_inputs + 1) / 2`` terms (linear, squares, products:
         230 for 20 inputs), ``round((1 − sparseness) · n_terms)`` — at least one — get a
-        coefficient ±1 with equal probability, the others 0 (seed 001 §5.2).
+        coefficient ±1 with equal probability, the others 0 (Català and Martin §5.2).
 
         Examples
         --------
@@ -178,7 +186,7 @@ def make_sparse_polynomial(
     *,
     return_relevant: bool = False,
 ):
-    """Labels given by the sign of a sparse quadratic polynomial of N(0, 1) inputs (SPEC E7).
+    """Labels given by the sign of a sparse quadratic polynomial of N(0, 1) inputs.
 
     Parameters
     ----------
@@ -187,8 +195,8 @@ def make_sparse_polynomial(
     n_inputs : int, default=20
         Number of inputs, all ``N(0, 1)``.
     sparseness : float, default=0.95
-        Fraction of zero coefficients of a random polynomial (``target="random"``); seed 001 uses
-        0.99, 0.97, 0.95 and 0.
+        Fraction of zero coefficients of a random polynomial (``target="random"``); Català and
+        Martin use 0.99, 0.97, 0.95 and 0.
     target : {"x1", "x1x2+x3", "random"} or SparsePolynomial, default="random"
         ``"x1"``: ``y = sign(x1)``; ``"x1x2+x3"``: ``y = sign(x1·x2 + x3)``; ``"random"``: a new
         random polynomial (:meth:`SparsePolynomial.random`) drawn from ``random_state``; a
@@ -205,6 +213,11 @@ def make_sparse_polynomial(
         ``sign(p(x))`` in {-1, +1} (int; a zero value counts as +1).
     relevant : tuple of int
         Only with ``return_relevant=True``.
+
+    References
+    ----------
+    .. [1] N. Català and M. Martin, "Feature selection for support vector machines by alignment with
+       ideal kernel", Universitat Politècnica de Catalunya, Barcelona.
 
     Examples
     --------

@@ -1,9 +1,9 @@
-"""Generators of the greedy RLS and Lasso experiments (SPEC E9 and E11).
+"""Generators of the greedy RLS and Lasso experiments (E9 and E11 of the catalogue).
 
 * :func:`make_two_gaussians` — two Gaussian classes that differ in the mean of a few features,
-  the synthetic data of seed 002's run-time experiment (E9).
+  the synthetic data of Pahikkala et al.'s (2010) run-time experiment (E9).
 * :func:`make_sparse_regression` — a linear model ``y = Φβ + noise`` with a sparse ``β``, for
-  sparse recovery with more features than examples (E11, seed 003).
+  sparse recovery with more features than examples (E11, Rosasco (2007)).
 """
 
 from __future__ import annotations
@@ -50,8 +50,8 @@ def make_two_gaussians(
     ``j < n_informative`` and ``μ_j = 0`` otherwise: the classes share the identity covariance
     and differ only in the means of the informative features, whose class means are
     ``±separation/2`` (a distance ``separation`` apart). The other features are pure ``N(0, 1)``
-    noise. Seed 002 (§4.1) only says "two normal distributions"; the run time of greedy RLS
-    does not depend on the distribution, so these constants are choices.
+    noise. Pahikkala et al. (2010, §4.1) only say "two normal distributions"; the run time of
+    greedy RLS does not depend on the distribution, so these constants are choices.
 
     Parameters
     ----------
@@ -110,7 +110,7 @@ def make_sparse_regression(
     random_state=None,
     return_coef: bool = False,
 ):
-    """Sparse linear regression ``y = Φβ + noise·ε`` for recovery with ``p > n`` (SPEC E11).
+    """Sparse linear regression ``y = Φβ + noise·ε`` for recovery with ``p > n``.
 
     Design: the entries of ``Φ`` are i.i.d. ``N(0, 1)``, then every column is rescaled to
     squared norm ``n`` (``‖φ_j‖² = n``: unit mean square, the standardised-column convention

@@ -1,8 +1,8 @@
-"""Bag-of-words data for experiment E8 (seed 001 §4): a synthetic Zipf corpus and a loader.
+"""Bag-of-words data for experiment E8 (Català and Martin §4): a synthetic Zipf corpus and a loader.
 
-Seed 001 compares iFSA / osFSA with information gain on text categorisation (one class against
-the rest). No newsgroup corpus ships offline, so :func:`make_zipf_corpus` draws a corpus whose
-word frequencies follow Zipf's law, with *planted* words that are more frequent in the target
+Català and Martin compare iFSA / osFSA with information gain on text categorisation (one class
+against the rest). No newsgroup corpus ships offline, so :func:`make_zipf_corpus` draws a corpus
+whose word frequencies follow Zipf's law, with *planted* words that are more frequent in the target
 class — the relevant features, known by construction. :func:`load_text_corpus` reads a real
 corpus from a folder of text files (one sub-folder per class, the layout of 20 Newsgroups) when
 one is at hand.
@@ -43,7 +43,7 @@ def make_zipf_corpus(
     random_state=None,
     return_indicative: bool = False,
 ):
-    """Word counts of a synthetic one-class-against-the-rest corpus (SPEC E8).
+    """Word counts of a synthetic one-class-against-the-rest corpus.
 
     Every document belongs to one of ``n_topics`` topics; topic 0 is the target class (a
     fraction ``positive_fraction`` of the documents, label +1), the others form "the rest"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
@@ -9,12 +11,23 @@ from sklearn.utils._tags import ClassifierTags
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import check_n_features_to_select
+from ..exceptions import InputError
 
 
 def _budget(k, n_features: int) -> int:
-    """``n_features_to_select`` checked; ``None`` means half of the features (as RFE)."""
-    k = check_n_features_to_select(k, n_features)
-    return max(1, n_features // 2) if k is None else k
+    """The number of features to keep.
+
+    ``n_features_to_select`` is an integer (exact, at most ``n_features``), a fraction in
+    (0, 1] of the features (rounded to the nearest integer, at least 1, as RFE does), or None:
+    half of the features (rounded down, at least 1), as in RFE.
+    """
+    if k is None:
+        return max(1, n_features // 2)
+    if isinstance(k, numbers.Real) and not isinstance(k, numbers.Integral | bool):
+        if not 0 < k <= 1:
+            raise InputError(f"a fractional n_features_to_select must be in (0, 1]; got {k!r}.")
+        return max(1, int(round(k * n_features)))
+    return check_n_features_to_select(k, n_features)
 
 
 def _ranking_from_scores(scores: np.ndarray) -> np.ndarray:

@@ -1,18 +1,17 @@
-"""Feature selection by alignment with the ideal kernel (Català & Martin, seed 001; SPEC P12)."""
+"""Feature selection by alignment with the ideal kernel (Català and Martin)."""
 
 from __future__ import annotations
 
 import numbers
 
 import numpy as np
-from sklearn.base import clone
+from sklearn.base import _fit_context, clone
 from sklearn.model_selection import train_test_split
 from sklearn.svm import SVC
+from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._validation import (
     check_finite_matrix,
-    check_n_features_to_select,
-    check_positive,
     validate_labelled_data,
 )
 from ..exceptions import InputError
@@ -24,7 +23,8 @@ from ..fast.alignment import (
     incremental_selection,
     one_shot_alignments,
 )
-from ._ranking import _ranking_from_scores, _RankingSelector
+from ._params import N_FEATURES_TO_SELECT
+from ._ranking import _budget, _ranking_from_scores, _RankingSelector
 
 __all__ = ["AlignmentSelector"]
 
@@ -35,7 +35,7 @@ VALIDATION_STOPS = ("best_on_path", "first_drop")
 class AlignmentSelector(_RankingSelector):
     """Select features by the alignment of their kernel with the ideal kernel ``T = t tᵀ``.
 
-    Three procedures of seed 001:
+    Three procedures of Català and Martin [1]_:
 
     * ``"one_shot"`` (osFSA): rank the features by the alignment of their own kernel and keep the
       ``n_features_to_select`` best (half of them when ``None``);
@@ -45,15 +45,15 @@ class AlignmentSelector(_RankingSelector):
       removal increases the alignment most while that increase is >= 0 — the procedure that
       finds features with non-linear interactions (use ``kernel="poly"`` or ``"rbf"``).
 
-    Every candidate is scored with the O(m²) incremental kernel updates of seed 001 eq. 2–6
+    Every candidate is scored with the O(m²) incremental kernel updates of Català and Martin eq. 2–6
     (:class:`zeronorm_opt.fast.alignment.AlignmentState`).
 
     Parameters
     ----------
-    method : {"one_shot", "incremental", "decremental"}, default="incremental"
+    algorithm : {"one_shot", "incremental", "decremental"}, default="incremental"
         The procedure.
     kernel : {"linear", "poly", "rbf"}, default="linear"
-        ``x·x'``, ``(1 + x·x')^degree`` (seed 001 eq. 4) or ``exp(−γ‖x − x'‖²)``.
+        ``x·x'``, ``(1 + x·x')^degree`` (Català and Martin eq. 4) or ``exp(−γ‖x − x'‖²)``.
     degree : int, default=2
         Degree of the polynomial kernel.
     gamma : float or None, default=None
@@ -62,16 +62,17 @@ class AlignmentSelector(_RankingSelector):
         scikit-learn's ``gamma="scale"`` of the full feature set).
     balanced : bool, default=False
         ``True`` uses the ideal kernel with labels ``+1/m₊`` and ``−1/m₋`` (the variant of
-        seed 001 §4.2 for unbalanced classes) instead of ±1. Its inner product ``⟨K, T⟩``
+        Català and Martin §4.2 for unbalanced classes) instead of ±1. Its inner product ``⟨K, T⟩``
         ignores a constant added to ``K``, but ``‖K‖`` does not: for an alignment that is
         invariant to such a constant use ``centred=True``.
     centred : bool, default=False
         Score the centred alignment ``A(HKH, HTH)``, ``H = I − 11ᵀ/m`` (Cortes et al. 2012)
-        instead of seed 001's plain alignment: invariant to adding a constant to the kernel
+        instead of Català and Martin's plain alignment: invariant to adding a constant to the kernel
         (to the mean of the feature map), and less dominated by it for unbalanced classes.
-    n_features_to_select : int or None, default=None
-        Exact number of features to keep. ``None``: half of them for ``"one_shot"``, the
-        algorithm's own stopping rule otherwise. With a budget, iFSA / dFSA continue greedily past
+    n_features_to_select : int, float or None, default=None
+        Exact number of features to keep: an integer, or a fraction in (0, 1] of the features.
+        ``None``: half of them for ``"one_shot"``, the algorithm's own stopping rule otherwise.
+        With a budget, iFSA / dFSA continue greedily past
         their stopping rule until exactly this many features are selected.
     drop_negative : bool, default=False
         iFSA step 15: discard for good the candidates whose addition decreases the alignment.
@@ -83,15 +84,15 @@ class AlignmentSelector(_RankingSelector):
         scale and sign), which Algorithm 1 would otherwise add as a re-weighting of a selected
         feature; ``None``: the literal Algorithm 1
         (:func:`~zeronorm_opt.fast.alignment.incremental_selection` explains the gap).
-    fraction : float in (0, 1] or None, default=None
+    alignment_fraction : float in (0, 1] or None, default=None
         iFSA only: run to the end, then keep the first features that reach this fraction of the
-        final alignment (seed 001 §4.1 uses 0.85 ... 1.0).
+        final alignment (Català and Martin §4.1 uses 0.85 ... 1.0).
     validation_fraction : float in (0, 1) or None, default=None
         iFSA / dFSA: hold out this fraction of the training data (stratified) as the validation
         set of ``validation_stop`` and select on the rest. A separate validation set can be
-        passed to :meth:`fit` instead (``X_val``, ``y_val``), as seed 001 §5.2 does.
+        passed to :meth:`fit` instead (``X_val``, ``y_val``), as Català and Martin §5.2 does.
     validation_stop : {"best_on_path", "first_drop"}, default="best_on_path"
-        How the validation set stops the search (seed 001 §5.2: "we measured at each
+        How the validation set stops the search (Català and Martin §5.2: "we measured at each
         iteration of dFSA if the removal of features decrease the accuracy in a validation set,
         and stop in that case"). The score of a feature set is the validation accuracy of an
         SVM with the same kernel trained on it.
@@ -103,7 +104,7 @@ class AlignmentSelector(_RankingSelector):
 
         Validation accuracy on ~100 examples moves in steps of 1 %, so the literal rule stops
         at the first unlucky example: on E7 it keeps 18 of 20 inputs for ``sign(x1)`` where
-        seed 001's Table 5 reports 1.03. The path rule reproduces Table 5 far better (see
+        Català and Martin's Table 5 reports 1.03. The path rule reproduces Table 5 far better (see
         :doc:`/methods/alignment`), hence the default.
     validation_tolerance : float, default=0.0
         ``"first_drop"`` only: the drop that counts as lowering the accuracy.
@@ -140,22 +141,47 @@ class AlignmentSelector(_RankingSelector):
     classes_ : ndarray of shape (2,)
     n_features_in_ : int
 
+    References
+    ----------
+    .. [1] N. Català and M. Martin, "Feature selection for support vector machines by alignment with
+       ideal kernel", Universitat Politècnica de Catalunya, Barcelona.
+    .. [2] C. Cortes, M. Mohri and A. Rostamizadeh, "Algorithms for learning kernels based on
+       centered alignment", *Journal of Machine Learning Research* 13:795–828, 2012.
+
     Examples
     --------
     >>> from zeronorm_opt.datasets import make_weston_nonlinear
     >>> X, y = make_weston_nonlinear(100, random_state=0)
-    >>> sel = AlignmentSelector(method="decremental", kernel="poly", degree=2).fit(X, y)
+    >>> sel = AlignmentSelector(algorithm="decremental", kernel="poly", degree=2).fit(X, y)
     >>> sel.get_support(indices=True).tolist()
     [0, 1]
     >>> bool(sel.alignment_path_[-1] > sel.alignment_path_[0])
     True
     """
 
+    _parameter_constraints: dict = {
+        "algorithm": [StrOptions(set(METHODS))],
+        "kernel": [StrOptions(set(KERNELS))],
+        "degree": [Interval(numbers.Integral, 1, None, closed="left")],
+        "gamma": [None, Interval(numbers.Real, 0, None, closed="neither")],
+        "balanced": ["boolean"],
+        "centred": ["boolean"],
+        "n_features_to_select": N_FEATURES_TO_SELECT,
+        "drop_negative": ["boolean"],
+        "redundancy_threshold": [None, Interval(numbers.Real, 0, 1, closed="right")],
+        "alignment_fraction": [None, Interval(numbers.Real, 0, 1, closed="right")],
+        "validation_fraction": [None, Interval(numbers.Real, 0, 1, closed="neither")],
+        "validation_stop": [StrOptions(set(VALIDATION_STOPS))],
+        "validation_tolerance": [Interval(numbers.Real, 0, None, closed="left")],
+        "C": [Interval(numbers.Real, 0, None, closed="neither")],
+        "random_state": ["random_state"],
+    }
+
     def __init__(
         self,
-        method: str = "incremental",
-        kernel: str = "linear",
+        algorithm: str = "incremental",
         *,
+        kernel: str = "linear",
         degree: int = 2,
         gamma: float | None = None,
         balanced: bool = False,
@@ -163,14 +189,14 @@ class AlignmentSelector(_RankingSelector):
         n_features_to_select: int | None = None,
         drop_negative: bool = False,
         redundancy_threshold: float | None = 1.0,
-        fraction: float | None = None,
+        alignment_fraction: float | None = None,
         validation_fraction: float | None = None,
         validation_stop: str = "best_on_path",
         validation_tolerance: float = 0.0,
         C: float = 1.0,
         random_state=None,
     ) -> None:
-        self.method = method
+        self.algorithm = algorithm
         self.kernel = kernel
         self.degree = degree
         self.gamma = gamma
@@ -179,7 +205,7 @@ class AlignmentSelector(_RankingSelector):
         self.n_features_to_select = n_features_to_select
         self.drop_negative = drop_negative
         self.redundancy_threshold = redundancy_threshold
-        self.fraction = fraction
+        self.alignment_fraction = alignment_fraction
         self.validation_fraction = validation_fraction
         self.validation_stop = validation_stop
         self.validation_tolerance = validation_tolerance
@@ -187,49 +213,27 @@ class AlignmentSelector(_RankingSelector):
         self.random_state = random_state
 
     def _check_params(self, n_features: int, has_validation_set: bool) -> int | None:
-        if self.method not in METHODS:
-            raise InputError(f"method must be one of {METHODS}; got {self.method!r}.")
-        if self.kernel not in KERNELS:
-            raise InputError(f"kernel must be one of {KERNELS}; got {self.kernel!r}.")
-        if (
-            isinstance(self.degree, bool)
-            or not isinstance(self.degree, numbers.Integral)
-            or self.degree < 1
-        ):
-            raise InputError(f"degree must be an integer >= 1; got {self.degree!r}.")
-        self.gamma_ = (
-            1.0 / n_features if self.gamma is None else check_positive(self.gamma, "gamma")
-        )
-        check_positive(self.C, "C")
-        k = check_n_features_to_select(self.n_features_to_select, n_features)
-        if self.fraction is not None:
-            if self.method != "incremental":
-                raise InputError("fraction applies to method='incremental' only.")
-            if not isinstance(self.fraction, numbers.Real) or not 0 < self.fraction <= 1:
-                raise InputError(f"fraction must be in (0, 1]; got {self.fraction!r}.")
-        rt = self.redundancy_threshold
-        if rt is not None and (not isinstance(rt, numbers.Real) or not 0 < rt <= 1):
-            raise InputError(f"redundancy_threshold must be in (0, 1] or None; got {rt!r}.")
-        if self.validation_stop not in VALIDATION_STOPS:
+        """The checks that involve the data or several parameters (ranges: _fit_context)."""
+        self.gamma_ = 1.0 / n_features if self.gamma is None else float(self.gamma)
+        k = self.n_features_to_select
+        if k is not None:
+            k = _budget(k, n_features)
+        if self.alignment_fraction is not None and self.algorithm != "incremental":
             raise InputError(
-                f"validation_stop must be one of {VALIDATION_STOPS}; got {self.validation_stop!r}."
+                "alignment_fraction applies to algorithm='incremental' only; got "
+                f"algorithm={self.algorithm!r}."
             )
-        if self.validation_fraction is not None:
-            vf = self.validation_fraction
-            if not isinstance(vf, numbers.Real) or not 0 < vf < 1:
-                raise InputError(f"validation_fraction must be in (0, 1); got {vf!r}.")
-            if has_validation_set:
-                raise InputError(
-                    "pass either validation_fraction or a validation set (X_val, y_val), not both."
-                )
+        if self.validation_fraction is not None and has_validation_set:
+            raise InputError(
+                "pass either validation_fraction or a validation set (X_val, y_val), not both."
+            )
         validated = has_validation_set or self.validation_fraction is not None
-        if validated and self.method == "one_shot":
+        if validated and self.algorithm == "one_shot":
             raise InputError("a validation stop applies to iFSA and dFSA, not one_shot.")
-        check_positive(self.validation_tolerance, "validation_tolerance", strict=False)
-        stops = [self.fraction is not None, validated, k is not None]
+        stops = [self.alignment_fraction is not None, validated, k is not None]
         if sum(stops) > 1:
             raise InputError(
-                "n_features_to_select, fraction and a validation set are alternative "
+                "n_features_to_select, alignment_fraction and a validation set are alternative "
                 "stopping rules; pass only one of them."
             )
         return k
@@ -242,6 +246,7 @@ class AlignmentSelector(_RankingSelector):
             return SVC(kernel="rbf", gamma=self.gamma_, C=self.C)
         return SVC(kernel="linear", C=self.C)
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, X_val=None, y_val=None) -> AlignmentSelector:
         """Run the selection procedure.
 
@@ -283,17 +288,17 @@ class AlignmentSelector(_RankingSelector):
         )
         accept = None
         if scorer is not None and self.validation_stop == "first_drop":
-            accept = scorer.first_drop(self.validation_tolerance, self.method == "decremental")
+            accept = scorer.first_drop(self.validation_tolerance, self.algorithm == "decremental")
         t = ideal_target(y_pm, self.balanced)
         opts = {"degree": self.degree, "gamma": self.gamma_, "centred": self.centred}
         fit_method = {
             "one_shot": self._fit_one_shot,
             "incremental": self._fit_incremental,
             "decremental": self._fit_decremental,
-        }[self.method]
+        }[self.algorithm]
         r = fit_method(X, t, k, accept, opts, scorer)
         # dFSA survivors all have rank 1; the other procedures rank the selected 1..r.
-        self.support_ = self.ranking_ <= (1 if self.method == "decremental" else r)
+        self.support_ = self.ranking_ <= (1 if self.algorithm == "decremental" else r)
         if scorer is not None:
             self.validation_scores_ = np.asarray(scorer.scores)
         return self
@@ -337,8 +342,8 @@ class AlignmentSelector(_RankingSelector):
             redundancy_threshold=self.redundancy_threshold, accept=accept, **opts,
         )  # fmt: skip
         r = len(added)
-        if self.fraction is not None and path:
-            r = int(np.argmax(np.asarray(path) >= self.fraction * path[-1])) + 1
+        if self.alignment_fraction is not None and path:
+            r = int(np.argmax(np.asarray(path) >= self.alignment_fraction * path[-1])) + 1
         if accept is None and scorer is not None and added:
             masks = np.zeros((len(added), n), dtype=bool)
             for i in range(len(added)):

@@ -1,4 +1,4 @@
-"""Baseline feature selectors named by the source documents (SPEC P13).
+"""Baseline feature selectors named by the source documents.
 
 These are the comparison rows of the experiments, not the product's core:
 
@@ -7,7 +7,7 @@ These are the comparison rows of the experiments, not the product's core:
   (Guyon et al. 2002), built on :class:`sklearn.feature_selection.RFE`;
 * :class:`~zeronorm_opt.estimators.r2w2.R2W2` (in its own module) — scale factors chosen by
   gradient descent on the radius–margin bound ``R²‖w‖²`` (Weston et al. 2000);
-* :class:`InformationGainFilter` — information gain of a binarised feature (seed 001).
+* :class:`InformationGainFilter` — information gain of a binarised feature (Català and Martin).
 
 All are scikit-learn selectors (``fit``, ``get_support``, ``transform``) with an exact
 ``n_features_to_select`` and ``ranking_`` (1 = best, as in RFE).
@@ -20,15 +20,18 @@ import numbers
 
 import numpy as np
 import scipy.sparse as sp
+from sklearn.base import _fit_context
 from sklearn.feature_selection import RFE
 from sklearn.svm import SVC
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils._tags import ClassifierTags
+from sklearn.utils.sparsefuncs import mean_variance_axis
 
 from .._validation import (
-    check_positive,
     validate_labelled_data,
 )
 from ..exceptions import InputError
+from ._params import N_FEATURES_TO_SELECT, POSITIVE
 from ._ranking import _budget, _ranking_from_scores, _RankingSelector
 
 __all__ = ["SVMRFE", "FisherScore", "InformationGainFilter", "make_svm_rfe"]
@@ -37,15 +40,21 @@ __all__ = ["SVMRFE", "FisherScore", "InformationGainFilter", "make_svm_rfe"]
 # --------------------------------------------------------------------------------------------
 # Fisher / correlation score
 # --------------------------------------------------------------------------------------------
-def _sample_var(A: np.ndarray) -> np.ndarray:
-    """Sample variance (ddof=1) per column; 0 for a single example, whose spread is unknown.
+def _mean_and_sample_var(A) -> tuple[np.ndarray, np.ndarray]:
+    """Mean and sample variance (ddof=1) per column of a dense or sparse matrix.
 
-    Tiny training sets (E1 draws 10 points) can hold a single example of a class; treating its
+    The variance is 0 for a single example, whose spread is unknown: tiny training sets (the
+    linear toy problem draws 10 points) can hold a single example of a class, and treating its
     spread as 0 keeps the score defined instead of refusing the data.
     """
-    if A.shape[0] < 2:
-        return np.zeros(A.shape[1])
-    return A.var(axis=0, ddof=1)
+    m = A.shape[0]
+    if sp.issparse(A):
+        mean, var = mean_variance_axis(sp.csr_matrix(A), axis=0)  # population variance
+    else:
+        mean, var = A.mean(axis=0), A.var(axis=0)
+    if m < 2:
+        return mean, np.zeros(A.shape[1])
+    return mean, var * (m / (m - 1))
 
 
 class FisherScore(_RankingSelector):
@@ -53,14 +62,15 @@ class FisherScore(_RankingSelector):
 
     The score of feature ``j`` is ``(μ₊ − μ₋)² / (s₊² + s₋²)`` where ``μ±`` and ``s±`` are the
     mean and the *sample* standard deviation (``ddof=1``) of the feature over each class
-    (SPEC P13; the CORR row of experiment E1). A feature constant within both classes gets the
+    (the CORR row of experiment E1). A feature constant within both classes gets the
     score ``+inf`` if its class means differ and 0 otherwise; a class with a single example
     contributes ``s² = 0``.
 
     Parameters
     ----------
-    n_features_to_select : int or None, default=None
-        Number of features kept; ``None`` keeps half of them (as RFE).
+    n_features_to_select : int, float or None, default=None
+        Number of features kept: an integer, a fraction in (0, 1] of the features, or
+        ``None`` for half of them (as RFE).
 
     Attributes
     ----------
@@ -75,6 +85,11 @@ class FisherScore(_RankingSelector):
     n_features_in_ : int
         Number of features seen in ``fit``.
 
+    References
+    ----------
+    .. [1] J. Weston, A. Elisseeff, B. Schölkopf and M. Tipping, "Use of the zero-norm with linear
+       models and kernel methods", *Journal of Machine Learning Research* 3:1439–1461, 2003.
+
     Examples
     --------
     >>> from zeronorm_opt.datasets import make_weston_linear
@@ -86,15 +101,18 @@ class FisherScore(_RankingSelector):
     True
     """
 
-    def __init__(self, n_features_to_select: int | None = None) -> None:
+    _parameter_constraints: dict = {"n_features_to_select": N_FEATURES_TO_SELECT}
+
+    def __init__(self, n_features_to_select: int | float | None = None) -> None:
         self.n_features_to_select = n_features_to_select
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y) -> FisherScore:
         """Compute the scores and keep the ``n_features_to_select`` best features.
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : array-like or sparse matrix of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
             Two-class labels of any type.
 
@@ -102,11 +120,12 @@ class FisherScore(_RankingSelector):
         -------
         self : FisherScore
         """
-        X, self.classes_, y_pm = validate_labelled_data(self, X, y)
+        X, self.classes_, y_pm = validate_labelled_data(self, X, y, accept_sparse=True)
         k = _budget(self.n_features_to_select, X.shape[1])
-        pos, neg = X[y_pm > 0], X[y_pm < 0]
-        num = (pos.mean(axis=0) - neg.mean(axis=0)) ** 2
-        den = _sample_var(pos) + _sample_var(neg)
+        mean_pos, var_pos = _mean_and_sample_var(X[y_pm > 0])
+        mean_neg, var_neg = _mean_and_sample_var(X[y_pm < 0])
+        num = (mean_pos - mean_neg) ** 2
+        den = var_pos + var_neg
         with np.errstate(divide="ignore", invalid="ignore"):
             scores = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.inf)
         scores[(den == 0) & (num == 0)] = 0.0
@@ -114,6 +133,11 @@ class FisherScore(_RankingSelector):
         self.ranking_ = _ranking_from_scores(scores)
         self.support_ = self.ranking_ <= k
         return self
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
 
 
 # --------------------------------------------------------------------------------------------
@@ -151,7 +175,7 @@ def make_svm_rfe(
 
 
 class SVMRFE(_RankingSelector):
-    """SVM-RFE as described in seed 000: halve the features while many remain, then one by one.
+    """SVM-RFE as Weston et al. (2003) run it: halve the features while many remain, then singly.
 
     At each step a linear SVM is trained on the remaining features and the features with the
     smallest ``w_j²`` are removed: half of the remaining ones (rounded down, never going below
@@ -161,8 +185,9 @@ class SVMRFE(_RankingSelector):
 
     Parameters
     ----------
-    n_features_to_select : int or None, default=None
-        Number of features kept; ``None`` keeps half of them (as RFE).
+    n_features_to_select : int, float or None, default=None
+        Number of features kept: an integer, a fraction in (0, 1] of the features, or
+        ``None`` for half of them (as RFE).
     C : float, default=1.0
         Regularisation of the linear SVM (large = close to hard margin).
     halving_above : int, default=100
@@ -181,6 +206,13 @@ class SVMRFE(_RankingSelector):
     classes_ : ndarray of shape (2,)
     n_features_in_ : int
 
+    References
+    ----------
+    .. [1] I. Guyon, J. Weston, S. Barnhill and V. Vapnik, "Gene selection for cancer classification
+       using support vector machines", *Machine Learning* 46:389–422, 2002.
+    .. [2] J. Weston, A. Elisseeff, B. Schölkopf and M. Tipping, "Use of the zero-norm with linear
+       models and kernel methods", *Journal of Machine Learning Research* 3:1439–1461, 2003.
+
     Examples
     --------
     >>> from zeronorm_opt.datasets import make_weston_linear
@@ -190,13 +222,24 @@ class SVMRFE(_RankingSelector):
     (2, np.int64(1))
     """
 
+    _parameter_constraints: dict = {
+        "n_features_to_select": N_FEATURES_TO_SELECT,
+        "C": POSITIVE,
+        "halving_above": [Interval(numbers.Integral, 0, None, closed="left")],
+    }
+
     def __init__(
-        self, n_features_to_select: int | None = None, *, C: float = 1.0, halving_above: int = 100
+        self,
+        n_features_to_select: int | float | None = None,
+        *,
+        C: float = 1.0,
+        halving_above: int = 100,
     ) -> None:
         self.n_features_to_select = n_features_to_select
         self.C = C
         self.halving_above = halving_above
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y) -> SVMRFE:
         """Eliminate features recursively.
 
@@ -210,16 +253,10 @@ class SVMRFE(_RankingSelector):
         -------
         self : SVMRFE
         """
-        X, self.classes_, y_pm = validate_labelled_data(self, X, y)
+        X, self.classes_, y_pm = validate_labelled_data(self, X, y, accept_sparse=True)
         n = X.shape[1]
         k = _budget(self.n_features_to_select, n)
-        C = check_positive(self.C, "C")
-        if (
-            isinstance(self.halving_above, bool)
-            or not isinstance(self.halving_above, numbers.Integral)
-            or self.halving_above < 0
-        ):
-            raise InputError(f"halving_above must be an integer >= 0; got {self.halving_above!r}.")
+        C = float(self.C)
         remaining = np.arange(n)
         # Elimination rank: features removed in the same step share it; later = better.
         removed_at = np.zeros(n, dtype=int)
@@ -248,6 +285,11 @@ class SVMRFE(_RankingSelector):
         self.n_steps_ = n_steps
         return self
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
 
 # --------------------------------------------------------------------------------------------
 # Information gain
@@ -261,7 +303,7 @@ def _entropy(counts: np.ndarray) -> np.ndarray:
 
 
 class InformationGainFilter(_RankingSelector):
-    """Information gain filter (seed 001's comparison): keep the most informative features.
+    """Information gain filter (Català and Martin's comparison): keep the most informative features.
 
     Each feature is binarised — presence/absence (``x > 0``, the text-categorisation usage for
     counts or tf-idf) or ``x > threshold`` — and scored by the information gain
@@ -271,8 +313,9 @@ class InformationGainFilter(_RankingSelector):
 
     Parameters
     ----------
-    n_features_to_select : int or None, default=None
-        Number of features kept; ``None`` keeps half of them.
+    n_features_to_select : int, float or None, default=None
+        Number of features kept: an integer, a fraction in (0, 1] of the features, or
+        ``None`` for half of them (as RFE).
     threshold : {"presence", "median"} or float, default="presence"
         ``"presence"``: ``x > 0``; ``"median"``: ``x >`` the feature's median over the
         training data (dense input only); a number: ``x > threshold``.
@@ -284,6 +327,14 @@ class InformationGainFilter(_RankingSelector):
     ranking_, support_, classes_, n_features_in_
         As in the other selectors.
 
+    References
+    ----------
+    .. [1] Y. Yang and J. O. Pedersen, "A comparative study on feature selection in text
+       categorization", *Proceedings of the 14th International Conference on Machine Learning
+       (ICML)*, 412–420, 1997.
+    .. [2] N. Català and M. Martin, "Feature selection for support vector machines by alignment with
+       ideal kernel", Universitat Politècnica de Catalunya, Barcelona.
+
     Examples
     --------
     >>> import numpy as np
@@ -294,12 +345,24 @@ class InformationGainFilter(_RankingSelector):
     [1.0, 1.0, 0.0]
     """
 
+    _parameter_constraints: dict = {
+        "n_features_to_select": N_FEATURES_TO_SELECT,
+        "threshold": [
+            StrOptions({"presence", "median"}),
+            Interval(numbers.Real, None, None, closed="neither"),
+        ],
+    }
+
     def __init__(
-        self, n_features_to_select: int | None = None, *, threshold: str | float = "presence"
+        self,
+        n_features_to_select: int | float | None = None,
+        *,
+        threshold: str | float = "presence",
     ) -> None:
         self.n_features_to_select = n_features_to_select
         self.threshold = threshold
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y) -> InformationGainFilter:
         """Score every feature and keep the ``n_features_to_select`` best.
 
@@ -315,23 +378,17 @@ class InformationGainFilter(_RankingSelector):
         """
         X, self.classes_, y = validate_labelled_data(self, X, y, binary=False, accept_sparse=True)
         k = _budget(self.n_features_to_select, X.shape[1])
-        if isinstance(self.threshold, str):
-            if self.threshold == "presence":
-                thr = 0.0
-            elif self.threshold == "median":
-                if sp.issparse(X):
-                    raise InputError("threshold='median' needs dense X; use 'presence'.")
-                thr = np.median(X, axis=0)
-            else:
+        if self.threshold == "presence":
+            thr = 0.0
+        elif self.threshold == "median":
+            if sp.issparse(X):
                 raise InputError(
-                    f"threshold must be 'presence', 'median' or a number; got {self.threshold!r}."
+                    "threshold='median' needs dense X (the median of a sparse column is "
+                    "usually 0); use threshold='presence' or a number, or pass X.toarray()."
                 )
-        elif isinstance(self.threshold, numbers.Real) and not isinstance(self.threshold, bool):
-            thr = float(self.threshold)
+            thr = np.median(X, axis=0)
         else:
-            raise InputError(
-                f"threshold must be 'presence', 'median' or a number; got {self.threshold!r}."
-            )
+            thr = float(self.threshold)
         if sp.issparse(X) and np.all(np.asarray(thr) >= 0):
             # Sparse zeros are below any non-negative threshold: only stored entries count.
             on = X.copy()

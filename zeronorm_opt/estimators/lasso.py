@@ -1,21 +1,24 @@
-"""scikit-learn regressors for the Lasso (ISTA / FISTA / cvxpy) and bridge regression (SPEC P10)."""
+"""scikit-learn regressors for the Lasso (ISTA / FISTA / cvxpy) and bridge regression."""
 
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
-from sklearn.base import BaseEstimator, RegressorMixin
+from sklearn.base import BaseEstimator, RegressorMixin, _fit_context
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import check_finite_target, check_positive, support_mask
-from ..exceptions import InputError
+from .._validation import check_finite_target, support_mask
 from ..fast.bridge import bridge_regression
 from ..fast.ista import fista, ista, lasso_dual_gap
 from ..formulations.regression import LassoFormulation
+from ._params import MAX_ITER, NON_NEGATIVE, POSITIVE, SOLVER, SOLVER_OPTIONS, TOL
 from .greedy_rls import validate_or_input_error
 
 __all__ = ["BridgeRegression", "LassoISTA"]
 
-_METHODS = ("fista", "ista", "cvxpy")
+_ALGORITHMS = ("fista", "ista", "cvxpy")
 
 
 def _centre(X, y, fit_intercept):
@@ -32,7 +35,6 @@ class _SparseLinearRegressor(RegressorMixin, BaseEstimator):
     def _prepare(self, X, y):
         check_finite_target(y)
         X, y = validate_or_input_error(self, X, y, y_numeric=True, dtype=np.float64)
-        check_positive(self.alpha, "alpha", strict=False)
         return _centre(X, y, self.fit_intercept)
 
     def _finish(self, coef, x_mean, y_mean):
@@ -68,7 +70,7 @@ class LassoISTA(_SparseLinearRegressor):
     alpha : float, default=1.0
         ``α ≥ 0``, the weight of ``‖β‖₁`` against ``(1/(2n))‖y − Xβ − b‖²`` — scikit-learn's
         convention. The solvers receive the paper's ``λ = 2α`` (see Notes).
-    method : {"fista", "ista", "cvxpy"}, default="fista"
+    algorithm : {"fista", "ista", "cvxpy"}, default="fista"
         Iterative soft thresholding, its accelerated form, or the declarative
         :class:`~zeronorm_opt.formulations.regression.LassoFormulation` (the reference).
     fit_intercept : bool, default=True
@@ -78,7 +80,7 @@ class LassoISTA(_SparseLinearRegressor):
     tol : float, default=1e-8
         (F)ISTA stops when the duality gap is at most ``tol`` times the objective.
     solver : str, list of str or None
-        cvxpy solver for ``method="cvxpy"`` (name or fallback list).
+        cvxpy solver for ``algorithm="cvxpy"`` (name or fallback list).
     solver_options : dict or None
         Options of that solver.
 
@@ -87,7 +89,7 @@ class LassoISTA(_SparseLinearRegressor):
     coef_ : ndarray of shape (n_features,)
     intercept_ : float
     support_ : ndarray of bool
-        Non-zero coefficients (relative threshold 1e-6, SPEC's notion of zero).
+        Non-zero coefficients (relative threshold 1e-6, the package's notion of zero).
     n_iter_ : int
         Iterations of (F)ISTA, or of the conic solver.
     objective_path_ : ndarray
@@ -101,8 +103,8 @@ class LassoISTA(_SparseLinearRegressor):
     Notes
     -----
     ISTA [1]_, FISTA [2]_ and :class:`~zeronorm_opt.formulations.regression.LassoFormulation`
-    minimise the Lasso [3]_ in the scaling of Daubechies, Defrise and De Mol (seed 003, SPEC
-    P10)::
+    minimise the Lasso [3]_ in the scaling of Daubechies, Defrise and De Mol, which Rosasco's
+    lecture notes [4]_ follow::
 
         F(β) = (1/n) ‖y − Xβ‖² + λ ‖β‖₁
 
@@ -127,6 +129,8 @@ class LassoISTA(_SparseLinearRegressor):
     .. [3] R. Tibshirani, "Regression shrinkage and selection via the lasso", *Journal of the
        Royal Statistical Society: Series B* 58(1):267–288, 1996.
        doi:10.1111/j.2517-6161.1996.tb02080.x
+    .. [4] L. Rosasco, "Sparse approximation and variable selection", lecture slides of
+       MIT 9.520 *Statistical Learning Theory and Applications*, 2007.
 
     Examples
     --------
@@ -138,7 +142,7 @@ class LassoISTA(_SparseLinearRegressor):
     >>> model = LassoISTA(alpha=0.025).fit(X, y)
     >>> np.flatnonzero(model.coef_ > 0.05).tolist(), np.flatnonzero(model.coef_ < -0.05).tolist()
     ([3], [60])
-    >>> ref = LassoISTA(alpha=0.025, method="cvxpy").fit(X, y)
+    >>> ref = LassoISTA(alpha=0.025, algorithm="cvxpy").fit(X, y)
     >>> bool(np.allclose(model.coef_, ref.coef_, atol=1e-5))
     True
     >>> from sklearn.linear_model import Lasso
@@ -147,11 +151,21 @@ class LassoISTA(_SparseLinearRegressor):
     True
     """
 
+    _parameter_constraints: dict = {
+        "alpha": NON_NEGATIVE,
+        "algorithm": [StrOptions(set(_ALGORITHMS))],
+        "fit_intercept": ["boolean"],
+        "max_iter": MAX_ITER,
+        "tol": TOL,
+        "solver": SOLVER,
+        "solver_options": SOLVER_OPTIONS,
+    }
+
     def __init__(
         self,
         alpha=1.0,
         *,
-        method="fista",
+        algorithm="fista",
         fit_intercept=True,
         max_iter=10_000,
         tol=1e-8,
@@ -159,13 +173,14 @@ class LassoISTA(_SparseLinearRegressor):
         solver_options=None,
     ):
         self.alpha = alpha
-        self.method = method
+        self.algorithm = algorithm
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
         self.tol = tol
         self.solver = solver
         self.solver_options = solver_options
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Fit the Lasso.
 
@@ -178,18 +193,16 @@ class LassoISTA(_SparseLinearRegressor):
         -------
         self : LassoISTA
         """
-        if self.method not in _METHODS:
-            raise InputError(f"method must be one of {_METHODS}; got {self.method!r}.")
         Xc, yc, x_mean, y_mean = self._prepare(X, y)
         lam = 2.0 * float(self.alpha)  # scikit-learn's alpha -> the paper's λ (see Notes)
-        if self.method == "cvxpy":
+        if self.algorithm == "cvxpy":
             formulation = LassoFormulation(Xc, yc, lam)
             info = formulation.solve(self.solver, self.solver_options)
             coef = formulation.coef_value()
             self.n_iter_ = int(info.num_iters or 0)
             paper_objective = np.array([formulation.objective_value(coef)])
         else:
-            run = fista if self.method == "fista" else ista
+            run = fista if self.algorithm == "fista" else ista
             result = run(Xc, yc, lam, max_iter=self.max_iter, tol=self.tol)
             coef = result.coef
             self.n_iter_ = result.n_iter
@@ -217,8 +230,8 @@ class BridgeRegression(_SparseLinearRegressor):
         solver receives the paper's ``λ = 2α`` (see Notes).
     q : float, default=0.5
         Exponent in (0, 1).
-    eps : float, default=1e-8
-        Smoothing of the penalty at zero (finite weights).
+    epsilon : float, default=1e-8
+        Smoothing ``ε > 0`` of the penalty at zero (finite weights).
     fit_intercept : bool, default=True
         Unpenalised intercept by centring.
     max_iter : int, default=50
@@ -271,12 +284,23 @@ class BridgeRegression(_SparseLinearRegressor):
     [3, 40]
     """
 
+    _parameter_constraints: dict = {
+        "alpha": POSITIVE,
+        "q": [Interval(Real, 0, 1, closed="neither")],
+        "epsilon": POSITIVE,
+        "fit_intercept": ["boolean"],
+        "max_iter": MAX_ITER,
+        "tol": TOL,
+        "solver": SOLVER,
+        "solver_options": SOLVER_OPTIONS,
+    }
+
     def __init__(
         self,
         alpha=1.0,
         q=0.5,
         *,
-        eps=1e-8,
+        epsilon=1e-8,
         fit_intercept=True,
         max_iter=50,
         tol=1e-6,
@@ -285,13 +309,14 @@ class BridgeRegression(_SparseLinearRegressor):
     ):
         self.alpha = alpha
         self.q = q
-        self.eps = eps
+        self.epsilon = epsilon
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
         self.tol = tol
         self.solver = solver
         self.solver_options = solver_options
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Fit bridge regression.
 
@@ -305,13 +330,12 @@ class BridgeRegression(_SparseLinearRegressor):
         self : BridgeRegression
         """
         Xc, yc, x_mean, y_mean = self._prepare(X, y)
-        check_positive(self.alpha, "alpha")
         result = bridge_regression(
             Xc,
             yc,
             2.0 * float(self.alpha),  # scikit-learn's scaling -> the paper's λ (see Notes)
             self.q,
-            eps=self.eps,
+            eps=self.epsilon,
             max_iter=self.max_iter,
             tol=self.tol,
             solver=self.solver,

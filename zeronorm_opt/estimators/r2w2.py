@@ -1,6 +1,6 @@
 """R2W2: scale factors by gradient descent on the radius–margin bound (Weston et al. 2000).
 
-A baseline of the zero-norm paper (SPEC P13): the bound ``R²‖w‖²`` of the linear SVM on the
+A baseline of the zero-norm paper: the bound ``R²‖w‖²`` of the linear SVM on the
 rescaled data ``X∘σ`` is minimised over ``σ ≥ 0``; the features are ranked by their final
 scale factor.
 """
@@ -11,11 +11,13 @@ import numbers
 
 import cvxpy as cp
 import numpy as np
+from sklearn.base import _fit_context
 from sklearn.svm import SVC
+from sklearn.utils._param_validation import Interval, StrOptions
 
-from .._validation import check_positive, validate_labelled_data
-from ..exceptions import InputError
+from .._validation import validate_labelled_data
 from ..solvers import solve_problem
+from ._params import N_FEATURES_TO_SELECT, POSITIVE, SOLVER, SOLVER_OPTIONS, TOL
 from ._ranking import _budget, _RankingSelector
 
 __all__ = ["R2W2"]
@@ -93,8 +95,9 @@ class R2W2(_RankingSelector):
 
     Parameters
     ----------
-    n_features_to_select : int or None, default=None
-        Number of features kept; ``None`` keeps half of them.
+    n_features_to_select : int, float or None, default=None
+        Number of features kept: an integer, a fraction in (0, 1] of the features, or
+        ``None`` for half of them (as RFE).
     C : float, default=1000.0
         Regularisation of the SVM (:class:`sklearn.svm.SVC` with a precomputed kernel); large
         approximates the hard margin the bound is stated for.
@@ -130,6 +133,13 @@ class R2W2(_RankingSelector):
         σ): a budget larger than the number of surviving features is filled with the features
         the descent dropped last, not by index.
 
+    References
+    ----------
+    .. [1] J. Weston, S. Mukherjee, O. Chapelle, M. Pontil, T. Poggio and V. Vapnik, "Feature
+       selection for SVMs", *Advances in Neural Information Processing Systems* 13, 2000.
+    .. [2] J. Weston, A. Elisseeff, B. Schölkopf and M. Tipping, "Use of the zero-norm with linear
+       models and kernel methods", *Journal of Machine Learning Research* 3:1439–1461, 2003.
+
     Examples
     --------
     >>> from zeronorm_opt.datasets import make_weston_linear
@@ -139,9 +149,20 @@ class R2W2(_RankingSelector):
     True
     """
 
+    _parameter_constraints: dict = {
+        "n_features_to_select": N_FEATURES_TO_SELECT,
+        "C": POSITIVE,
+        "radius": [StrOptions({"ball", "variance"})],
+        # 0 steps is legal: the ranking of the initial SVM.
+        "max_iter": [Interval(numbers.Integral, 0, None, closed="left")],
+        "tol": TOL,
+        "solver": SOLVER,
+        "solver_options": SOLVER_OPTIONS,
+    }
+
     def __init__(
         self,
-        n_features_to_select: int | None = None,
+        n_features_to_select: int | float | None = None,
         *,
         C: float = 1000.0,
         radius: str = "ball",
@@ -158,6 +179,7 @@ class R2W2(_RankingSelector):
         self.solver = solver
         self.solver_options = solver_options
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y) -> R2W2:
         """Run the gradient descent on σ and keep the largest scale factors.
 
@@ -174,14 +196,7 @@ class R2W2(_RankingSelector):
         X, self.classes_, y_pm = validate_labelled_data(self, X, y)
         m, n = X.shape
         k = _budget(self.n_features_to_select, n)
-        C = check_positive(self.C, "C")
-        tol = check_positive(self.tol, "tol", strict=False)
-        if self.radius not in ("ball", "variance"):
-            raise InputError(f"radius must be 'ball' or 'variance'; got {self.radius!r}.")
-        if isinstance(self.max_iter, bool) or not isinstance(self.max_iter, numbers.Integral):
-            raise InputError(f"max_iter must be a non-negative integer; got {self.max_iter!r}.")
-        if self.max_iter < 0:
-            raise InputError(f"max_iter must be >= 0; got {self.max_iter!r}.")
+        C, tol = float(self.C), float(self.tol)
         ball = _Ball(X, self.solver, self.solver_options) if self.radius == "ball" else None
         svm = SVC(kernel="precomputed", C=C)
 

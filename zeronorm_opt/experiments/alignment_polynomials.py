@@ -116,7 +116,7 @@ def run_trial(
             if name == "dFSA":
                 sel = AlignmentSelector(
                     "decremental",
-                    "poly",
+                    kernel="poly",
                     degree=2,
                     C=config.svm_C,
                     validation_stop=config.validation_stop,

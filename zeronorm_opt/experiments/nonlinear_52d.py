@@ -113,7 +113,7 @@ def run_trial(config: E6Config, run: int, n_train: int, methods: Sequence[str]) 
                 predicted = model.predict(Xte)
             else:
                 if name == "dFSA":
-                    sel = AlignmentSelector("decremental", "poly", degree=2).fit(Xtr, ytr)
+                    sel = AlignmentSelector("decremental", kernel="poly", degree=2).fit(Xtr, ytr)
                     kept = sel.get_support(indices=True)
                 else:
                     kept = np.arange(Xtr.shape[1])

@@ -1,4 +1,4 @@
-"""Kernel–target alignment and its incremental kernel updates (seed 001, SPEC P12).
+"""Kernel–target alignment and its incremental kernel updates (Català and Martin).
 
 The alignment of a kernel matrix ``K`` with a target ``T`` is
 
@@ -6,8 +6,8 @@ The alignment of a kernel matrix ``K`` with a target ``T`` is
 
 with the ideal kernel ``T = t tᵀ``: ``t = y`` (±1), or, for unbalanced classes, ``t_i = +1/m₊``
 and ``−1/m₋`` (:func:`ideal_target`). Feature selection by alignment evaluates ``A`` for the
-kernel of a feature set with one feature added or removed, for every candidate feature. Seed 001
-(eq. 2–6) does that in O(m²) per candidate instead of recomputing the kernel:
+kernel of a feature set with one feature added or removed, for every candidate feature. Català and
+Martin (eq. 2–6) does that in O(m²) per candidate instead of recomputing the kernel:
 
 * linear: ``K¹_{F±i} = K¹_F ± x_i x_iᵀ`` (eq. 2–3); here even cheaper in closed form,
   ``tᵀK t ± (tᵀx_i)²`` and ``‖K ± x_i x_iᵀ‖² = ‖K‖² ± 2 x_iᵀK x_i + ‖x_i‖⁴``;
@@ -61,7 +61,8 @@ def ideal_target(y, balanced: bool = False) -> np.ndarray:
         Labels in {-1, +1}.
     balanced : bool, default=False
         ``False``: ``t = y``. ``True``: ``t_i = +1/m₊`` for positives and ``−1/m₋`` for
-        negatives — the variant of seed 001 (after Kandola et al.) for unbalanced classes; then
+        negatives — the variant of Català and Martin (after Kandola et al.) for unbalanced
+        classes; then
         ``Σ t_i = 0``, so ``⟨K, T⟩`` ignores any constant added to ``K``.
 
     Returns
@@ -102,9 +103,10 @@ def alignment(K, T, *, centred: bool = False) -> float:
     """Empirical alignment ``⟨K, T⟩_F / √(⟨K, K⟩_F ⟨T, T⟩_F)`` of two square matrices.
 
     ``T`` may also be given as the vector ``t`` of ``T = t tᵀ``. A zero kernel has alignment 0
-    (the convention of seed 001's Algorithm 1, which starts from ``K = 0`` with alignment 0).
+    (the convention of Català and Martin's Algorithm 1, which starts from ``K = 0`` with
+    alignment 0).
     ``centred=True`` gives the centred alignment ``A(HKH, HTH)`` (Cortes, Mohri & Rostamizadeh,
-    2012), which — unlike seed 001's plain alignment — is invariant to adding a constant to
+    2012), which — unlike Català and Martin's plain alignment — is invariant to adding a constant to
     ``K`` (the constant is the mean of the feature map, removed by ``H``).
 
     Examples
@@ -133,7 +135,7 @@ def subset_kernel(
 ) -> np.ndarray:
     """Kernel matrix of the rows of ``X`` restricted to ``features``, computed from scratch.
 
-    ``"linear"``: ``x·x'``; ``"poly"``: ``(1 + x·x')^degree`` (seed 001 eq. 4); ``"rbf"``:
+    ``"linear"``: ``x·x'``; ``"poly"``: ``(1 + x·x')^degree`` (Català and Martin eq. 4); ``"rbf"``:
     ``exp(−γ ‖x − x'‖²)``. The empty feature set gives ``0`` (linear) or ``1`` (poly, rbf).
 
     Examples
@@ -391,7 +393,7 @@ def one_shot_alignments(X, t, kernel: str = "linear", **kwargs) -> np.ndarray:
 
 
 #: ``accept(mask)`` is called after each step with the new feature mask; returning False undoes
-#: the step and stops the search (the validation-accuracy stop of seed 001 §5.2).
+#: the step and stops the search (the validation-accuracy stop of Català and Martin §5.2).
 AcceptFn = Callable[[np.ndarray], bool]
 
 
@@ -406,14 +408,14 @@ def incremental_selection(
     accept: AcceptFn | None = None,
     **kwargs,
 ) -> tuple[list[int], list[float], np.ndarray]:
-    """iFSA (seed 001, Algorithm 1): forward selection by the largest alignment increase.
+    """iFSA (Català and Martin, Algorithm 1): forward selection by the largest alignment increase.
 
     Without a budget the search adds features while the best increase is > 0. With
     ``n_features_to_select=k`` it adds exactly ``k`` features (greedy, even past a non-positive
     increase). ``drop_negative`` is step 15: candidates whose increase is negative are discarded
     (re-admitted only if a budget cannot be met otherwise).
 
-    ``redundancy_threshold`` closes a gap of Algorithm 1. Seed 001 says iFSA never selects
+    ``redundancy_threshold`` closes a gap of Algorithm 1. Català and Martin says iFSA never selects
     redundant features, but with more than one feature selected a copy ``x_j`` of a selected
     feature adds ``x_j x_jᵀ`` once more — it re-weights feature ``j`` — and that can raise the
     alignment (on E1 with duplicated columns the literal algorithm picked two copies in most
@@ -505,7 +507,7 @@ def decremental_selection(
     accept: AcceptFn | None = None,
     **kwargs,
 ) -> tuple[list[int], list[float]]:
-    """dFSA (seed 001, Algorithm 2): backward elimination by the largest alignment gain.
+    """dFSA (Català and Martin, Algorithm 2): backward elimination by the largest alignment gain.
 
     Without a budget the search removes the feature whose removal increases the alignment most
     while that increase is >= 0 (and at least one feature remains). With

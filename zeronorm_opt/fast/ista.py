@@ -1,6 +1,6 @@
-"""Iterative soft thresholding (ISTA) and its accelerated form (FISTA) for the Lasso (SPEC P10).
+"""Iterative soft thresholding (ISTA) and its accelerated form (FISTA) for the Lasso.
 
-Problem (seed 003's scaling, ``n`` examples)::
+Problem (Rosasco's (2007) scaling, ``n`` examples)::
 
     F(β) = (1/n) ‖Y − Φβ‖² + λ ‖β‖₁
 

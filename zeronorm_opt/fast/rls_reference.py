@@ -1,4 +1,4 @@
-"""Reference algorithms of seed 002 for greedy forward selection of RLS features.
+"""Reference algorithms of Pahikkala et al. (2010) for greedy forward selection of RLS features.
 
 Both select exactly what :func:`~zeronorm_opt.fast.greedy_rls.greedy_rls` selects; they are
 slower and are kept, written as literally as the paper states them, so that tests and benchmarks
@@ -58,7 +58,7 @@ def greedy_rls_wrapper(
     loss: str | LossFunction = "squared",
     bias: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Greedy forward selection with RLS as a black box (seed 002, Algorithm 1).
+    """Greedy forward selection with RLS as a black box (Pahikkala et al. (2010), Algorithm 1).
 
     Parameters
     ----------
@@ -118,7 +118,7 @@ def greedy_rls_lowrank(
     loss: str | LossFunction = "squared",
     bias: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Low-rank updated LS-SVM forward selection (seed 002, Algorithm 2).
+    """Low-rank updated LS-SVM forward selection (Pahikkala et al. (2010), Algorithm 2).
 
     Parameters
     ----------

@@ -1,13 +1,13 @@
-"""Kernels of a scaled metric and the SVM cost as a function of the scale factors (SPEC P9).
+"""Kernels of a scaled metric and the SVM cost as a function of the scale factors.
 
-The numerical half of adaptive scaling (Grandvalet & Canu 2002, seed 004); the declarative half
+The numerical half of adaptive scaling (Grandvalet and Canu 2002); the declarative half
 is :mod:`zeronorm_opt.formulations.adaptive_scaling`. ``σ_k`` is the *squared* scale of feature
 ``k`` (see there), so every kernel is ``K = φ(S(σ))`` with ``S(σ) = Σ_k σ_k M_k`` linear in σ:
 
 * :class:`ScaledKernel` — linear, Gaussian and polynomial kernels of the metric ``x ↦ √σ ∘ x``;
 * :func:`svm_primal_cost` and :func:`svm_cost_gradient` — the SVM cost and its gradient in σ;
 * :class:`IntermediateCost` — the cost of step 2 with the support-vector set frozen and α moving
-  along ``dα/dσ`` (the version of seed 004).
+  along ``dα/dσ`` (the version of Grandvalet and Canu (2002)).
 """
 
 from __future__ import annotations
@@ -149,7 +149,7 @@ def svm_cost_gradient(kernel: ScaledKernel, X, y, sigma, alpha) -> np.ndarray:
 
 
 class IntermediateCost:
-    """The cost minimised over σ in step 2 of the alternating scheme (SPEC P9, seed 004).
+    """The cost minimised over σ in step 2 of the alternating scheme (Grandvalet and Canu (2002)).
 
     ``J(σ) = ½ u(σ)ᵀ K(σ) u(σ) + C·min_b Σ_i max(0, 1 − y_i((K(σ)u(σ))_i + b))`` with
     ``u = y ∘ α(σ)``: the primal SVM cost of the admissible solution ``f = Σ_j α_j y_j k_σ(x_j,·)``
@@ -157,11 +157,13 @@ class IntermediateCost:
     at the anchor σ⁰ where α is the SVM solution. Decreasing ``J`` therefore decreases the SVM
     cost.
 
-    ``alpha_update="tracked"`` (seed 004's version): the support-vector set is frozen and the
+    ``alpha_update="tracked"`` (the version of Grandvalet and Canu, 2002): the support-vector
+    set is frozen and the
     free multipliers (``0 < α_i < C``) move along ``dα/dσ`` from the linear system that keeps
     the free support vectors on the margin, ``Q_FF dα_F + y_F db = −(∂Q/∂σ α)_F``,
     ``y_Fᵀ dα_F = 0``; along a step they follow ``α_F + (dα_F/dσ)(σ − σ⁰)`` clipped to
-    ``[0, C]`` (seed 004 instead limits the step to keep them inside; clipping keeps ``J`` an
+    ``[0, C]`` (Grandvalet and Canu instead limit the step to keep them inside; clipping keeps
+    ``J`` an
     admissible bound and avoids stalling on a multiplier next to a bound). ``"fixed"``: α is
     frozen. The tracked version makes ``J`` smooth at σ⁰ with gradient
     :func:`svm_cost_gradient`.

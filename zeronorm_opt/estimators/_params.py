@@ -1,0 +1,30 @@
+"""Parameter constraints shared by the estimators (scikit-learn's ``_parameter_constraints``).
+
+scikit-learn validates the constructor parameters declared here when ``fit`` starts (the
+``_fit_context`` decorator) and raises ``InvalidParameterError`` (a ``ValueError`` and a
+``TypeError``, from :mod:`sklearn.utils._param_validation`) naming the parameter, the value
+and what it accepts. Bounds that depend on the data (a budget larger than the number of
+features) are checked in ``fit``.
+"""
+
+from __future__ import annotations
+
+from numbers import Integral, Real
+
+from sklearn.utils._param_validation import Interval, RealNotInt
+
+#: A feature budget: an exact count, a fraction of the features in (0, 1], or None (whose
+#: meaning each estimator states).
+N_FEATURES_TO_SELECT = [
+    None,
+    Interval(Integral, 1, None, closed="left"),
+    Interval(RealNotInt, 0, 1, closed="right"),
+]
+#: A cvxpy solver name, a fallback list of names, or None for the package's default.
+SOLVER = [None, str, list, tuple]
+#: Options passed to the solver (or a dict of dicts keyed by solver name), or None.
+SOLVER_OPTIONS = [None, dict]
+POSITIVE = [Interval(Real, 0, None, closed="neither")]
+NON_NEGATIVE = [Interval(Real, 0, None, closed="left")]
+MAX_ITER = [Interval(Integral, 1, None, closed="left")]
+TOL = [Interval(Real, 0, None, closed="left")]
