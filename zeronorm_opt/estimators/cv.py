@@ -16,6 +16,7 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.metrics import check_scoring
 from sklearn.model_selection import check_cv
 from sklearn.utils._param_validation import HasMethods, StrOptions
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import check_finite_target, validate_estimator_params
@@ -54,7 +55,8 @@ class ZeroNormCV(MetaEstimatorMixin, SelectorMixin, BaseEstimator):
         :class:`~zeronorm_opt.ZeroNormSelector`); its ``n_features_to_select`` is replaced.
         None: ``AROM()``.
     n_features_grid : array-like of int or None, default=None
-        The budgets to score. None: every ``r`` from 1 to the largest support of the folds'
+        The budgets to score (those above the number of features count as all the
+        features). None: every ``r`` from 1 to the largest support of the folds'
         first step (at most 50 values, geometrically spaced beyond).
     cv : int, cross-validation generator or iterable, default=5
         As in scikit-learn (stratified folds for a classifier).
@@ -137,12 +139,12 @@ class ZeroNormCV(MetaEstimatorMixin, SelectorMixin, BaseEstimator):
                 "n_features_grid must be a non-empty 1-D list of integers (budgets); got "
                 f"{self.n_features_grid!r}."
             )
-        if grid.min() < 1 or grid.max() > n_features:
+        if grid.min() < 1:
             raise InputError(
-                f"n_features_grid must hold budgets between 1 and {n_features} (the number of "
-                f"features); got {grid.tolist()}."
+                f"n_features_grid must hold positive budgets; got {grid.tolist()}."
             )
-        return np.unique(grid.astype(int))
+        # Budgets above the number of features all mean "every feature": keep one of them.
+        return np.unique(np.minimum(grid.astype(int), n_features))
 
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y):
@@ -205,6 +207,7 @@ class ZeroNormCV(MetaEstimatorMixin, SelectorMixin, BaseEstimator):
         check_is_fitted(self, "estimator_")
         return self.estimator_.predict(X)
 
+    @available_if(lambda self: hasattr(self._base(), "decision_function"))
     def decision_function(self, X):
         """Scores of :attr:`estimator_`."""
         check_is_fitted(self, "estimator_")

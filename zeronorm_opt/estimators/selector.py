@@ -19,6 +19,7 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.metrics import accuracy_score, r2_score
 from sklearn.utils import ClassifierTags, RegressorTags
 from sklearn.utils._param_validation import HasMethods, Interval, RealNotInt
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import (
@@ -356,31 +357,34 @@ class ZeroNormSelector(SelectorMixin, BaseEstimator):
         check_is_fitted(self, "support_")
         return self.support_
 
-    def decision_function(self, X):
-        """Scores of the final linear model: ``X @ coef_.T + intercept_``.
-
-        Two classes: one score per sample (positive: ``classes_[1]``); more: one column per
-        class; regression: the prediction.
-        """
-        check_is_fitted(self, "support_")
-        if hasattr(self, "estimator_"):
-            return self.estimator_.decision_function(self.transform(X))
-        X = validate_data(self, X, dtype=np.float64, reset=False, accept_sparse=False)
-        if self.coef_.ndim == 1:
-            return X @ self.coef_ + self.intercept_
+    def _scores(self, X):
         scores = X @ self.coef_.T + self.intercept_
+        if scores.ndim == 1 or scores.shape[1] > 2:
+            return scores
         if scores.shape[1] == 1:
             return scores[:, 0]
         # One machine per class on two classes: the difference, as scikit-learn's binary
         # classifiers return (positive: classes_[1]).
-        return scores[:, 1] - scores[:, 0] if scores.shape[1] == 2 else scores
+        return scores[:, 1] - scores[:, 0]
+
+    @available_if(lambda self: self._task() == "classification")
+    def decision_function(self, X):
+        """Scores of the final linear model: ``X @ coef_.T + intercept_``.
+
+        Two classes: one score per sample (positive: ``classes_[1]``); more: one column per
+        class. Classifiers only.
+        """
+        check_is_fitted(self, "support_")
+        if hasattr(self, "estimator_"):
+            return self.estimator_.decision_function(self.transform(X))
+        return self._scores(validate_data(self, X, dtype=np.float64, reset=False))
 
     def predict(self, X):
         """Class labels (classification) or predicted values (regression)."""
         check_is_fitted(self, "support_")
         if hasattr(self, "estimator_"):
             return self.estimator_.predict(self.transform(X))
-        scores = self.decision_function(X)
+        scores = self._scores(validate_data(self, X, dtype=np.float64, reset=False))
         if self._task() == "regression":
             return scores
         if scores.ndim == 1:
