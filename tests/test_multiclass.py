@@ -275,7 +275,9 @@ def test_recovery_of_the_informative_features_and_accuracy(params):
         assert np.array_equal(qp.support_, budget.support_)
 
 
-@pytest.mark.parametrize("params", [dict(scheme="ww", penalty="l1"), dict(scheme="ovr", penalty="l2")])
+@pytest.mark.parametrize(
+    "params", [dict(scheme="ww", penalty="l1"), dict(scheme="ovr", penalty="l2")]
+)
 def test_converged_support_contains_the_informative_features(params):
     X, y = _classes_in_few_features(120, seed=11)
     model = MulticlassAROM(C=1.0, **params).fit(X, y)

@@ -127,9 +127,7 @@ def test_unbudgeted_user_formulation_keeps_the_last_iterate():
 def test_refit_with_any_estimator():
     X, y = AROM_DATA()
     sel = AROM(C=1.0, n_features_to_select=3, estimator=LogisticRegression()).fit(X, y)
-    np.testing.assert_array_equal(
-        sel.predict(X), sel.estimator_.predict(X[:, sel.support_])
-    )
+    np.testing.assert_array_equal(sel.predict(X), sel.estimator_.predict(X[:, sel.support_]))
     assert sel.coef_.shape == (1, X.shape[1]) and np.all(sel.coef_[0, ~sel.support_] == 0)
 
 

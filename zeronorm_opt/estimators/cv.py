@@ -15,7 +15,7 @@ from sklearn.base import BaseEstimator, MetaEstimatorMixin, _fit_context, clone,
 from sklearn.feature_selection import SelectorMixin
 from sklearn.metrics import check_scoring
 from sklearn.model_selection import check_cv
-from sklearn.utils._param_validation import HasMethods, StrOptions
+from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -132,17 +132,20 @@ class ZeroNormCV(MetaEstimatorMixin, SelectorMixin, BaseEstimator):
 
     def _check_grid(self, n_features: int):
         grid = np.asarray(self.n_features_grid)
-        if grid.ndim != 1 or grid.size == 0 or not all(
-            isinstance(r, Integral | np.integer) and not isinstance(r, bool) for r in grid.tolist()
+        if (
+            grid.ndim != 1
+            or grid.size == 0
+            or not all(
+                isinstance(r, Integral | np.integer) and not isinstance(r, bool)
+                for r in grid.tolist()
+            )
         ):
             raise InputError(
                 "n_features_grid must be a non-empty 1-D list of integers (budgets); got "
                 f"{self.n_features_grid!r}."
             )
         if grid.min() < 1:
-            raise InputError(
-                f"n_features_grid must hold positive budgets; got {grid.tolist()}."
-            )
+            raise InputError(f"n_features_grid must hold positive budgets; got {grid.tolist()}.")
         # Budgets above the number of features all mean "every feature": keep one of them.
         return np.unique(np.minimum(grid.astype(int), n_features))
 
@@ -164,8 +167,7 @@ class ZeroNormCV(MetaEstimatorMixin, SelectorMixin, BaseEstimator):
             self.classes_ = np.unique(y)
         splits = list(check_cv(self.cv, y, classifier=classifier).split(X, y))
         runs = [
-            clone(base).set_params(n_features_to_select=None).fit(X[tr], y[tr])
-            for tr, _ in splits
+            clone(base).set_params(n_features_to_select=None).fit(X[tr], y[tr]) for tr, _ in splits
         ]
         if grid is None:
             grid = _default_grid([run.history_ for run in runs], n_features)

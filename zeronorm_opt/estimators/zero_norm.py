@@ -21,6 +21,7 @@ from ..formulations.binary import check_slack_penalty
 from ..surrogates import ExpSurrogate, LogSurrogate
 from .selector import _COMMON_CONSTRAINTS, ZeroNormSelector
 
+
 class _BinaryZeroNorm(ZeroNormSelector):
     """Shared by AROM and FSV: ±1 labels, the soft-margin l2 SVM as the budgeted refit."""
 
