@@ -1,6 +1,8 @@
 """scikit-learn estimators."""
 
+from ._budget import support_at_budget
 from .adaptive_scaling import AdaptiveScaling
+from .cv import ZeroNormCV
 from .multiclass import MulticlassAROM
 from .polynomial import PolynomialAROM
 from .selector import ZeroNormSelector
@@ -12,5 +14,7 @@ __all__ = [
     "AdaptiveScaling",
     "MulticlassAROM",
     "PolynomialAROM",
+    "ZeroNormCV",
     "ZeroNormSelector",
+    "support_at_budget",
 ]

@@ -85,7 +85,7 @@ def selected_monomials(model) -> list[str]:
     Examples
     --------
     >>> from zeronorm_opt.datasets import make_sparse_polynomial
-    >>> X, y = make_sparse_polynomial(60, n_inputs=4, target="x1x2+x3", random_state=0)
+    >>> X, y = make_sparse_polynomial(80, n_inputs=10, target="x1x2+x3", random_state=0)
     >>> selected_monomials(PolynomialAROM(degree=2).fit(X, y))
     ['x3', 'x1*x2']
     """
@@ -101,7 +101,7 @@ def monomial_coefficients(model) -> dict[str, float]:
     Examples
     --------
     >>> from zeronorm_opt.datasets import make_sparse_polynomial
-    >>> X, y = make_sparse_polynomial(60, n_inputs=4, target="x1x2+x3", random_state=0)
+    >>> X, y = make_sparse_polynomial(80, n_inputs=10, target="x1x2+x3", random_state=0)
     >>> sorted(monomial_coefficients(PolynomialAROM(degree=2).fit(X, y)))
     ['x1*x2', 'x3']
     """

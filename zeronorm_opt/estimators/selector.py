@@ -11,6 +11,7 @@ the current fit, ``transform``/``get_support``/``get_feature_names_out`` and ``p
 
 from __future__ import annotations
 
+import functools
 from numbers import Integral, Real
 
 import numpy as np
@@ -57,6 +58,13 @@ _COMMON_CONSTRAINTS: dict = {
 }
 
 
+def _unwrap(factory):
+    """The class behind ``functools.partial(FormulationClass, ...)`` (else ``factory``)."""
+    while isinstance(factory, functools.partial):
+        factory = factory.func
+    return factory
+
+
 def formulation_solution(formulation) -> tuple[np.ndarray, np.ndarray | float]:
     """``(coef, intercept)`` of a formulation's last solve.
 
@@ -87,10 +95,13 @@ class ZeroNormSelector(SelectorMixin, BaseEstimator):
     formulation : class or callable
         ``formulation(X, y)`` returns the formulation of the training data: a
         :class:`~zeronorm_opt.formulations.base.ReweightedFormulation` (or any object with the
-        same methods). A class of the package or the user's own. Classification or
-        regression follows the class attribute ``task`` (``"classification"`` or
+        same methods). A class of the package or the user's own, or a
+        ``functools.partial`` of one (``partial(MarginFormulation, C=1.0)``). Classification
+        or regression follows the class attribute ``task`` (``"classification"`` or
         ``"regression"``; the package's margin formulations are classifiers; default
-        regression) unless ``estimator`` is given, whose type decides.
+        regression) unless ``estimator`` is given, whose type decides. A plain function
+        (e.g. a ``lambda``) hides the class: it is a regression unless the function has a
+        ``task`` attribute.
     surrogate : object with ``value`` and ``derivative``, default=None
         The concave penalty φ; None: ``LogSurrogate()`` (``ln t``, the zero-norm
         approximation of AROM).
@@ -158,11 +169,13 @@ class ZeroNormSelector(SelectorMixin, BaseEstimator):
 
     Examples
     --------
+    >>> from functools import partial
     >>> from zeronorm_opt import ZeroNormSelector
     >>> from zeronorm_opt.datasets import make_weston_linear
     >>> from zeronorm_opt.formulations import MarginFormulation
     >>> X, y = make_weston_linear(30, random_state=0)
-    >>> sel = ZeroNormSelector(MarginFormulation, n_features_to_select=2).fit(X, y)
+    >>> soft_margin = partial(MarginFormulation, C=1.0)
+    >>> sel = ZeroNormSelector(soft_margin, n_features_to_select=2).fit(X, y)
     >>> sel.transform(X).shape, sel.coef_.shape
     ((30, 2), (1, 202))
     """
@@ -206,7 +219,7 @@ class ZeroNormSelector(SelectorMixin, BaseEstimator):
         if self.estimator is not None:
             kind = getattr(self.estimator.__sklearn_tags__(), "estimator_type", None)
             return "classification" if kind == "classifier" else "regression"
-        form = self.formulation
+        form = _unwrap(self.formulation)
         task = getattr(form, "task", None)
         if task is not None:
             return task
@@ -408,5 +421,5 @@ class ZeroNormSelector(SelectorMixin, BaseEstimator):
         return tags
 
     def _multi_class(self) -> bool:
-        form = self.formulation
+        form = _unwrap(self.formulation)
         return not (isinstance(form, type) and issubclass(form, MarginFormulation | FSVFormulation))
