@@ -187,7 +187,7 @@ def check_not_all_constant(X, name: str = "X") -> None:
 
 
 def support_mask(values, tol: float = 1e-6) -> np.ndarray:
-    """Relative support of a vector: ``|v_j| > tol * max_k |v_k|`` (SPEC's notion of zero)."""
+    """Relative support of a vector: ``|v_j| > tol * max_k |v_k|`` (the papers' notion of zero)."""
     a = np.abs(np.asarray(values, dtype=np.float64))
     top = a.max() if a.size else 0.0
     if top == 0.0:

@@ -221,7 +221,7 @@ class ZeroNormSelector(SelectorMixin, BaseEstimator):
             return "classification" if kind == "classifier" else "regression"
         form = _unwrap(self.formulation)
         task = getattr(form, "task", None)
-        if task is not None:
+        if task in ("classification", "regression"):
             return task
         if isinstance(form, type) and issubclass(form, _CLASSIFICATION_FORMULATIONS):
             return "classification"
@@ -259,10 +259,12 @@ class ZeroNormSelector(SelectorMixin, BaseEstimator):
         if budget is None and last is not None:
             return last
         f = self._build_formulation(X, y_fit)
-        active = np.ones(f.n_coef, dtype=bool)
+        # Coefficients past the features (e.g. slack coordinates) stay free.
+        n_coef = getattr(f, "n_coef", f.n_features)
+        active = np.ones(n_coef, dtype=bool)
         active[: f.n_features] = support
         f.set_active(active)
-        f.set_weights(np.ones(f.n_coef))
+        f.set_weights(np.ones(n_coef))
         f.solve(self.solver, self.solver_options)
         return formulation_solution(f)
 
@@ -342,6 +344,7 @@ class ZeroNormSelector(SelectorMixin, BaseEstimator):
         Used by :class:`ZeroNormCV`, which takes the supports of every budget from one run.
         """
         X, y_fit, y = self._validate_training_data(X, y)
+        self.backend_ = self._choose_backend(X)
         self.support_ = np.asarray(support, dtype=bool)
         self._fit_final(X, y_fit, y, int(self.support_.sum()), None)
         return self
