@@ -272,7 +272,7 @@ class MulticlassAROM(ZeroNormSelector):
         # z / max z between iterations, as the binary AROM does (exact for the hard margin).
         return {"normalise_weights": True}
 
-    def _own_final_model(self, X, y_fit, support, budget, last):
+    def _own_final_model(self, X, y_fit, support, budget, last, cache=None):
         if not self.refit and last is not None:
             return last
         C = self.refit_C if self.refit_C is not None else (self.C or 1.0)

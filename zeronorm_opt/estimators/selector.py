@@ -250,15 +250,21 @@ class ZeroNormSelector(SelectorMixin, BaseEstimator):
         # (an InvalidParameterError and an InputError at once).
         validate_estimator_params(self, super()._validate_params)
 
-    def _own_final_model(self, X, y_fit, support, budget, last):
+    def _own_final_model(self, X, y_fit, support, budget, last, cache=None):
         """``(coef, intercept)`` of the family's own machine on ``support``.
 
         ``last`` is the ``(coef, intercept)`` of the run's last iterate (None when the final
-        model is fitted on a given support, e.g. by :class:`ZeroNormCV`).
+        model is fitted on a given support, e.g. by :class:`ZeroNormCV`). ``cache``, a dict
+        shared by the refits on the same data, keeps the compiled refit problem: only its
+        active mask changes from one support to the next.
         """
         if budget is None and last is not None:
             return last
-        f = self._build_formulation(X, y_fit)
+        f = None if cache is None else cache.get("refit")
+        if f is None:
+            f = self._build_formulation(X, y_fit)
+            if cache is not None:
+                cache["refit"] = f
         # Coefficients past the features (e.g. slack coordinates) stay free.
         n_coef = getattr(f, "n_coef", f.n_features)
         active = np.ones(n_coef, dtype=bool)
@@ -338,18 +344,19 @@ class ZeroNormSelector(SelectorMixin, BaseEstimator):
         self._fit_final(X, y_fit, y, budget, last)
         return self
 
-    def _fit_on_support(self, X, y, support):
+    def _fit_on_support(self, X, y, support, cache=None):
         """Fit only the final model of a budget ``support.sum()`` on a given support (no run).
 
-        Used by :class:`ZeroNormCV`, which takes the supports of every budget from one run.
+        Used by :class:`ZeroNormCV`, which takes the supports of every budget from one run;
+        ``cache`` (a dict) lets the refits on one fold share their compiled problem.
         """
         X, y_fit, y = self._validate_training_data(X, y)
         self.backend_ = self._choose_backend(X)
         self.support_ = np.asarray(support, dtype=bool)
-        self._fit_final(X, y_fit, y, int(self.support_.sum()), None)
+        self._fit_final(X, y_fit, y, int(self.support_.sum()), None, cache)
         return self
 
-    def _fit_final(self, X, y_fit, y, budget, last) -> None:
+    def _fit_final(self, X, y_fit, y, budget, last, cache=None) -> None:
         support = self.support_
         if self.estimator is not None:
             self.estimator_ = clone(self.estimator).fit(X[:, support], y)
@@ -361,7 +368,7 @@ class ZeroNormSelector(SelectorMixin, BaseEstimator):
                 self.coef_ = full
                 self.intercept_ = getattr(self.estimator_, "intercept_", 0.0)
             return
-        coef, intercept = self._own_final_model(X, y_fit, support, budget, last)
+        coef, intercept = self._own_final_model(X, y_fit, support, budget, last, cache)
         coef = np.where(support, np.asarray(coef, dtype=float), 0.0)
         if self._task() == "classification" and coef.ndim == 1:
             coef, intercept = coef[None, :], np.atleast_1d(intercept).astype(float)

@@ -41,14 +41,18 @@ class _BinaryZeroNorm(ZeroNormSelector):
             )
         return X, np.where(y == self.classes_[1], 1.0, -1.0), y
 
-    def _own_final_model(self, X, y_fit, support, budget, last):
+    def _own_final_model(self, X, y_fit, support, budget, last, cache=None):
         if budget is None and last is not None:
             return last
         # With a budget: a soft-margin l2 SVM on the selected features with their original
         # scaling (Weston et al. 2003), under the user's constraints.
-        f = MarginFormulation(X, y_fit, penalty="l2", C=self.refit_C)
-        if self.extra_constraints is not None:
-            f.add_constraints(self.extra_constraints)
+        f = None if cache is None else cache.get("refit")
+        if f is None:
+            f = MarginFormulation(X, y_fit, penalty="l2", C=self.refit_C)
+            if self.extra_constraints is not None:
+                f.add_constraints(self.extra_constraints)
+            if cache is not None:
+                cache["refit"] = f
         f.set_active(support)
         f.solve(self.solver, self.solver_options)
         return f.solution()
