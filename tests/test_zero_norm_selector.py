@@ -13,7 +13,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GridSearchCV, KFold
 from sklearn.utils._param_validation import InvalidParameterError
 
-from zeronorm_opt import AROM, FSV, InputError, MulticlassAROM, ZeroNormSelector
+from zeronorm_opt import AROM, FSV, InputError, MulticlassAROM, ZeroNormCV, ZeroNormSelector
 from zeronorm_opt.formulations import MarginFormulation
 from zeronorm_opt.formulations.base import ReweightedFormulation
 from zeronorm_opt.surrogates import LogSurrogate, PowerSurrogate
@@ -239,6 +239,23 @@ def test_parameter_out_of_range_is_invalid_parameter_error(cls, param, value):
     with pytest.raises(InvalidParameterError, match=f"'{param}' parameter") as info:
         cls(**{param: value}).fit(X, y)
     assert isinstance(info.value, InputError)
+
+
+@pytest.mark.parametrize(
+    ("make", "param"),
+    [
+        (lambda: ZeroNormSelector(3), "formulation"),
+        (lambda: ZeroNormSelector(SparseSVR, normalise_weights="yes"), "normalise_weights"),
+        (lambda: ZeroNormSelector(SparseSVR, estimator="svm"), "estimator"),
+        (lambda: ZeroNormCV(AROM(), rule="median"), "rule"),
+        (lambda: ZeroNormCV(LogisticRegression()), "estimator"),
+        (lambda: ZeroNormCV(AROM(), cv="five"), "cv"),
+    ],
+)
+def test_generic_and_cv_parameters_out_of_range(make, param):
+    X, y = AROM_DATA()
+    with pytest.raises(InvalidParameterError, match=f"'{param}' parameter"):
+        make().fit(X, y)
 
 
 def test_fraction_budget():
