@@ -82,7 +82,8 @@ def main(argv=None):
         for budget in (None, 20):
             times = {}
             for method in ("cvxpy", "fast"):
-                est = AROM(norm="l2", method=method, n_features_to_select=budget)
+                backend = "libsvm" if method == "fast" else "cvxpy"
+                est = AROM(penalty="l2", backend=backend, n_features_to_select=budget)
                 times[method], fitted = _best_of(lambda e=est, X=X, y=y: e.fit(X, y), args.repeats)
             label = f"AROM(l2, r={budget}).fit cvxpy vs fast"
             print(

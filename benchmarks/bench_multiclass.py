@@ -1,9 +1,9 @@
 """Benchmark: the multiclass one-vs-rest l2-AROM fast path against its declarative reference.
 
-``MulticlassAROM(scheme="ovr", norm="l2")`` runs each step either as the cvxpy QP of
-:class:`~zeronorm_opt.formulations.OneVsRestFormulation` (``method="cvxpy"``) or as one libsvm
+``MulticlassAROM(scheme="ovr", penalty="l2")`` runs each step either as the cvxpy QP of
+:class:`~zeronorm_opt.formulations.OneVsRestFormulation` (``backend="cvxpy"``) or as one libsvm
 SVM per class on the rescaled data (:class:`~zeronorm_opt.fast.one_vs_rest.OneVsRestLibsvm`,
-``method="fast"``). Both run on the same data in the same process; the table prints seconds,
+``backend="libsvm"``). Both run on the same data in the same process; the table prints seconds,
 the ratio reference / fast and whether the selected features agree. Data: the brown yeast set
 of E4 (208 × 79, 5 classes; missing values filled with the feature means) when it is found, and
 a synthetic 4-class problem with 3 informative features among 200.
@@ -57,7 +57,11 @@ def main(argv=None):
             times, supports = {}, {}
             for method in ("cvxpy", "fast"):
                 est = MulticlassAROM(
-                    scheme="ovr", norm="l2", C=1.0, method=method, n_features_to_select=budget
+                    scheme="ovr",
+                    penalty="l2",
+                    C=1.0,
+                    backend="libsvm" if method == "fast" else "cvxpy",
+                    n_features_to_select=budget,
                 )
                 times[method], fitted = _best_of(lambda e=est, X=X, y=y: e.fit(X, y), args.repeats)
                 supports[method] = fitted.get_support()

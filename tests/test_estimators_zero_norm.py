@@ -36,7 +36,7 @@ def test_e1_full_protocol_m30():
         assert pairs >= 60
 
 
-@pytest.mark.parametrize("estimator", [AROM(norm="l1"), AROM(norm="l2"), FSV()])
+@pytest.mark.parametrize("estimator", [AROM(penalty="l1"), AROM(penalty="l2"), FSV()])
 def test_hard_margin_on_inseparable_data(estimator, inseparable_data):
     X, y = inseparable_data
     with pytest.raises(InfeasibleError, match="C="):
@@ -67,16 +67,16 @@ def test_bad_input_is_rejected_at_fit(Est, e1_data):
     for k in (0, X.shape[1] + 1, 2.5):
         with pytest.raises(InputError, match="n_features_to_select"):
             Est(n_features_to_select=k).fit(X, y)
-    with pytest.raises(InputError, match="C must be"):
+    with pytest.raises(InputError, match="'C' parameter"):
         Est(C=-1.0).fit(X, y)
 
 
 def test_extra_constraints_force_a_feature_in(e1_data):
     X, y = e1_data
-    free = AROM(norm="l1").fit(X, y)
+    free = AROM(penalty="l1").fit(X, y)
     forced_feature = int(np.argmin(np.abs(free.coef_[0])))  # one AROM drops
     assert not free.support_[forced_feature]
-    arom = AROM(norm="l1", extra_constraints=lambda w, b: [w[forced_feature] >= 0.01]).fit(X, y)
+    arom = AROM(penalty="l1", extra_constraints=lambda f: [f.v[forced_feature] >= 0.01]).fit(X, y)
     assert arom.support_[forced_feature]
     assert arom.coef_[0, forced_feature] >= 0.01 - 1e-7
 
@@ -96,7 +96,7 @@ def test_budget_is_exact_and_refit_is_the_soft_margin_svm(e1_data):
 def test_history_and_labels_of_any_type(e1_data):
     X, y = e1_data
     labels = np.where(y > 0, "tumour", "normal")
-    arom = AROM(norm="l2").fit(X, labels)
+    arom = AROM(penalty="l2").fit(X, labels)
     assert set(arom.predict(X)) <= {"tumour", "normal"}
     assert arom.n_iter_ == len(arom.history_) >= 2
     sizes = [r.support_size for r in arom.history_]
@@ -109,7 +109,7 @@ def test_history_and_labels_of_any_type(e1_data):
 
 def test_solver_choice_passes_through(e1_data):
     X, y = e1_data
-    arom = AROM(norm="l1", solver="CLARABEL", solver_options={"max_iter": 200}).fit(X, y)
+    arom = AROM(penalty="l1", solver="CLARABEL", solver_options={"max_iter": 200}).fit(X, y)
     assert {r.solver for r in arom.history_} == {"CLARABEL"}
     with pytest.raises(InputError, match="not installed"):
         AROM(solver="NO_SUCH_SOLVER").fit(X, y)
@@ -141,9 +141,9 @@ def test_make_weston_linear_statistics():
 )
 def test_l2_fast_path_equals_the_cvxpy_formulation(e1_data, params):
     X, y = e1_data
-    ref = AROM(norm="l2", method="cvxpy", **params).fit(X, y)
-    fast = AROM(norm="l2", method="auto", **params).fit(X, y)
-    assert fast.method_ == "fast" and ref.method_ == "cvxpy"  # n > m selects the dual
+    ref = AROM(penalty="l2", backend="cvxpy", **params).fit(X, y)
+    fast = AROM(penalty="l2", backend="auto", **params).fit(X, y)
+    assert fast.backend_ == "libsvm" and ref.backend_ == "cvxpy"  # n > m selects the dual
     np.testing.assert_array_equal(fast.support_, ref.support_)
     scale = np.abs(ref.coef_).max()
     np.testing.assert_allclose(fast.coef_, ref.coef_, atol=1e-4 * scale)
@@ -160,32 +160,32 @@ def test_l2_fast_path_equals_the_cvxpy_formulation(e1_data, params):
 
 def test_l2_fast_path_with_l0_slacks(inseparable_data):
     X, y = inseparable_data
-    ref = AROM(norm="l2", method="cvxpy", slack_penalty="l0").fit(X, y)
-    fast = AROM(norm="l2", method="fast", slack_penalty="l0").fit(X, y)
+    ref = AROM(penalty="l2", backend="cvxpy", slack_penalty="l0").fit(X, y)
+    fast = AROM(penalty="l2", backend="libsvm", slack_penalty="l0").fit(X, y)
     np.testing.assert_allclose(fast.coef_, ref.coef_, atol=1e-4 * np.abs(ref.coef_).max())
 
 
 def test_fast_path_refuses_what_it_cannot_do(e1_data):
     X, y = e1_data
-    with pytest.raises(InputError, match="method='cvxpy'"):
-        AROM(norm="l1", method="fast").fit(X, y)
-    with pytest.raises(InputError, match="method must be"):
-        AROM(method="quick").fit(X, y)
-    constrained = AROM(norm="l2", extra_constraints=lambda w, b: [w[0] >= 0]).fit(X, y)
-    assert constrained.method_ == "cvxpy"
+    with pytest.raises(InputError, match="backend='cvxpy'"):
+        AROM(penalty="l1", backend="libsvm").fit(X, y)
+    with pytest.raises(InputError, match="'backend' parameter"):
+        AROM(backend="quick").fit(X, y)
+    constrained = AROM(penalty="l2", extra_constraints=lambda f: [f.v[0] >= 0]).fit(X, y)
+    assert constrained.backend_ == "cvxpy"
 
 
 def test_solver_options_never_take_the_libsvm_path(e1_data):
     X, y = e1_data
-    # n > m and norm="l2" would pick libsvm; solver options must route to cvxpy instead.
-    arom = AROM(norm="l2", max_iter=3, solver_options={"max_iter": 500}).fit(X, y)
-    assert arom.method_ == "cvxpy" and arom.backend_ == "cvxpy"
-    named = AROM(norm="l2", max_iter=3, solver="CLARABEL").fit(X, y)
+    # n > m and penalty="l2" would pick libsvm; solver options must route to cvxpy instead.
+    arom = AROM(penalty="l2", max_iter=3, solver_options={"max_iter": 500}).fit(X, y)
+    assert arom.backend_ == "cvxpy"
+    named = AROM(penalty="l2", max_iter=3, solver="CLARABEL").fit(X, y)
     assert named.backend_ == "cvxpy"
-    plain = AROM(norm="l2", max_iter=3).fit(X, y)
-    assert plain.method_ == "fast" and plain.backend_ == "libsvm"
-    assert AROM(norm="l1", max_iter=3).fit(X, y).backend_ == "cvxpy"
-    with pytest.raises(InputError, match="solver_options.*method='cvxpy'"):
-        AROM(norm="l2", method="fast", solver_options={"max_iter": 500}).fit(X, y)
-    with pytest.raises(InputError, match="method='cvxpy'"):
-        AROM(norm="l2", method="fast", solver="CLARABEL").fit(X, y)
+    plain = AROM(penalty="l2", max_iter=3).fit(X, y)
+    assert plain.backend_ == "libsvm"
+    assert AROM(penalty="l1", max_iter=3).fit(X, y).backend_ == "cvxpy"
+    with pytest.raises(InputError, match="solver_options.*backend='cvxpy'"):
+        AROM(penalty="l2", backend="libsvm", solver_options={"max_iter": 500}).fit(X, y)
+    with pytest.raises(InputError, match="backend='cvxpy'"):
+        AROM(penalty="l2", backend="libsvm", solver="CLARABEL").fit(X, y)

@@ -69,7 +69,7 @@ def test_arom_budget_rule_on_one_history_equals_budgeted_runs(colon_split):
     path, n_iter = selection_path("l2-AROM", X, y, MicroarrayConfig(gene_counts=GRID))
     assert n_iter > 1
     for r in (2000, 500, 100, 50, 20):
-        budgeted = AROM(norm="l2", n_features_to_select=r).fit(X, y)
+        budgeted = AROM(penalty="l2", n_features_to_select=r).fit(X, y)
         assert np.array_equal(path[r][0], budgeted.support_), r
         assert path[r][1] == 0  # l2-AROM's first iterate is dense: no padding
 

@@ -253,10 +253,10 @@ def test_bad_formulation_input():
 @pytest.mark.parametrize(
     "params",
     [
-        dict(scheme="ww", norm="l1"),
-        dict(scheme="ww", norm="l2"),
-        dict(scheme="ovr", norm="l1"),
-        dict(scheme="ovr", norm="l2"),  # the libsvm fast path
+        dict(scheme="ww", penalty="l1"),
+        dict(scheme="ww", penalty="l2"),
+        dict(scheme="ovr", penalty="l1"),
+        dict(scheme="ovr", penalty="l2"),  # the libsvm fast path
     ],
 )
 def test_recovery_of_the_informative_features_and_accuracy(params):
@@ -268,14 +268,16 @@ def test_recovery_of_the_informative_features_and_accuracy(params):
     assert budget.coef_.shape == (4, 53) and np.all(budget.coef_[:, 3:] == 0)
     reference = LinearSVC(C=1.0).fit(X[:, :3], y).score(Xte[:, :3], yte)
     assert budget.score(Xte, yte) >= reference - 0.03
-    assert budget.method_ == ("fast" if params == dict(scheme="ovr", norm="l2") else "cvxpy")
-    if budget.method_ == "fast":  # the cvxpy QP path (any solver) selects the same features
+    assert budget.backend_ == ("libsvm" if params == dict(scheme="ovr", penalty="l2") else "cvxpy")
+    if budget.backend_ == "libsvm":  # the cvxpy QP path (any solver) selects the same features
         qp = MulticlassAROM(C=1.0, n_features_to_select=3, max_iter=15, solver="CLARABEL", **params)
-        assert qp.fit(X, y).method_ == "cvxpy"
+        assert qp.fit(X, y).backend_ == "cvxpy"
         assert np.array_equal(qp.support_, budget.support_)
 
 
-@pytest.mark.parametrize("params", [dict(scheme="ww", norm="l1"), dict(scheme="ovr", norm="l2")])
+@pytest.mark.parametrize(
+    "params", [dict(scheme="ww", penalty="l1"), dict(scheme="ovr", penalty="l2")]
+)
 def test_converged_support_contains_the_informative_features(params):
     X, y = _classes_in_few_features(120, seed=11)
     model = MulticlassAROM(C=1.0, **params).fit(X, y)
@@ -286,7 +288,7 @@ def test_converged_support_contains_the_informative_features(params):
 def test_estimator_two_classes_string_labels_and_refit():
     X, y = _binary()
     labels = np.where(y > 0, "yes", "no")
-    model = MulticlassAROM(scheme="ww", norm="l2", C=1.0, n_features_to_select=2).fit(X, labels)
+    model = MulticlassAROM(scheme="ww", penalty="l2", C=1.0, n_features_to_select=2).fit(X, labels)
     assert list(model.classes_) == ["no", "yes"] and model.coef_.shape == (2, 10)
     scores = model.decision_function(X)
     assert scores.shape == (24,)
@@ -297,7 +299,7 @@ def test_estimator_two_classes_string_labels_and_refit():
     v = model.coef_[1, sel] - model.coef_[0, sel]
     np.testing.assert_allclose(v, svc.coef_[0], atol=1e-4)
     # refit=False keeps the last iterate on the support (no retraining).
-    raw = MulticlassAROM(scheme="ovr", norm="l1", C=1.0, refit=False).fit(X, labels)
+    raw = MulticlassAROM(scheme="ovr", penalty="l1", C=1.0, refit=False).fit(X, labels)
     assert raw.history_ and raw.n_iter_ == len(raw.history_)
     assert np.all(raw.coef_[:, ~raw.support_] == 0)
 
@@ -311,14 +313,14 @@ def test_bad_estimator_input(overlapping):
     with pytest.raises(InputError, match="one class"):
         MulticlassAROM(C=1.0).fit(X, np.zeros(len(y)))
     for params, message in [
-        (dict(scheme="ovo"), "scheme"),
-        (dict(norm="l0"), "norm"),
-        (dict(method="fast"), "method='fast'"),
-        (dict(method="magic"), "method"),
-        (dict(scheme="ovr", norm="l2", method="fast", solver="OSQP"), "libsvm"),
+        (dict(scheme="ovo"), "'scheme' parameter"),
+        (dict(penalty="l0"), "'penalty' parameter"),
+        (dict(backend="libsvm"), "backend='libsvm'"),
+        (dict(backend="magic"), "'backend' parameter"),
+        (dict(scheme="ovr", penalty="l2", backend="libsvm", solver="OSQP"), "libsvm"),
         (dict(n_features_to_select=99), "out of range"),
-        (dict(C=-1.0), "C"),
-        (dict(max_iter=0), "max_iter"),
+        (dict(C=-1.0), "'C' parameter"),
+        (dict(max_iter=0), "'max_iter' parameter"),
     ]:
         with pytest.raises(InputError, match=message):
             MulticlassAROM(**{"C": 1.0, **params}).fit(X, y)
@@ -329,8 +331,8 @@ def test_bad_estimator_input(overlapping):
 @parametrize_with_checks(
     [
         MulticlassAROM(C=1.0, max_iter=10),
-        MulticlassAROM(scheme="ovr", norm="l2", C=1.0),
-        MulticlassAROM(scheme="ovr", norm="l1", C=1.0, max_iter=10),
+        MulticlassAROM(scheme="ovr", penalty="l2", C=1.0),
+        MulticlassAROM(scheme="ovr", penalty="l1", C=1.0, max_iter=10),
     ]
 )
 def test_sklearn_compatible(estimator, check):
@@ -374,7 +376,7 @@ def test_literal_sum_scale_rule_of_the_l2_step(overlapping, scheme):
     # is the same as with "norm" (all weights 1); the driver's coefficient is then Σ_k |w_kj|
     # instead of ‖w_·j‖₂, and the next step's weights are 1/(Σ_k |w_kj|)² up to normalisation.
     X, y = overlapping
-    common = dict(scheme=scheme, norm="l2", C=1.0, max_iter=2, method="cvxpy", tol=0.0)
+    common = dict(scheme=scheme, penalty="l2", C=1.0, max_iter=2, backend="cvxpy", tol=0.0)
     lit = MulticlassAROM(scale_rule="sum", **common).fit(X, y)
     mm = MulticlassAROM(scale_rule="norm", **common).fit(X, y)
     first = FORMS[scheme](X, y, penalty="l2", C=1.0)
@@ -393,9 +395,9 @@ def test_literal_sum_scale_rule_of_the_l2_step(overlapping, scheme):
 
 def test_literal_sum_rule_fast_path_equals_cvxpy(separable):
     X, y = separable
-    common = dict(scheme="ovr", norm="l2", C=10.0, scale_rule="sum", max_iter=6)
-    fast = MulticlassAROM(method="fast", **common).fit(X, y)
-    qp = MulticlassAROM(method="cvxpy", **common).fit(X, y)
+    common = dict(scheme="ovr", penalty="l2", C=10.0, scale_rule="sum", max_iter=6)
+    fast = MulticlassAROM(backend="libsvm", **common).fit(X, y)
+    qp = MulticlassAROM(backend="cvxpy", **common).fit(X, y)
     assert fast.get_support().tolist() == qp.get_support().tolist()
-    with pytest.raises(InputError, match="scale_rule"):
+    with pytest.raises(InputError, match="'scale_rule' parameter"):
         MulticlassAROM(scale_rule="max").fit(X, y)

@@ -41,6 +41,12 @@ from .estimators.zero_norm import AROM, FSV  # noqa: E402
 
 __all__ += ["AROM", "FSV", "formulations", "frank_wolfe", "successive_linearisation"]
 
+# --- estimators v2 (issue 11): the generic zero-norm estimator and the budget by CV ---
+from .estimators.cv import ZeroNormCV  # noqa: E402
+from .estimators.selector import ZeroNormSelector  # noqa: E402
+
+__all__ += ["ZeroNormCV", "ZeroNormSelector"]
+
 # --- greedy RLS and the Lasso family (issue 3) ---
 from .estimators.greedy_rls import GreedyRLS  # noqa: E402
 from .estimators.lasso import BridgeRegression, LassoISTA  # noqa: E402

@@ -5,8 +5,45 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
+from sklearn.utils._param_validation import InvalidParameterError
 
 from .exceptions import InputError
+
+
+class ParameterError(InputError, InvalidParameterError):
+    """A parameter outside its declared range, raised at ``fit``.
+
+    Both scikit-learn's ``InvalidParameterError`` (what its conventions and estimator checks
+    expect) and the package's :class:`~zeronorm_opt.InputError`; the message names the
+    parameter, its valid range and the value given.
+    """
+
+
+def validate_estimator_params(estimator, validate) -> None:
+    """Run scikit-learn's parameter validation ``validate()`` and retype its error.
+
+    Also rejects what ``Interval`` lets through: booleans for integer parameters
+    (``max_iter=True``) and NaN/inf tolerances.
+    """
+    try:
+        validate()
+    except InvalidParameterError as exc:
+        raise ParameterError(str(exc)) from exc
+    name = type(estimator).__name__
+    params = estimator.get_params(deep=False)
+    for key in ("max_iter", "n_features_to_select"):
+        if isinstance(params.get(key), bool):
+            raise ParameterError(
+                f"The {key!r} parameter of {name} must be an int, not a bool; got "
+                f"{params[key]!r} instead."
+            )
+    for key in ("tol", "prune_tol", "epsilon", "C", "refit_C", "alpha"):
+        value = params.get(key)
+        if isinstance(value, numbers.Real) and not np.isfinite(value):
+            raise ParameterError(
+                f"The {key!r} parameter of {name} must be a finite number; got {value!r} "
+                "instead."
+            )
 
 
 def check_finite_matrix(X, name: str = "X") -> np.ndarray:
@@ -150,7 +187,7 @@ def check_not_all_constant(X, name: str = "X") -> None:
 
 
 def support_mask(values, tol: float = 1e-6) -> np.ndarray:
-    """Relative support of a vector: ``|v_j| > tol * max_k |v_k|`` (SPEC's notion of zero)."""
+    """Relative support of a vector: ``|v_j| > tol * max_k |v_k|`` (the papers' notion of zero)."""
     a = np.abs(np.asarray(values, dtype=np.float64))
     top = a.max() if a.size else 0.0
     if top == 0.0:

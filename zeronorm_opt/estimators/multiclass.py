@@ -1,26 +1,19 @@
 """scikit-learn estimator of multiclass zero-norm minimisation: :class:`MulticlassAROM`.
 
-It runs the successive-linearisation driver over the multiclass formulations of
+A configuration of :class:`~zeronorm_opt.ZeroNormSelector`: it runs the successive-
+linearisation driver over the multiclass formulations of
 :mod:`zeronorm_opt.formulations.multiclass` (Weston–Watkins or one-vs-rest constraints, one
-scale vector shared by all classes, SPEC P7), keeps one support for all classes and retrains
+scale vector shared by all classes), keeps one support for all classes and retrains
 the final multiclass machine on the selected features with their original scaling.
 """
 
 from __future__ import annotations
 
-import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.feature_selection import SelectorMixin
-from sklearn.utils.validation import check_is_fitted, validate_data
+from numbers import Real
 
-from .._validation import (
-    check_max_iter,
-    check_n_features_to_select,
-    check_positive,
-    check_tol,
-    validate_labelled_data,
-)
-from ..driver import successive_linearisation
+import numpy as np
+from sklearn.utils._param_validation import Interval, StrOptions
+
 from ..exceptions import InputError
 from ..fast.one_vs_rest import OneVsRestLibsvm
 from ..formulations.multiclass import (
@@ -28,8 +21,7 @@ from ..formulations.multiclass import (
     WestonWatkinsFormulation,
 )
 from ..surrogates import LogSurrogate
-
-_SCHEMES = ("ww", "ovr")
+from .selector import _COMMON_CONSTRAINTS, ZeroNormSelector
 
 
 def fit_final_machine(
@@ -70,31 +62,36 @@ def fit_final_machine(
     return f.solution()
 
 
-class MulticlassAROM(SelectorMixin, ClassifierMixin, BaseEstimator):
-    """Multiclass zero-norm feature selection (Weston et al. 2003, SPEC P7) and classifier.
+class MulticlassAROM(ZeroNormSelector):
+    """Multiclass zero-norm feature selection and classifier (multiclass AROM).
 
-    Minimises ``Σ_j ln h_j(W)``, with ``h_j = Σ_k |w_kj|`` (``norm="l1"``, a sequence of LPs)
-    or ``Σ_k w_kj²`` (``norm="l2"``, a sequence of QPs), over the Weston–Watkins or
+    Minimises ``Σ_j ln h_j(W)``, with ``h_j = Σ_k |w_kj|`` (``penalty="l1"``, a sequence of
+    LPs) or ``Σ_k w_kj²`` (``penalty="l2"``, a sequence of QPs), over the Weston–Watkins or
     one-vs-rest margin constraints: one weight (scale) per feature shared by all classes, so
     the features are selected jointly — ``‖Σ_k |w_k|‖₀``, the number of features used by any
     class, is what is made small. A removed feature never returns. The final machine (same
     scheme) is retrained on the selected features with their original scaling and predicts
-    ``argmax_k (w_k·x + b_k)``.
+    ``argmax_k (w_k·x + b_k)``. A configuration of :class:`~zeronorm_opt.ZeroNormSelector`.
 
     Parameters
     ----------
     scheme : {"ww", "ovr"}, default="ww"
         Weston–Watkins joint constraints or one-vs-rest constraints.
-    norm : {"l1", "l2"}, default="l1"
+    penalty : {"l1", "l2"}, default="l1"
         The step of the successive linearisation: weighted ``Σ_j c_j Σ_k |w_kj|`` (LP) or
         ``½ Σ_j c_j Σ_k w_kj²`` (QP).
-    n_features_to_select : int or None, default=None
-        Exact number of features to keep (000's procedure: the last iterate before the
-        support has at most this many features, and its features of largest group magnitude).
-        None: the support the iteration converges to.
+    n_features_to_select : int, float or None, default=None
+        Exact number of features to keep (an integer or a fraction in ``(0, 1]``): the last
+        iterate before the support has at most this many features, and its features of
+        largest group magnitude. None: the support the iteration converges to.
     C : float or None, default=None
         None: hard margin (the data must be separable under the scheme's constraints). A
         positive number: slacks ``ξ_ik`` with penalty ``C Σ ξ`` in every step.
+    surrogate : object with ``value`` and ``derivative``, default=None
+        None: ``LogSurrogate(eps=epsilon)``; another concave penalty runs the same steps.
+    estimator : estimator or None, default=None
+        A scikit-learn model retrained on the selected features instead of the scheme's own
+        machine.
     max_iter : int, default=50
     tol : float, default=1e-5
         Convergence tolerance of the driver (support unchanged and small change).
@@ -112,17 +109,22 @@ class MulticlassAROM(SelectorMixin, ClassifierMixin, BaseEstimator):
         None: HiGHS for LPs, Clarabel for QPs.
     solver_options : dict or None
         Options passed to the solver.
+    extra_constraints : callable or None, default=None
+        ``extra_constraints(formulation) -> list of cvxpy constraints`` added to every step:
+        it receives the formulation of the current fit (``formulation.W`` of shape
+        (n_classes, n_features), ``formulation.b``, ``formulation.X``).
     scale_rule : {"norm", "sum"}, default="norm"
         How the l2 step updates the shared scale vector: ``"norm"``, ``z ← z ∘ ‖w_·j‖₂`` (the
         majorise–minimise step of ``Σ_j ln Σ_k w_kj²``: the surrogate never increases);
-        ``"sum"``, the paper's literal ``z ← z ∘ Σ_k |w_kj|`` (SPEC P7), which majorises no fixed
+        ``"sum"``, the paper's literal ``z ← z ∘ Σ_k |w_kj|``, which majorises no fixed
         objective. The two agree for features used by one class; the l1 step always uses the
         sum.
-    method : {"auto", "cvxpy", "fast"}, default="auto"
-        ``"fast"``: for ``scheme="ovr", norm="l2"`` only, each step is one libsvm linear SVM
-        per class on the rescaled data (:class:`~zeronorm_opt.fast.one_vs_rest.
-        OneVsRestLibsvm`, same iterates as the cvxpy QP). ``"auto"``: the fast path for
-        ``scheme="ovr", norm="l2"`` without ``solver`` or ``solver_options``; cvxpy otherwise.
+    backend : {"auto", "cvxpy", "libsvm"}, default="auto"
+        ``"libsvm"``: for ``scheme="ovr", penalty="l2"`` only, each step is one libsvm linear
+        SVM per class on the rescaled data (:class:`~zeronorm_opt.fast.one_vs_rest.
+        OneVsRestLibsvm`, same iterates as the cvxpy QP). ``"auto"``: libsvm for
+        ``scheme="ovr", penalty="l2"`` without ``solver``, ``solver_options``,
+        ``extra_constraints``, ``surrogate`` or ``epsilon > 0``; cvxpy otherwise.
 
     Attributes
     ----------
@@ -137,46 +139,73 @@ class MulticlassAROM(SelectorMixin, ClassifierMixin, BaseEstimator):
         (``coef``), the weights, solver status and time.
     n_iter_ : int
     stop_reason_ : {"converged", "max_iter", "budget"}
-    method_ : {"cvxpy", "fast"}
+    backend_ : {"cvxpy", "libsvm"}
     n_features_in_ : int
+
+    References
+    ----------
+    J. Weston, A. Elisseeff, B. Schölkopf and M. Tipping, "Use of the zero-norm with linear
+    models and kernel methods", Journal of Machine Learning Research 3, 1439–1461, 2003.
+
+    J. Weston and C. Watkins, "Support vector machines for multi-class pattern
+    recognition", Proceedings of the 7th European Symposium on Artificial Neural Networks
+    (ESANN), 219–224, 1999.
 
     Examples
     --------
     >>> import numpy as np
-    >>> from zeronorm_opt.estimators.multiclass import MulticlassAROM
+    >>> from zeronorm_opt import MulticlassAROM
     >>> rng = np.random.default_rng(0)
     >>> y = np.repeat(["a", "b", "c"], 20)
     >>> X = rng.normal(size=(60, 8))
     >>> X[:, 0] += 4 * (y == "a")
     >>> X[:, 1] += 4 * (y == "b")
-    >>> model = MulticlassAROM(scheme="ww", norm="l1", C=1.0).fit(X, y)
+    >>> model = MulticlassAROM(scheme="ww", penalty="l1", C=1.0).fit(X, y)
     >>> model.coef_.shape
     (3, 8)
     >>> bool(model.get_support()[:2].all()), model.score(X, y) > 0.9
     (True, True)
     """
 
+    _parameter_constraints: dict = {
+        "scheme": [StrOptions({"ww", "ovr"})],
+        "penalty": [StrOptions({"l1", "l2"})],
+        "C": [Interval(Real, 0, None, closed="neither"), None],
+        "epsilon": [Interval(Real, 0, None, closed="left")],
+        "refit": ["boolean"],
+        "refit_C": [Interval(Real, 0, None, closed="neither"), None],
+        "scale_rule": [StrOptions({"norm", "sum"})],
+        "backend": [StrOptions({"auto", "cvxpy", "libsvm"})],
+        **_COMMON_CONSTRAINTS,
+    }
+
     def __init__(
         self,
-        scheme: str = "ww",
-        norm: str = "l1",
-        n_features_to_select: int | None = None,
-        C: float | None = None,
-        max_iter: int = 50,
-        tol: float = 1e-5,
-        epsilon: float = 0.0,
-        prune_tol: float = 1e-6,
-        refit: bool = True,
-        refit_C: float | None = None,
+        scheme="ww",
+        *,
+        penalty="l1",
+        n_features_to_select=None,
+        C=None,
+        surrogate=None,
+        estimator=None,
+        max_iter=50,
+        tol=1e-5,
+        epsilon=0.0,
+        prune_tol=1e-6,
+        refit=True,
+        refit_C=None,
         solver=None,
         solver_options=None,
-        method: str = "auto",
-        scale_rule: str = "norm",
+        extra_constraints=None,
+        scale_rule="norm",
+        backend="auto",
     ):
         self.scheme = scheme
-        self.norm = norm
+        self.penalty = penalty
         self.n_features_to_select = n_features_to_select
         self.C = C
+        self.surrogate = surrogate
+        self.estimator = estimator
         self.max_iter = max_iter
         self.tol = tol
         self.epsilon = epsilon
@@ -185,108 +214,68 @@ class MulticlassAROM(SelectorMixin, ClassifierMixin, BaseEstimator):
         self.refit_C = refit_C
         self.solver = solver
         self.solver_options = solver_options
-        self.method = method
+        self.extra_constraints = extra_constraints
         self.scale_rule = scale_rule
+        self.backend = backend
 
-    # -- validation ---------------------------------------------------------------------------
-    def _check_params(self, n_features: int) -> None:
-        if self.scheme not in _SCHEMES:
-            raise InputError(f"scheme must be 'ww' or 'ovr'; got {self.scheme!r}.")
-        if self.norm not in ("l1", "l2"):
-            raise InputError(f"norm must be 'l1' or 'l2'; got {self.norm!r}.")
-        if self.method not in ("auto", "cvxpy", "fast"):
-            raise InputError(f"method must be 'auto', 'cvxpy' or 'fast'; got {self.method!r}.")
-        if self.method == "fast" and (self.scheme, self.norm) != ("ovr", "l2"):
+    def _task(self) -> str:
+        return "classification"
+
+    def _multi_class(self) -> bool:
+        return True
+
+    def _check_params(self, X) -> None:
+        super()._check_params(X)
+        if self.surrogate is not None and self.epsilon != 0:
             raise InputError(
-                "method='fast' (one libsvm SVM per class) serves scheme='ovr', norm='l2'; use "
-                "method='cvxpy' or 'auto' for this configuration."
+                "epsilon is the ε of the default surrogate ln(ε + t); with surrogate= pass ε "
+                "through the surrogate (e.g. LogSurrogate(eps=...)) and leave epsilon=0."
             )
-        if self.method == "fast" and (self.solver is not None or self.solver_options):
-            raise InputError(
-                "method='fast' solves each step with libsvm: solver= and solver_options= do "
-                "not apply; use method='cvxpy' to choose a cvxpy solver."
-            )
-        check_n_features_to_select(self.n_features_to_select, n_features)
-        check_positive(self.C, "C", allow_none=True)
-        check_positive(self.refit_C, "refit_C", allow_none=True)
-        check_positive(self.epsilon, "epsilon", strict=False)
-        check_positive(self.prune_tol, "prune_tol", strict=False)
 
-    def _choose_method(self) -> str:
-        if self.method == "auto":
-            fast = (self.scheme, self.norm) == ("ovr", "l2") and self.solver is None
-            fast = fast and not self.solver_options
-            return "fast" if fast else "cvxpy"
-        return self.method
+    def _encode_labels(self, y):
+        return np.searchsorted(self.classes_, y)
 
-    # -- fitting ------------------------------------------------------------------------------
-    def fit(self, X, y):
-        """Select features by multiclass AROM on ``(X, y)`` and fit the final machine.
-
-        Raises
-        ------
-        InfeasibleError
-            With ``C=None`` on data the scheme cannot separate (pass ``C=``).
-        """
-        check_max_iter(self.max_iter)
-        check_tol(self.tol)
-        X, self.classes_, y = validate_labelled_data(self, X, y, binary=False)
-        self._check_params(X.shape[1])
-        codes = np.searchsorted(self.classes_, y)
-        self.method_ = self._choose_method()
-        if self.method_ == "fast":
-            f = OneVsRestLibsvm(X, codes, C=self.C, scale_rule=self.scale_rule)
-            solver, options = None, None
-        else:
-            Form = WestonWatkinsFormulation if self.scheme == "ww" else OneVsRestFormulation
-            f = Form(X, codes, penalty=self.norm, C=self.C, scale_rule=self.scale_rule)
-            solver, options = self.solver, self.solver_options
-        result = successive_linearisation(
-            f,
-            LogSurrogate(eps=self.epsilon),
-            max_iter=self.max_iter,
-            tol=self.tol,
-            prune_tol=self.prune_tol,
-            # z/max z between iterations, as the binary AROM does (exact for the hard margin).
-            normalise_weights=True,
-            n_features_to_select=self.n_features_to_select,
-            solver=solver,
-            solver_options=options,
+    def _choose_backend(self, X) -> str:
+        # libsvm solves exactly the one-vs-rest l2 step with AROM's own weights; anything
+        # that needs the cvxpy formulation (solver, options, constraints, surrogate) keeps it.
+        wants_formulation = (
+            self.extra_constraints is not None
+            or self.solver is not None
+            or bool(self.solver_options)
+            or self.surrogate is not None
+            or self.epsilon != 0
         )
-        self.history_ = result.history
-        self.n_iter_ = result.n_iter
-        self.stop_reason_ = result.stop_reason
-        self.support_ = result.support
-        if self.refit:
-            C = self.refit_C if self.refit_C is not None else (self.C or 1.0)
-            W, b = fit_final_machine(
-                X, codes, self.scheme, C, self.support_, self.solver, self.solver_options
-            )
-        else:
-            W, b = f.solution()
-        self.coef_ = np.where(self.support_[None, :], W, 0.0)
-        self.intercept_ = b
-        return self
+        serves = (self.scheme, self.penalty) == ("ovr", "l2")
+        if self.backend == "libsvm":
+            if not serves or wants_formulation:
+                raise InputError(
+                    "backend='libsvm' (one libsvm SVM per class) serves scheme='ovr', "
+                    "penalty='l2' with the default surrogate, and takes neither solver=, "
+                    "solver_options= nor extra_constraints=; use backend='cvxpy' or 'auto' for "
+                    "this configuration."
+                )
+            return "libsvm"
+        if self.backend == "auto" and serves and not wants_formulation:
+            return "libsvm"
+        return "cvxpy"
 
-    # -- selector / classifier API ------------------------------------------------------------
-    def _get_support_mask(self):
-        check_is_fitted(self, "support_")
-        return self.support_
+    def _make_formulation(self, X, y):
+        if self.backend_ == "libsvm":
+            return OneVsRestLibsvm(X, y, C=self.C, scale_rule=self.scale_rule)
+        Form = WestonWatkinsFormulation if self.scheme == "ww" else OneVsRestFormulation
+        return Form(X, y, penalty=self.penalty, C=self.C, scale_rule=self.scale_rule)
 
-    def decision_function(self, X):
-        """Scores ``X @ coef_.T + intercept_`` of shape (n_samples, n_classes).
+    def _surrogate(self):
+        return LogSurrogate(eps=self.epsilon) if self.surrogate is None else self.surrogate
 
-        With two classes, the difference of the two columns (positive: ``classes_[1]``), as
-        scikit-learn's binary classifiers return.
-        """
-        check_is_fitted(self, "coef_")
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        scores = X @ self.coef_.T + self.intercept_
-        return scores[:, 1] - scores[:, 0] if self.classes_.size == 2 else scores
+    def _driver_options(self, formulation) -> dict:
+        # z / max z between iterations, as the binary AROM does (exact for the hard margin).
+        return {"normalise_weights": True}
 
-    def predict(self, X):
-        """``classes_[argmax_k (w_k·x + b_k)]``."""
-        scores = self.decision_function(X)
-        if scores.ndim == 1:
-            return self.classes_[(scores > 0).astype(int)]
-        return self.classes_[np.argmax(scores, axis=1)]
+    def _own_final_model(self, X, y_fit, support, budget, last, cache=None):
+        if not self.refit and last is not None:
+            return last
+        C = self.refit_C if self.refit_C is not None else (self.C or 1.0)
+        return fit_final_machine(
+            X, y_fit, self.scheme, C, support, self.solver, self.solver_options
+        )

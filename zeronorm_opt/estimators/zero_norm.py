@@ -1,114 +1,92 @@
-"""scikit-learn estimators of the zero-norm methods: :class:`AROM` and :class:`FSV`.
+"""The two-class zero-norm estimators :class:`AROM` and :class:`FSV`.
 
-Both are feature selectors (``SelectorMixin``: ``transform``, ``get_support``,
-``get_feature_names_out``) and linear classifiers (``predict``, ``decision_function`` of the
-final linear model). They run the successive-linearisation driver over the declarative
-formulations of :mod:`zeronorm_opt.formulations`.
+Both are configurations of :class:`~zeronorm_opt.ZeroNormSelector`: feature selectors
+(``transform``, ``get_support``, ``get_feature_names_out``) and linear classifiers
+(``predict``, ``decision_function``) running the successive-linearisation driver over the
+declarative formulations :class:`~zeronorm_opt.formulations.MarginFormulation` and
+:class:`~zeronorm_opt.formulations.FSVFormulation`.
 """
 
 from __future__ import annotations
 
-import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.feature_selection import SelectorMixin
-from sklearn.utils.validation import check_is_fitted, validate_data
+from numbers import Real
 
-from .._validation import (
-    check_max_iter,
-    check_n_features_to_select,
-    check_positive,
-    check_tol,
-    validate_labelled_data,
-)
-from ..driver import successive_linearisation
+import numpy as np
+from sklearn.utils._param_validation import Interval, StrOptions
+
 from ..exceptions import InputError
 from ..fast.svm_dual import l2_arom_dual_path
 from ..formulations import FSVFormulation, MarginFormulation
 from ..formulations.binary import check_slack_penalty
 from ..surrogates import ExpSurrogate, LogSurrogate
+from .selector import _COMMON_CONSTRAINTS, ZeroNormSelector
 
 
-class _ZeroNormClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
-    """Shared fit/predict machinery: validation, driver run, budget, final refit."""
+class _BinaryZeroNorm(ZeroNormSelector):
+    """Shared by AROM and FSV: ±1 labels, the soft-margin l2 SVM as the budgeted refit."""
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
+    def _task(self) -> str:
+        return "classification"
 
-    # -- validation --------------------------------------------------------------------------
-    def _validate_fit_input(self, X, y):
-        check_max_iter(self.max_iter)
-        check_tol(self.tol)
-        X, self.classes_, y_pm = validate_labelled_data(self, X, y)
-        check_n_features_to_select(self.n_features_to_select, X.shape[1])
-        check_positive(self.C, "C", allow_none=True)
-        if self.extra_constraints is not None and not callable(self.extra_constraints):
+    def _multi_class(self) -> bool:
+        return False
+
+    def _validate_training_data(self, X, y):
+        X, y_fit, y = super()._validate_training_data(X, y)
+        if self.classes_.size > 2:
             raise InputError(
-                "extra_constraints must be a callable (w, b) -> list of cvxpy constraints on "
-                "the original-space weights w and bias b."
+                f"Only binary classification is supported. y has {self.classes_.size} classes; "
+                f"{type(self).__name__} is a two-class method: use MulticlassAROM "
+                "(Weston-Watkins or one-vs-rest) for more classes."
             )
-        return X, y_pm
+        return X, np.where(y == self.classes_[1], 1.0, -1.0), y
 
-    def _extend(self, formulation, w, b) -> None:
-        if self.extra_constraints is not None:
-            formulation.add_constraints(lambda _f: self.extra_constraints(w, b))
-
-    # -- the final linear model --------------------------------------------------------------
-    def _refit(self, X, y_pm, support) -> tuple[np.ndarray, float]:
-        """Soft-margin l2 SVM on the selected features with the original scaling (000)."""
-        f = MarginFormulation(X, y_pm, penalty="l2", C=self.refit_C)
-        self._extend(f, f.v, f.b)
+    def _own_final_model(self, X, y_fit, support, budget, last, cache=None):
+        if budget is None and last is not None:
+            return last
+        # With a budget: a soft-margin l2 SVM on the selected features with their original
+        # scaling (Weston et al. 2003), under the user's constraints.
+        f = None if cache is None else cache.get("refit")
+        if f is None:
+            f = MarginFormulation(X, y_fit, penalty="l2", C=self.refit_C)
+            if self.extra_constraints is not None:
+                f.add_constraints(self.extra_constraints)
+            if cache is not None:
+                cache["refit"] = f
         f.set_active(support)
         f.solve(self.solver, self.solver_options)
         return f.solution()
 
-    def _finish(self, X, y_pm, result, coef, intercept) -> None:
-        self.history_ = result.history
-        self.n_iter_ = result.n_iter
-        self.stop_reason_ = result.stop_reason
-        self.support_ = result.support
-        if self.n_features_to_select is not None:
-            coef, intercept = self._refit(X, y_pm, self.support_)
-        self.coef_ = np.where(self.support_, coef, 0.0)[None, :]
-        self.intercept_ = np.array([intercept])
 
-    # -- selector / classifier API ------------------------------------------------------------
-    def _get_support_mask(self):
-        check_is_fitted(self, "support_")
-        return self.support_
+class AROM(_BinaryZeroNorm):
+    """Approximation of the zero-norm minimisation (AROM): l1- or l2-AROM.
 
-    def decision_function(self, X):
-        """Signed distance-like score ``X @ coef_ + intercept_`` (positive: ``classes_[1]``)."""
-        check_is_fitted(self, "coef_")
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        return X @ self.coef_[0] + self.intercept_[0]
-
-    def predict(self, X):
-        """Predicted class labels."""
-        check_is_fitted(self, "coef_")
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
-
-
-class AROM(_ZeroNormClassifier):
-    """Approximation of the zero-norm minimisation (Weston et al. 2003): l1- or l2-AROM.
-
-    Minimises ``Σ_j ln |v_j|`` over the (hard or soft) margin constraints by the sequence of
-    weighted LPs (``norm="l1"``) or QPs (``norm="l2"``) of SPEC P3/P4, run in the reweighted
-    form ``min Σ_j |v_j|/z_j`` (``Σ (v_j/z_j)²``), ``z = |v^k|``, by the successive-
-    linearisation driver. A feature whose scale factor reaches zero never returns.
+    Minimises ``Σ_j ln(ε + |v_j|)`` over the (hard or soft) margin constraints by a sequence
+    of weighted LPs (``penalty="l1"``) or QPs (``penalty="l2"``), ``min Σ_j |v_j|/z_j``
+    (``Σ (v_j/z_j)²``) with ``z = |v^k|``, run by the successive-linearisation driver. A
+    feature whose scale factor reaches zero never returns. A configuration of
+    :class:`~zeronorm_opt.ZeroNormSelector` with
+    :class:`~zeronorm_opt.formulations.MarginFormulation` and ``LogSurrogate(eps=epsilon)``.
 
     Parameters
     ----------
-    norm : {"l1", "l2"}, default="l1"
+    penalty : {"l1", "l2"}, default="l1"
         l1-AROM (sequence of LPs) or l2-AROM (sequence of SVM QPs).
-    n_features_to_select : int or None, default=None
-        Exact number of features to keep (000's procedure: stop at the last iteration before
-        ``‖v‖₀ ≤ r``, keep the ``r`` largest scale factors, retrain a linear SVM on them with
-        the original scaling). None: keep the support AROM converges to.
+    n_features_to_select : int, float or None, default=None
+        Exact number of features to keep: an integer, or a fraction in ``(0, 1]`` of the
+        features. The run stops at the last iterate before ``‖v‖₀ ≤ r``, keeps the ``r``
+        largest scale factors and retrains a linear SVM (``refit_C``) on them with the
+        original scaling. None: keep the support AROM converges to and its last iterate.
     C : float or None, default=None
         None: hard margin (the data must be linearly separable). A positive number: hinge
         slacks with penalty ``C Σ ξ_i`` in every LP/QP.
+    surrogate : object with ``value`` and ``derivative``, default=None
+        The concave penalty; None: ``LogSurrogate(eps=epsilon)`` (AROM). Another surrogate
+        (e.g. ``PowerSurrogate``) runs the same steps with its weights; pass ``epsilon``
+        through it.
+    estimator : estimator or None, default=None
+        A scikit-learn model retrained on the selected features instead of AROM's own linear
+        SVM (``predict`` delegates to it).
     max_iter : int, default=50
         Maximum number of LPs/QPs.
     tol : float, default=1e-5
@@ -119,7 +97,7 @@ class AROM(_ZeroNormClassifier):
         Relative threshold below which a scale factor is zero (and the feature removed).
     slack_penalty : {"hinge", "l0"}, default="hinge"
         ``"l0"`` (with ``C=None``): augment the data with slack coordinates so AROM minimises
-        the number of features plus training errors (SPEC P6, p = q = 0).
+        the number of features plus training errors.
     slack_scale : float, default=1.0
         The ``c`` of the slack coordinates in the ``"l0"`` form.
     refit_C : float, default=1.0
@@ -128,20 +106,20 @@ class AROM(_ZeroNormClassifier):
     solver : str, list of str or None, default=None
         cvxpy solver name (or fallback list) for every solve; None: HiGHS for LPs, Clarabel
         for QPs.
-    solver_options : dict or None
+    solver_options : dict or None, default=None
         Options passed to the solver.
-    extra_constraints : callable or None
-        ``extra_constraints(w, b) -> list of cvxpy constraints`` on the original-space weights
-        ``w`` (a cvxpy expression of length n_features) and bias ``b``, added to every solve
-        (e.g. ``lambda w, b: [w[0] >= 0.1]`` forces feature 0 in).
-    method : {"auto", "cvxpy", "fast"}, default="auto"
+    extra_constraints : callable or None, default=None
+        ``extra_constraints(formulation) -> list of cvxpy constraints``, added to every solve
+        and to the refit. It receives the formulation of the current fit: its variables
+        (``formulation.v`` the weights, ``formulation.b`` the bias) and its training data
+        (``formulation.X``, ``formulation.y`` in ±1), e.g. ``lambda f: [f.v[0] >= 0.1]``.
+    backend : {"auto", "cvxpy", "libsvm"}, default="auto"
         ``"cvxpy"``: the declarative reweighted formulation through the driver (any cvxpy
-        solver, user constraints). ``"fast"``: for ``norm="l2"`` only, the SVM dual on the
-        rescaled Gram matrix solved by libsvm (:func:`~zeronorm_opt.fast.svm_dual.
-        l2_arom_dual_path`; same iterates, tested against the cvxpy form). ``"auto"``: the fast
-        path for ``norm="l2"`` when ``n_features > n_samples`` and no ``extra_constraints``,
-        ``solver`` or ``solver_options`` are given, else cvxpy (the fast path never ignores an
-        option: ``method="fast"`` with ``solver``/``solver_options`` raises InputError).
+        solver, user constraints). ``"libsvm"``: for ``penalty="l2"`` only, the SVM dual on
+        the rescaled Gram matrix solved by libsvm (same iterates, tested against the cvxpy
+        form). ``"auto"``: libsvm for ``penalty="l2"`` when ``n_features > n_samples`` and
+        none of ``extra_constraints``, ``solver``, ``solver_options``, ``surrogate``,
+        ``epsilon > 0`` or ``estimator`` asks for the formulation; cvxpy otherwise.
 
     Attributes
     ----------
@@ -155,45 +133,70 @@ class AROM(_ZeroNormClassifier):
         and time.
     n_iter_ : int
     stop_reason_ : {"converged", "max_iter", "budget"}
-    method_ : {"cvxpy", "fast"}
-        The path ``method="auto"`` chose.
     backend_ : {"cvxpy", "libsvm"}
-        What solved the steps: ``"cvxpy"`` (the reweighted formulation through
-        :func:`~zeronorm_opt.solvers.solve_problem`, with ``solver``/``solver_options``) or
-        ``"libsvm"`` (the fast l2 dual path).
+        What solved the steps.
+    estimator_ : estimator
+        The retrained ``estimator``, when one is given.
+    n_features_in_ : int
+
+    See Also
+    --------
+    ZeroNormSelector : the generic estimator, over any formulation.
+    ZeroNormCV : the number of features chosen by cross-validation.
+
+    References
+    ----------
+    J. Weston, A. Elisseeff, B. Schölkopf and M. Tipping, "Use of the zero-norm with linear
+    models and kernel methods", Journal of Machine Learning Research 3, 1439–1461, 2003.
 
     Examples
     --------
     >>> from zeronorm_opt import AROM
     >>> from zeronorm_opt.datasets import make_weston_linear
     >>> X, y = make_weston_linear(30, random_state=0)
-    >>> arom = AROM(norm="l1", n_features_to_select=2).fit(X, y)
+    >>> arom = AROM(penalty="l1", n_features_to_select=2).fit(X, y)
     >>> int(arom.get_support().sum())
     2
     >>> arom.transform(X).shape
     (30, 2)
     """
 
+    _parameter_constraints: dict = {
+        "penalty": [StrOptions({"l1", "l2"})],
+        "C": [Interval(Real, 0, None, closed="neither"), None],
+        "epsilon": [Interval(Real, 0, None, closed="left")],
+        "slack_penalty": [StrOptions({"hinge", "l0"})],
+        "slack_scale": [Interval(Real, 0, None, closed="neither")],
+        "refit_C": [Interval(Real, 0, None, closed="neither")],
+        "backend": [StrOptions({"auto", "cvxpy", "libsvm"})],
+        **_COMMON_CONSTRAINTS,
+    }
+
     def __init__(
         self,
-        norm: str = "l1",
-        n_features_to_select: int | None = None,
-        C: float | None = None,
-        max_iter: int = 50,
-        tol: float = 1e-5,
-        epsilon: float = 0.0,
-        prune_tol: float = 1e-6,
-        slack_penalty: str = "hinge",
-        slack_scale: float = 1.0,
-        refit_C: float = 1.0,
+        penalty="l1",
+        *,
+        n_features_to_select=None,
+        C=None,
+        surrogate=None,
+        estimator=None,
+        max_iter=50,
+        tol=1e-5,
+        epsilon=0.0,
+        prune_tol=1e-6,
+        slack_penalty="hinge",
+        slack_scale=1.0,
+        refit_C=1.0,
         solver=None,
         solver_options=None,
         extra_constraints=None,
-        method: str = "auto",
+        backend="auto",
     ):
-        self.norm = norm
+        self.penalty = penalty
         self.n_features_to_select = n_features_to_select
         self.C = C
+        self.surrogate = surrogate
+        self.estimator = estimator
         self.max_iter = max_iter
         self.tol = tol
         self.epsilon = epsilon
@@ -204,109 +207,114 @@ class AROM(_ZeroNormClassifier):
         self.solver = solver
         self.solver_options = solver_options
         self.extra_constraints = extra_constraints
-        self.method = method
+        self.backend = backend
 
-    def _choose_method(self, X) -> str:
-        # The fast path (libsvm) runs only when it solves exactly the problem these options
-        # describe: a cvxpy solver name, solver options or extra constraints cannot reach it.
-        if self.method not in ("auto", "cvxpy", "fast"):
-            raise InputError(f"method must be 'auto', 'cvxpy' or 'fast'; got {self.method!r}.")
-        if self.method == "fast":
-            if self.norm != "l2" or self.extra_constraints is not None:
-                raise InputError(
-                    "method='fast' (the libsvm dual) serves norm='l2' without "
-                    "extra_constraints; use method='cvxpy' for this configuration."
-                )
-            if self.solver is not None or self.solver_options:
-                raise InputError(
-                    "method='fast' solves the l2 dual with libsvm, which takes neither a cvxpy "
-                    "solver nor solver_options (they would be ignored); pass method='cvxpy' "
-                    "(or 'auto') to use them, or drop solver/solver_options for the fast path."
-                )
-            return "fast"
-        if self.method == "auto" and self.norm == "l2" and X.shape[1] > X.shape[0]:
-            if self.extra_constraints is None and self.solver is None and not self.solver_options:
-                return "fast"
-        return "cvxpy"
-
-    def fit(self, X, y):
-        """Run AROM on ``(X, y)`` and fit the final linear model.
-
-        Raises
-        ------
-        InfeasibleError
-            With ``C=None`` on data that are not linearly separable (pass ``C=``).
-        """
-        X, y_pm = self._validate_fit_input(X, y)
-        if self.norm not in ("l1", "l2"):
-            raise InputError(f"norm must be 'l1' or 'l2'; got {self.norm!r}.")
-        self.method_ = self._choose_method(X)
-        self.backend_ = "libsvm" if self.method_ == "fast" else "cvxpy"
-        if self.method_ == "fast":
-            check_slack_penalty(self.slack_penalty, self.C)
-            result, b = l2_arom_dual_path(
-                X,
-                y_pm,
-                self.C,
-                slack_scale=self.slack_scale if self.slack_penalty == "l0" else None,
-                max_iter=self.max_iter,
-                tol=self.tol,
-                prune_tol=self.prune_tol,
-                n_features_to_select=self.n_features_to_select,
+    def _check_params(self, X) -> None:
+        super()._check_params(X)
+        check_slack_penalty(self.slack_penalty, self.C)
+        if self.surrogate is not None and self.epsilon != 0:
+            raise InputError(
+                "epsilon is the ε of AROM's default surrogate ln(ε + t); with surrogate= pass "
+                "ε through the surrogate (e.g. LogSurrogate(eps=...)) and leave epsilon=0."
             )
-            self._finish(X, y_pm, result, result.coef[: X.shape[1]], b)
-            return self
-        f = MarginFormulation(
+
+    def _make_formulation(self, X, y):
+        return MarginFormulation(
             X,
-            y_pm,
-            penalty=self.norm,
+            y,
+            penalty=self.penalty,
             C=self.C,
             slack_penalty=self.slack_penalty,
             slack_scale=self.slack_scale,
         )
-        self._extend(f, f.v, f.b)
-        result = successive_linearisation(
-            f,
-            LogSurrogate(eps=self.epsilon),
+
+    def _surrogate(self):
+        return LogSurrogate(eps=self.epsilon) if self.surrogate is None else self.surrogate
+
+    def _driver_options(self, formulation) -> dict:
+        # z / max z between iterations: exact AROM for the hard margin.
+        return {"normalise_weights": True}
+
+    def _choose_backend(self, X) -> str:
+        # A fast path runs only when it solves exactly the problem these options describe:
+        # a cvxpy solver name, solver options, user constraints or another surrogate cannot
+        # reach libsvm. (The direct-HiGHS path for l1 is wired here too.)
+        wants_formulation = (
+            self.extra_constraints is not None
+            or self.solver is not None
+            or bool(self.solver_options)
+            or self.surrogate is not None
+            or self.epsilon != 0
+        )
+        if self.backend == "libsvm":
+            if self.penalty != "l2" or wants_formulation:
+                raise InputError(
+                    "backend='libsvm' (the l2 dual) serves penalty='l2' with AROM's own "
+                    "surrogate (epsilon=0) and takes neither extra_constraints nor a cvxpy "
+                    "solver/solver_options (they would be ignored); pass backend='cvxpy' (or "
+                    "'auto') for this configuration."
+                )
+            return "libsvm"
+        if self.backend == "auto" and self.penalty == "l2" and X.shape[1] > X.shape[0]:
+            return "cvxpy" if wants_formulation else "libsvm"
+        return "cvxpy"
+
+    def _run_path(self, X, y_fit, budget):
+        if self.backend_ != "libsvm":
+            return super()._run_path(X, y_fit, budget)
+        result, b = l2_arom_dual_path(
+            X,
+            y_fit,
+            self.C,
+            slack_scale=self.slack_scale if self.slack_penalty == "l0" else None,
             max_iter=self.max_iter,
             tol=self.tol,
             prune_tol=self.prune_tol,
-            # z/max z between iterations (SPEC P3); exact AROM for the hard margin.
-            normalise_weights=True,
-            n_features_to_select=self.n_features_to_select,
-            solver=self.solver,
-            solver_options=self.solver_options,
+            n_features_to_select=budget,
         )
-        v, b = f.solution()
-        self._finish(X, y_pm, result, v, b)
-        return self
+        return result, (result.coef[: X.shape[1]], b)
 
 
-class FSV(_ZeroNormClassifier):
-    """Feature selection via concave minimisation (Bradley & Mangasarian 1998), SPEC P5.
+class FSV(_BinaryZeroNorm):
+    """Feature selection via concave minimisation (FSV).
 
     Minimises ``Σ_j (1 − exp(−α |w_j|))`` over the margin constraints by the successive
-    linearisation algorithm (SLA): ``v⁰ = 0``, then the LP with costs ``α exp(−α v^k)``
-    until the objective stops decreasing.
+    linearisation algorithm: ``v⁰ = 0``, then the LP with costs ``α exp(−α v^k)`` until the
+    objective stops decreasing. A configuration of :class:`~zeronorm_opt.ZeroNormSelector`
+    with :class:`~zeronorm_opt.formulations.FSVFormulation` and ``ExpSurrogate(alpha)``.
 
     Parameters
     ----------
     alpha : float, default=5.0
         α of the concave penalty.
-    n_features_to_select : int or None, default=None
-        Exact number of features to keep (same procedure as :class:`AROM`).
+    n_features_to_select : int, float or None, default=None
+        Exact number of features to keep (an integer or a fraction in ``(0, 1]``; same
+        procedure and refit as :class:`AROM`). None: the support the run converges to and
+        its last iterate.
     C : float or None, default=None
         None: hard margin. Positive: hinge slacks ``C Σ ξ`` in every LP.
     trade_off : float or None, default=None
         λ ∈ [0, 1) of the original FSV variant: ``(1−λ)·(mean slack of positives + mean slack
         of negatives) + λ·Σ_j (1 − e^{−α v_j})``. Exclusive with ``C``.
-    max_iter, tol, prune_tol, refit_C, solver, solver_options, extra_constraints
-        As in :class:`AROM`.
+    surrogate : object with ``value`` and ``derivative``, default=None
+        None: ``ExpSurrogate(alpha)``. Another concave penalty runs the same LPs with its
+        weights (the first LP uses ``φ'(0)`` where finite, else unit weights).
+    estimator, max_iter, tol, prune_tol, refit_C, solver, solver_options, extra_constraints
+        As in :class:`AROM`; ``extra_constraints`` receives the
+        :class:`~zeronorm_opt.formulations.FSVFormulation` (``formulation.w``, ``.b``, ``.X``).
+    backend : {"auto", "cvxpy"}, default="auto"
+        What solves the LPs (``"auto"``: the cvxpy formulation).
 
     Attributes
     ----------
-    coef_, intercept_, support_, classes_, history_, n_iter_, stop_reason_
+    coef_, intercept_, support_, classes_, history_, n_iter_, stop_reason_, backend_
         As in :class:`AROM`.
+
+    References
+    ----------
+    P. S. Bradley and O. L. Mangasarian, "Feature selection via concave minimization and
+    support vector machines", Proceedings of the 15th International Conference on Machine
+    Learning (ICML), 82–90, 1998.
 
     Examples
     --------
@@ -318,24 +326,39 @@ class FSV(_ZeroNormClassifier):
     (1, 202)
     """
 
+    _parameter_constraints: dict = {
+        "alpha": [Interval(Real, 0, None, closed="neither")],
+        "C": [Interval(Real, 0, None, closed="neither"), None],
+        "trade_off": [Interval(Real, 0, 1, closed="left"), None],
+        "refit_C": [Interval(Real, 0, None, closed="neither")],
+        "backend": [StrOptions({"auto", "cvxpy"})],
+        **_COMMON_CONSTRAINTS,
+    }
+
     def __init__(
         self,
-        alpha: float = 5.0,
-        n_features_to_select: int | None = None,
-        C: float | None = None,
-        trade_off: float | None = None,
-        max_iter: int = 50,
-        tol: float = 1e-5,
-        prune_tol: float = 1e-6,
-        refit_C: float = 1.0,
+        alpha=5.0,
+        *,
+        n_features_to_select=None,
+        C=None,
+        trade_off=None,
+        surrogate=None,
+        estimator=None,
+        max_iter=50,
+        tol=1e-5,
+        prune_tol=1e-6,
+        refit_C=1.0,
         solver=None,
         solver_options=None,
         extra_constraints=None,
+        backend="auto",
     ):
         self.alpha = alpha
         self.n_features_to_select = n_features_to_select
         self.C = C
         self.trade_off = trade_off
+        self.surrogate = surrogate
+        self.estimator = estimator
         self.max_iter = max_iter
         self.tol = tol
         self.prune_tol = prune_tol
@@ -343,24 +366,27 @@ class FSV(_ZeroNormClassifier):
         self.solver = solver
         self.solver_options = solver_options
         self.extra_constraints = extra_constraints
+        self.backend = backend
 
-    def fit(self, X, y):
-        """Run the FSV successive-linearisation algorithm and fit the final linear model."""
-        X, y_pm = self._validate_fit_input(X, y)
-        alpha = check_positive(self.alpha, "alpha")
-        f = FSVFormulation(X, y_pm, trade_off=self.trade_off, C=self.C)
-        self._extend(f, f.w, f.b)
-        result = successive_linearisation(
-            f,
-            ExpSurrogate(alpha=alpha),
-            max_iter=self.max_iter,
-            tol=self.tol,
-            prune_tol=self.prune_tol,
-            n_features_to_select=self.n_features_to_select,
-            initial_weights=np.full(X.shape[1], alpha),  # φ'(0) = α at v⁰ = 0
-            solver=self.solver,
-            solver_options=self.solver_options,
-        )
-        w, b = f.solution()
-        self._finish(X, y_pm, result, w, b)
-        return self
+    def _check_params(self, X) -> None:
+        super()._check_params(X)
+        if self.trade_off is not None and self.C is not None:
+            raise InputError("pass either trade_off (λ-variant) or C (hinge penalty), not both.")
+
+    def _make_formulation(self, X, y):
+        return FSVFormulation(X, y, trade_off=self.trade_off, C=self.C)
+
+    def _surrogate(self):
+        return ExpSurrogate(alpha=self.alpha) if self.surrogate is None else self.surrogate
+
+    def _driver_options(self, formulation) -> dict:
+        # The first LP linearises φ at v⁰ = 0: weights φ'(0) (α for the exponential).
+        with np.errstate(divide="ignore"):
+            start = np.asarray(self._surrogate().derivative(np.zeros(formulation.n_coef)), float)
+        if not np.all(np.isfinite(start)):
+            start = np.ones(formulation.n_coef)
+        return {"initial_weights": start}
+
+    def _choose_backend(self, X) -> str:
+        # The direct-HiGHS fast path for FSV's LPs will be chosen here.
+        return "cvxpy"

@@ -33,7 +33,7 @@ from sklearn.dummy import DummyClassifier
 from sklearn.svm import SVC
 
 from ..datasets import SparsePolynomial, make_sparse_polynomial
-from ..estimators.polynomial import PolynomialAROM
+from ..estimators.polynomial import PolynomialAROM, selected_monomials
 from ..exceptions import InputError, ZeroNormError
 from ..kernels import PolynomialSumKernel, merge_symmetric_copies
 from .runner import results_destination, run_experiment
@@ -142,7 +142,7 @@ def _fit_method(name: str, config: E5Config, X, y):
         return SVC(kernel=PolynomialSumKernel(config.degree), C=config.svm_C).fit(X, y)
     if name == "linear-SVM":
         return SVC(kernel="linear", C=config.svm_C).fit(X, y)
-    return PolynomialAROM(degree=config.degree, norm=name[:2]).fit(X, y)
+    return PolynomialAROM(degree=config.degree, penalty=name[:2]).fit(X, y)
 
 
 def run_unit(
@@ -167,14 +167,14 @@ def run_unit(
                 model = _fit_method(name, config, X, y)
                 status = "ok"
             record.update(error=float(np.mean(model.predict(X_te) != y_te)), status=status)
-            if isinstance(model, PolynomialAROM):
-                chosen = model.selected_monomials_
+            if hasattr(model, "steps"):  # the PolynomialAROM pipeline
+                chosen = selected_monomials(model)
                 record.update(
                     selected=chosen,
                     n_monomials=len(chosen),
                     recovered=set(truth) <= set(chosen),
-                    n_iter=model.n_iter_,
-                    stop_reason=model.stop_reason_,
+                    n_iter=model[-1].n_iter_,
+                    stop_reason=model[-1].stop_reason_,
                 )
         except ZeroNormError as exc:  # recorded, not fatal: one bad draw must not stop a run
             record.update(error=None, status=repr(exc))

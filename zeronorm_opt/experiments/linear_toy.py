@@ -32,8 +32,8 @@ E1_METHODS: dict[str, Callable[[int], object] | None] = {
     "RFE": lambda k: SVMRFE(n_features_to_select=k),
     "R2W2": lambda k: R2W2(n_features_to_select=k, radius="variance"),
     "FSV": lambda k: FSV(n_features_to_select=k),
-    "l2-AROM": lambda k: AROM(norm="l2", n_features_to_select=k),
-    "l1-AROM": lambda k: AROM(norm="l1", n_features_to_select=k),
+    "l2-AROM": lambda k: AROM(penalty="l2", n_features_to_select=k),
+    "l1-AROM": lambda k: AROM(penalty="l1", n_features_to_select=k),
 }
 
 

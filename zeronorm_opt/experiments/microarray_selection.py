@@ -37,9 +37,9 @@ from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
-from .._validation import check_binary_labels, check_positive, support_mask
+from .._validation import check_binary_labels, check_positive
 from ..datasets import load_microarray
-from ..driver import final_support
+from ..estimators._budget import support_at_budget
 from ..estimators.baselines import SVMRFE, FisherScore
 from ..estimators.r2w2 import R2W2
 from ..estimators.zero_norm import AROM, FSV
@@ -190,45 +190,6 @@ class MicroarrayConfig:
 # ---------------------------------------------------------------------------------------------
 # One run per method → every gene count
 # ---------------------------------------------------------------------------------------------
-def support_at_budget(
-    history, budget: int, n_features: int, prune_tol: float = 1e-6
-) -> tuple[np.ndarray, int]:
-    """000's budget rule applied to the history of an *unbudgeted* run, for any ``r``.
-
-    A run with ``n_features_to_select=r`` performs the same iterations as the unbudgeted run
-    and stops at the first iterate with ``‖v‖₀ ≤ r``; so its history is the prefix of this one
-    up to that iterate, and :func:`~zeronorm_opt.driver.final_support` on the prefix gives its
-    support.
-
-    Returns
-    -------
-    support : ndarray of bool of shape (n_features,)
-        Exactly ``budget`` genes.
-    n_padded : int
-        Selected genes whose weight is zero in the iterate they were taken from (the rule
-        completes the selection in index order); 0 when ``budget == n_features``.
-
-    Examples
-    --------
-    >>> from zeronorm_opt.datasets import make_weston_linear
-    >>> X, y = make_weston_linear(30, random_state=0)
-    >>> path = AROM(norm="l2").fit(X, y).history_
-    >>> support, padded = support_at_budget(path, 5, X.shape[1])
-    >>> bool(np.array_equal(support, AROM(norm="l2", n_features_to_select=5).fit(X, y).support_))
-    True
-    """
-    stop = next((i for i, rec in enumerate(history) if rec.support_size <= budget), None)
-    prefix = history if stop is None else history[: stop + 1]
-    support = final_support(prefix, budget, n_features, prune_tol)
-    if budget >= n_features:
-        return support, 0
-    # The iterate final_support takes the r largest entries from (same case analysis).
-    before = len(prefix) > 1 and prefix[-1].support_size <= budget
-    source = (prefix[-2] if before else prefix[-1]).coef[:n_features]
-    nonzero = support_mask(source, prune_tol if prune_tol > 0 else 1e-12)
-    return support, int(np.sum(support & ~nonzero))
-
-
 def rfe_path(
     X, y, gene_counts: Sequence[int], *, C: float = 1.0, halving_above: int = 125
 ) -> dict[int, np.ndarray]:
@@ -299,8 +260,8 @@ def selection_path(method: str, X, y, config: MicroarrayConfig) -> tuple[dict, i
             solver=_solver(config.fsv_solver),
             solver_options=config.fsv_solver_options,
         )
-    else:  # l2-AROM, hard margin; the libsvm dual path when n > m (method="auto")
-        est = AROM(norm="l2", max_iter=config.max_iter)
+    else:  # l2-AROM, hard margin; the libsvm dual path when n > m (backend="auto")
+        est = AROM(penalty="l2", max_iter=config.max_iter)
     est.fit(X, y)
     path = {r: support_at_budget(est.history_, r, n, est.prune_tol) for r in counts}
     return path, est.n_iter_

@@ -141,7 +141,7 @@ def _select(config: E4Config, method: str, k: int, Xtr, ytr) -> np.ndarray:
         return np.flatnonzero(rfe.fit(Xtr, ytr).support_)
     scheme = "ww" if method == "WW-AROM" else "ovr"
     arom = MulticlassAROM(
-        scheme=scheme, norm=config.arom_norm, n_features_to_select=k, C=config.C, refit=False
+        scheme=scheme, penalty=config.arom_norm, n_features_to_select=k, C=config.C, refit=False
     )
     return np.flatnonzero(arom.fit(Xtr, ytr).support_)
 

@@ -1,0 +1,231 @@
+"""The number of features chosen by cross-validation: :class:`ZeroNormCV`.
+
+One unbudgeted successive-linearisation run per fold gives the support of *every* budget
+``r`` (a run with budget ``r`` performs the same iterations and stops earlier:
+:func:`~zeronorm_opt.estimators._budget.support_at_budget`), so the whole curve costs one run
+per fold plus one small refit per ``(fold, r)`` — where RFECV eliminates from scratch.
+"""
+
+from __future__ import annotations
+
+from numbers import Integral
+
+import numpy as np
+from sklearn.base import BaseEstimator, MetaEstimatorMixin, _fit_context, clone, is_classifier
+from sklearn.feature_selection import SelectorMixin
+from sklearn.metrics import check_scoring
+from sklearn.model_selection import check_cv
+from sklearn.utils._param_validation import StrOptions
+from sklearn.utils.metaestimators import available_if
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .._validation import check_finite_target, validate_estimator_params
+from ..exceptions import InputError
+from ._budget import support_at_budget
+from .selector import ZeroNormSelector
+from .zero_norm import AROM
+
+
+def _default_grid(histories, n_features: int) -> np.ndarray:
+    """Every budget up to the largest first-step support of the folds (at most 50 values)."""
+    top = max(h[0].support_size for h in histories)
+    top = int(min(max(top, 1), n_features))
+    if top <= 50:
+        return np.arange(1, top + 1)
+    return np.unique(np.geomspace(1, top, 50).round().astype(int))
+
+
+class ZeroNormCV(MetaEstimatorMixin, SelectorMixin, BaseEstimator):
+    """A zero-norm estimator whose number of features is chosen by cross-validation.
+
+    For each fold, one run of ``estimator`` without a budget records the path of iterates;
+    the budget rule applied to that path gives the support the estimator would select with
+    ``n_features_to_select=r`` for every ``r`` of the grid (the same supports as separate
+    fits). The final model of each ``(fold, r)`` is fitted on the fold's training part and
+    scored on its test part. ``r`` is the budget of best mean score (``rule="best"``) or the
+    smallest budget whose mean score is within one standard error of the best
+    (``rule="one_se"``, Breiman et al. 1984); the estimator is then refitted on all the data
+    with that budget.
+
+    Parameters
+    ----------
+    estimator : ZeroNormSelector or None, default=None
+        A configured zero-norm estimator (:class:`~zeronorm_opt.AROM`,
+        :class:`~zeronorm_opt.FSV`, :class:`~zeronorm_opt.MulticlassAROM`, a
+        :class:`~zeronorm_opt.ZeroNormSelector`); its ``n_features_to_select`` is replaced.
+        None: ``AROM()``.
+    n_features_grid : array-like of int or None, default=None
+        The budgets to score (those above the number of features count as all the
+        features). None: every ``r`` from 1 to the largest support of the folds'
+        first step (at most 50 values, geometrically spaced beyond).
+    cv : int, cross-validation generator or iterable, default=5
+        As in scikit-learn (stratified folds for a classifier).
+    scoring : str, callable or None, default=None
+        Score of a fold (None: the estimator's ``score``, accuracy or R²).
+    rule : {"best", "one_se"}, default="best"
+        How ``r`` is picked from the mean scores.
+
+    Attributes
+    ----------
+    n_features_ : int
+        The chosen number of features.
+    estimator_ : ZeroNormSelector
+        The estimator refitted on all the data with ``n_features_to_select=n_features_``.
+    support_ : ndarray of bool of shape (n_features,)
+    cv_results_ : dict of ndarray
+        ``"n_features"`` (the grid), ``"mean_test_score"``, ``"std_test_score"``,
+        ``"split{k}_test_score"``.
+    fold_supports_ : ndarray of bool of shape (n_splits, n_features)
+        The support of each fold at the chosen budget.
+    fold_support_path_ : ndarray of bool of shape (n_splits, n_grid, n_features)
+        The support of each fold at every budget of the grid.
+    selection_frequency_ : ndarray of shape (n_features,)
+        Fraction of folds that select each feature at the chosen budget (stability).
+    classes_ : ndarray
+        Class labels (classification).
+    n_features_in_ : int
+
+    See Also
+    --------
+    sklearn.feature_selection.RFECV : recursive elimination scored by cross-validation.
+
+    References
+    ----------
+    J. Weston, A. Elisseeff, B. Schölkopf and M. Tipping, "Use of the zero-norm with linear
+    models and kernel methods", Journal of Machine Learning Research 3, 1439–1461, 2003.
+
+    L. Breiman, J. H. Friedman, R. A. Olshen and C. J. Stone, "Classification and Regression
+    Trees", Wadsworth, 1984 (the one-standard-error rule).
+
+    Examples
+    --------
+    >>> from zeronorm_opt import AROM, ZeroNormCV
+    >>> from zeronorm_opt.datasets import make_weston_linear
+    >>> X, y = make_weston_linear(40, random_state=0)
+    >>> cv = ZeroNormCV(AROM(C=1.0), n_features_grid=[1, 2, 4, 8], cv=3).fit(X, y)
+    >>> cv.cv_results_["mean_test_score"].shape, cv.fold_supports_.shape
+    ((4,), (3, 202))
+    >>> int(cv.support_.sum()) == cv.n_features_
+    True
+    """
+
+    _parameter_constraints: dict = {
+        "estimator": [ZeroNormSelector, None],
+        "n_features_grid": ["array-like", None],
+        "cv": ["cv_object"],
+        "scoring": [str, callable, None],
+        "rule": [StrOptions({"best", "one_se"})],
+    }
+
+    def __init__(self, estimator=None, *, n_features_grid=None, cv=5, scoring=None, rule="best"):
+        self.estimator = estimator
+        self.n_features_grid = n_features_grid
+        self.cv = cv
+        self.scoring = scoring
+        self.rule = rule
+
+    def _validate_params(self):
+        validate_estimator_params(self, super()._validate_params)
+
+    def _base(self):
+        return AROM() if self.estimator is None else self.estimator
+
+    def _check_grid(self, n_features: int):
+        grid = np.asarray(self.n_features_grid)
+        if (
+            grid.ndim != 1
+            or grid.size == 0
+            or not all(
+                isinstance(r, Integral | np.integer) and not isinstance(r, bool)
+                for r in grid.tolist()
+            )
+        ):
+            raise InputError(
+                "n_features_grid must be a non-empty 1-D list of integers (budgets); got "
+                f"{self.n_features_grid!r}."
+            )
+        if grid.min() < 1:
+            raise InputError(f"n_features_grid must hold positive budgets; got {grid.tolist()}.")
+        # Budgets above the number of features all mean "every feature": keep one of them.
+        return np.unique(np.minimum(grid.astype(int), n_features))
+
+    @_fit_context(prefer_skip_nested_validation=False)
+    def fit(self, X, y):
+        """Score every budget by cross-validation, pick one, refit on all the data."""
+        base = clone(self._base())
+        # The estimator validates the data of every fit; this validation sets the meta
+        # estimator's own n_features_in_ (and feature names).
+        check_finite_target(y)
+        try:
+            X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2)
+        except ValueError as exc:
+            raise InputError(str(exc)) from exc
+        n_features = X.shape[1]
+        grid = None if self.n_features_grid is None else self._check_grid(n_features)
+        classifier = is_classifier(base)
+        if classifier:
+            self.classes_ = np.unique(y)
+        splits = list(check_cv(self.cv, y, classifier=classifier).split(X, y))
+        runs = [
+            clone(base).set_params(n_features_to_select=None).fit(X[tr], y[tr]) for tr, _ in splits
+        ]
+        if grid is None:
+            grid = _default_grid([run.history_ for run in runs], n_features)
+        scores = np.empty((len(splits), grid.size))
+        path = np.zeros((len(splits), grid.size, n_features), dtype=bool)
+        for k, ((tr, te), run) in enumerate(zip(splits, runs, strict=True)):
+            # The refits of one fold share their compiled problem (only the support changes).
+            cache: dict = {}
+            for j, r in enumerate(grid):
+                support, _ = support_at_budget(run.history_, int(r), n_features, run.prune_tol)
+                path[k, j] = support
+                model = clone(base).set_params(n_features_to_select=int(r))
+                model._fit_on_support(X[tr], y[tr], support, cache)
+                scores[k, j] = check_scoring(model, self.scoring)(model, X[te], y[te])
+        mean, std = scores.mean(axis=0), scores.std(axis=0)
+        best = int(np.argmax(mean))  # the smallest budget among equal means
+        if self.rule == "one_se":
+            threshold = mean[best] - std[best] / np.sqrt(len(splits))
+            best = int(np.flatnonzero(mean >= threshold)[0])
+        self.cv_results_ = {
+            "n_features": grid,
+            "mean_test_score": mean,
+            "std_test_score": std,
+            **{f"split{k}_test_score": scores[k] for k in range(len(splits))},
+        }
+        self.n_features_ = int(grid[best])
+        self.fold_support_path_ = path
+        self.fold_supports_ = path[:, best]
+        self.selection_frequency_ = self.fold_supports_.mean(axis=0)
+        self.estimator_ = clone(base).set_params(n_features_to_select=self.n_features_)
+        self.estimator_.fit(X, y)
+        self.support_ = self.estimator_.support_
+        return self
+
+    def _get_support_mask(self):
+        check_is_fitted(self, "support_")
+        return self.support_
+
+    def predict(self, X):
+        """Predictions of :attr:`estimator_`."""
+        check_is_fitted(self, "estimator_")
+        return self.estimator_.predict(X)
+
+    @available_if(lambda self: hasattr(self._base(), "decision_function"))
+    def decision_function(self, X):
+        """Scores of :attr:`estimator_`."""
+        check_is_fitted(self, "estimator_")
+        return self.estimator_.decision_function(X)
+
+    def score(self, X, y, sample_weight=None):
+        """Score of :attr:`estimator_` (accuracy or R²)."""
+        check_is_fitted(self, "estimator_")
+        return self.estimator_.score(X, y, sample_weight=sample_weight)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        inner = self._base().__sklearn_tags__()
+        tags.estimator_type = inner.estimator_type
+        tags.classifier_tags = inner.classifier_tags
+        tags.regressor_tags = inner.regressor_tags
+        return tags

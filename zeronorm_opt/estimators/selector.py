@@ -1,0 +1,435 @@
+"""The generic zero-norm estimator: :class:`ZeroNormSelector` over any formulation.
+
+A formulation that satisfies the driver's contract (a weights Parameter set by
+``set_weights``, an active mask set by ``set_active``, ``coef_value``, ``n_features``,
+``add_constraints``, ``solve``) gets a complete scikit-learn estimator: the successive-
+linearisation run, the feature budget, the final model, user constraints that see the data of
+the current fit, ``transform``/``get_support``/``get_feature_names_out`` and ``predict``.
+:class:`~zeronorm_opt.AROM`, :class:`~zeronorm_opt.FSV` and
+:class:`~zeronorm_opt.MulticlassAROM` are configurations of it.
+"""
+
+from __future__ import annotations
+
+import functools
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator, _fit_context, clone
+from sklearn.feature_selection import SelectorMixin
+from sklearn.metrics import accuracy_score, r2_score
+from sklearn.utils import ClassifierTags, RegressorTags
+from sklearn.utils._param_validation import HasMethods, Interval, RealNotInt
+from sklearn.utils.metaestimators import available_if
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .._validation import (
+    check_finite_target,
+    check_not_all_constant,
+    validate_estimator_params,
+    validate_labelled_data,
+)
+from ..driver import successive_linearisation
+from ..exceptions import InputError
+from ..formulations import FSVFormulation, MarginFormulation
+from ..formulations.multiclass import _MulticlassMargin
+from ..surrogates import LogSurrogate
+from ._budget import resolve_budget
+
+#: Formulations of the package that fit class labels (a user formulation says so with a
+#: class attribute ``task = "classification"``).
+_CLASSIFICATION_FORMULATIONS = (MarginFormulation, FSVFormulation, _MulticlassMargin)
+
+#: Parameters common to every successive-linearisation estimator.
+_COMMON_CONSTRAINTS: dict = {
+    "surrogate": [HasMethods(["value", "derivative"]), None],
+    "n_features_to_select": [
+        Interval(Integral, 1, None, closed="left"),
+        Interval(RealNotInt, 0, 1, closed="right"),
+        None,
+    ],
+    "estimator": [HasMethods(["fit", "predict"]), None],
+    "max_iter": [Interval(Integral, 1, None, closed="left")],
+    "tol": [Interval(Real, 0, None, closed="left")],
+    "prune_tol": [Interval(Real, 0, 1, closed="left")],
+    "solver": [str, list, None],
+    "solver_options": [dict, None],
+    "extra_constraints": [callable, None],
+}
+
+
+def _unwrap(factory):
+    """The class behind ``functools.partial(FormulationClass, ...)`` (else ``factory``)."""
+    while isinstance(factory, functools.partial):
+        factory = factory.func
+    return factory
+
+
+def formulation_solution(formulation) -> tuple[np.ndarray, np.ndarray | float]:
+    """``(coef, intercept)`` of a formulation's last solve.
+
+    ``formulation.solution()`` when it has one; otherwise the first ``n_features`` entries of
+    ``coef_value()`` and the value of the variable named ``"b"`` (0 without one).
+    """
+    if hasattr(formulation, "solution"):
+        coef, intercept = formulation.solution()[:2]
+        return np.asarray(coef, dtype=float), intercept
+    coef = np.asarray(formulation.coef_value(), dtype=float)[: formulation.n_features]
+    b = formulation.variables.get("b") if hasattr(formulation, "variables") else None
+    intercept = 0.0 if b is None or b.value is None else np.asarray(b.value, dtype=float)
+    return coef, float(intercept) if np.ndim(intercept) == 0 else intercept
+
+
+class ZeroNormSelector(SelectorMixin, BaseEstimator):
+    """Zero-norm feature selection and prediction over any reweighted formulation.
+
+    Runs the successive-linearisation driver (:func:`~zeronorm_opt.successive_linearisation`)
+    on the formulation built from the training data: each step sets the weights
+    ``φ'(h(x^k))`` of the surrogate ``φ`` and re-solves the convex problem; a coefficient that
+    reaches zero is removed for good. With a feature budget the run stops at the last iterate
+    before the support has at most ``r`` features and keeps its ``r`` largest (Weston et al.
+    2003). The final model is then fitted on the selected features.
+
+    Parameters
+    ----------
+    formulation : class or callable
+        ``formulation(X, y)`` returns the formulation of the training data: a
+        :class:`~zeronorm_opt.formulations.base.ReweightedFormulation` (or any object with the
+        same methods). A class of the package or the user's own, or a
+        ``functools.partial`` of one (``partial(MarginFormulation, C=1.0)``). Classification
+        or regression follows the class attribute ``task`` (``"classification"`` or
+        ``"regression"``; the package's margin formulations are classifiers; default
+        regression) unless ``estimator`` is given, whose type decides. A plain function
+        (e.g. a ``lambda``) hides the class: it is a regression unless the function has a
+        ``task`` attribute.
+    surrogate : object with ``value`` and ``derivative``, default=None
+        The concave penalty φ; None: ``LogSurrogate()`` (``ln t``, the zero-norm
+        approximation of AROM).
+    n_features_to_select : int, float or None, default=None
+        Exact number of features to keep: an integer, or a fraction in ``(0, 1]`` of the
+        features (at least one). None: no budget, keep the support the run converges to.
+    estimator : estimator or None, default=None
+        The final model, fitted on the selected features (``predict`` and ``score``
+        delegate to it). None: the formulation's own machine — the last iterate without a
+        budget, and with a budget the formulation solved once more with unit weights on the
+        ``r`` selected features.
+    normalise_weights : bool, default=False
+        Divide the weights by their smallest positive value before each solve (valid when
+        the minimiser does not depend on the scale of the penalty, e.g. hard-margin problems).
+    max_iter : int, default=50
+        Maximum number of convex solves.
+    tol : float, default=1e-5
+        Convergence tolerance of the driver.
+    prune_tol : float, default=1e-6
+        A coefficient below ``prune_tol · max`` is removed for good; 0 disables pruning.
+    solver : str, list of str or None, default=None
+        cvxpy solver name (or fallback list) of every solve; None: the package's default.
+    solver_options : dict or None, default=None
+        Options passed to the solver.
+    extra_constraints : callable or None, default=None
+        ``extra_constraints(formulation) -> list of cvxpy constraints``, called with the
+        formulation of the current fit (its variables and its training data ``formulation.X``,
+        ``formulation.y``), so a data-dependent constraint is right inside cross-validation.
+
+    Attributes
+    ----------
+    support_ : ndarray of bool of shape (n_features,)
+    coef_ : ndarray
+        Weights of the final linear model on all features (zero outside the support): shape
+        (1, n_features) for two classes, (n_classes, n_features) for more, (n_features,) for
+        regression. Absent when ``estimator`` has no ``coef_``.
+    intercept_ : ndarray or float
+    estimator_ : estimator
+        The fitted final model, when ``estimator`` is given.
+    classes_ : ndarray
+        Class labels (classification).
+    history_ : list of IterationRecord
+        Per step: objective, support size, coefficients, weights, solver status and time.
+    n_iter_ : int
+    stop_reason_ : {"converged", "max_iter", "budget"}
+    backend_ : str
+        What solved the steps (``"cvxpy"`` for a user formulation).
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        With a DataFrame input.
+
+    See Also
+    --------
+    AROM, FSV, MulticlassAROM : the package's configurations of this estimator.
+    ZeroNormCV : the budget chosen by cross-validation.
+
+    References
+    ----------
+    J. Weston, A. Elisseeff, B. Schölkopf and M. Tipping, "Use of the zero-norm with linear
+    models and kernel methods", Journal of Machine Learning Research 3, 1439–1461, 2003.
+
+    P. S. Bradley and O. L. Mangasarian, "Feature selection via concave minimization and
+    support vector machines", Proceedings of the 15th International Conference on Machine
+    Learning (ICML), 82–90, 1998.
+
+    Examples
+    --------
+    >>> from functools import partial
+    >>> from zeronorm_opt import ZeroNormSelector
+    >>> from zeronorm_opt.datasets import make_weston_linear
+    >>> from zeronorm_opt.formulations import MarginFormulation
+    >>> X, y = make_weston_linear(30, random_state=0)
+    >>> soft_margin = partial(MarginFormulation, C=1.0)
+    >>> sel = ZeroNormSelector(soft_margin, n_features_to_select=2).fit(X, y)
+    >>> sel.transform(X).shape, sel.coef_.shape
+    ((30, 2), (1, 202))
+    """
+
+    _parameter_constraints: dict = {
+        "formulation": [callable],
+        "normalise_weights": ["boolean"],
+        **_COMMON_CONSTRAINTS,
+    }
+
+    def __init__(
+        self,
+        formulation,
+        *,
+        surrogate=None,
+        n_features_to_select=None,
+        estimator=None,
+        normalise_weights=False,
+        max_iter=50,
+        tol=1e-5,
+        prune_tol=1e-6,
+        solver=None,
+        solver_options=None,
+        extra_constraints=None,
+    ):
+        self.formulation = formulation
+        self.surrogate = surrogate
+        self.n_features_to_select = n_features_to_select
+        self.estimator = estimator
+        self.normalise_weights = normalise_weights
+        self.max_iter = max_iter
+        self.tol = tol
+        self.prune_tol = prune_tol
+        self.solver = solver
+        self.solver_options = solver_options
+        self.extra_constraints = extra_constraints
+
+    # -- what the configurations override ----------------------------------------------------
+    def _task(self) -> str:
+        """``"classification"`` or ``"regression"``."""
+        if self.estimator is not None:
+            kind = getattr(self.estimator.__sklearn_tags__(), "estimator_type", None)
+            return "classification" if kind == "classifier" else "regression"
+        form = _unwrap(self.formulation)
+        task = getattr(form, "task", None)
+        if task in ("classification", "regression"):
+            return task
+        if isinstance(form, type) and issubclass(form, _CLASSIFICATION_FORMULATIONS):
+            return "classification"
+        return "regression"
+
+    def _make_formulation(self, X, y):
+        """The formulation of the training data (before user constraints)."""
+        return self.formulation(X, y)
+
+    def _surrogate(self):
+        return LogSurrogate() if self.surrogate is None else self.surrogate
+
+    def _driver_options(self, formulation) -> dict:
+        """Keyword arguments of the driver besides the budget and solver."""
+        return {"normalise_weights": self.normalise_weights}
+
+    def _choose_backend(self, X) -> str:
+        """What solves the steps; the one place where a fast path is chosen."""
+        return "cvxpy"
+
+    def _check_params(self, X) -> None:
+        """Checks that involve several parameters (after ``_parameter_constraints``)."""
+
+    def _validate_params(self):
+        # Called by _fit_context: scikit-learn's checks, retyped as the package's ParameterError
+        # (an InvalidParameterError and an InputError at once).
+        validate_estimator_params(self, super()._validate_params)
+
+    def _own_final_model(self, X, y_fit, support, budget, last, cache=None):
+        """``(coef, intercept)`` of the family's own machine on ``support``.
+
+        ``last`` is the ``(coef, intercept)`` of the run's last iterate (None when the final
+        model is fitted on a given support, e.g. by :class:`ZeroNormCV`). ``cache``, a dict
+        shared by the refits on the same data, keeps the compiled refit problem: only its
+        active mask changes from one support to the next.
+        """
+        if budget is None and last is not None:
+            return last
+        f = None if cache is None else cache.get("refit")
+        if f is None:
+            f = self._build_formulation(X, y_fit)
+            if cache is not None:
+                cache["refit"] = f
+        # Coefficients past the features (e.g. slack coordinates) stay free.
+        n_coef = getattr(f, "n_coef", f.n_features)
+        active = np.ones(n_coef, dtype=bool)
+        active[: f.n_features] = support
+        f.set_active(active)
+        f.set_weights(np.ones(n_coef))
+        f.solve(self.solver, self.solver_options)
+        return formulation_solution(f)
+
+    # -- the machinery --------------------------------------------------------------------------
+    def _build_formulation(self, X, y_fit):
+        f = self._make_formulation(X, y_fit)
+        if self.extra_constraints is not None:
+            # The callable receives the formulation at problem-build time: the variables and
+            # data of *this* fit (each cross-validation fold builds its own formulation).
+            f.add_constraints(self.extra_constraints)
+        return f
+
+    def _validate_training_data(self, X, y):
+        """``(X, y_fit, y)``: validated data, the target handed to the formulation, the
+        target the final ``estimator`` is fitted on."""
+        if self._task() == "classification":
+            X, self.classes_, y = validate_labelled_data(self, X, y, binary=False)
+            return X, self._encode_labels(y), y
+        check_finite_target(y)
+        try:
+            X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
+        except ValueError as exc:
+            raise InputError(str(exc)) from exc
+        check_not_all_constant(X)
+        return X, y, y
+
+    def _encode_labels(self, y):
+        """The labels as the formulation takes them (the package's formulations map any
+        labels themselves)."""
+        return y
+
+    def _run_path(self, X, y_fit, budget):
+        """One successive-linearisation run: ``(LinearisationResult, (coef, intercept))``."""
+        f = self._build_formulation(X, y_fit)
+        result = successive_linearisation(
+            f,
+            self._surrogate(),
+            max_iter=self.max_iter,
+            tol=self.tol,
+            prune_tol=self.prune_tol,
+            n_features_to_select=budget,
+            solver=self.solver,
+            solver_options=self.solver_options,
+            **self._driver_options(f),
+        )
+        return result, formulation_solution(f)
+
+    @_fit_context(prefer_skip_nested_validation=False)
+    def fit(self, X, y):
+        """Run the successive linearisation on ``(X, y)`` and fit the final model.
+
+        Raises
+        ------
+        InvalidParameterError
+            A parameter outside its declared range.
+        InputError
+            Bad data (NaN/inf, one class, all features constant, budget above the number of
+            features).
+        InfeasibleError
+            A hard-margin problem on data it cannot separate (pass ``C=``).
+        """
+        X, y_fit, y = self._validate_training_data(X, y)
+        self._check_params(X)
+        budget = resolve_budget(self.n_features_to_select, X.shape[1])
+        self.backend_ = self._choose_backend(X)
+        result, last = self._run_path(X, y_fit, budget)
+        self.history_ = result.history
+        self.n_iter_ = result.n_iter
+        self.stop_reason_ = result.stop_reason
+        self.support_ = np.asarray(result.support, dtype=bool)
+        self._fit_final(X, y_fit, y, budget, last)
+        return self
+
+    def _fit_on_support(self, X, y, support, cache=None):
+        """Fit only the final model of a budget ``support.sum()`` on a given support (no run).
+
+        Used by :class:`ZeroNormCV`, which takes the supports of every budget from one run;
+        ``cache`` (a dict) lets the refits on one fold share their compiled problem.
+        """
+        X, y_fit, y = self._validate_training_data(X, y)
+        self.backend_ = self._choose_backend(X)
+        self.support_ = np.asarray(support, dtype=bool)
+        self._fit_final(X, y_fit, y, int(self.support_.sum()), None, cache)
+        return self
+
+    def _fit_final(self, X, y_fit, y, budget, last, cache=None) -> None:
+        support = self.support_
+        if self.estimator is not None:
+            self.estimator_ = clone(self.estimator).fit(X[:, support], y)
+            coef = getattr(self.estimator_, "coef_", None)
+            if coef is not None:
+                coef = np.asarray(coef, dtype=float)
+                full = np.zeros(coef.shape[:-1] + (X.shape[1],))
+                full[..., support] = coef
+                self.coef_ = full
+                self.intercept_ = getattr(self.estimator_, "intercept_", 0.0)
+            return
+        coef, intercept = self._own_final_model(X, y_fit, support, budget, last, cache)
+        coef = np.where(support, np.asarray(coef, dtype=float), 0.0)
+        if self._task() == "classification" and coef.ndim == 1:
+            coef, intercept = coef[None, :], np.atleast_1d(intercept).astype(float)
+        self.coef_ = coef
+        self.intercept_ = intercept
+
+    # -- selector / predictor API ------------------------------------------------------------
+    def _get_support_mask(self):
+        check_is_fitted(self, "support_")
+        return self.support_
+
+    def _scores(self, X):
+        scores = X @ self.coef_.T + self.intercept_
+        if scores.ndim == 1 or scores.shape[1] > 2:
+            return scores
+        if scores.shape[1] == 1:
+            return scores[:, 0]
+        # One machine per class on two classes: the difference, as scikit-learn's binary
+        # classifiers return (positive: classes_[1]).
+        return scores[:, 1] - scores[:, 0]
+
+    @available_if(lambda self: self._task() == "classification")
+    def decision_function(self, X):
+        """Scores of the final linear model: ``X @ coef_.T + intercept_``.
+
+        Two classes: one score per sample (positive: ``classes_[1]``); more: one column per
+        class. Classifiers only.
+        """
+        check_is_fitted(self, "support_")
+        if hasattr(self, "estimator_"):
+            return self.estimator_.decision_function(self.transform(X))
+        return self._scores(validate_data(self, X, dtype=np.float64, reset=False))
+
+    def predict(self, X):
+        """Class labels (classification) or predicted values (regression)."""
+        check_is_fitted(self, "support_")
+        if hasattr(self, "estimator_"):
+            return self.estimator_.predict(self.transform(X))
+        scores = self._scores(validate_data(self, X, dtype=np.float64, reset=False))
+        if self._task() == "regression":
+            return scores
+        if scores.ndim == 1:
+            return self.classes_[(scores > 0).astype(int)]
+        return self.classes_[np.argmax(scores, axis=1)]
+
+    def score(self, X, y, sample_weight=None):
+        """Accuracy (classification) or R² (regression) of :meth:`predict`."""
+        metric = accuracy_score if self._task() == "classification" else r2_score
+        return metric(y, self.predict(X), sample_weight=sample_weight)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        if self._task() == "classification":
+            tags.estimator_type = "classifier"
+            tags.classifier_tags = ClassifierTags()
+            tags.classifier_tags.multi_class = self._multi_class()
+        else:
+            tags.estimator_type = "regressor"
+            tags.regressor_tags = RegressorTags()
+        return tags
+
+    def _multi_class(self) -> bool:
+        form = _unwrap(self.formulation)
+        return not (isinstance(form, type) and issubclass(form, MarginFormulation | FSVFormulation))
