@@ -134,12 +134,20 @@ class SplitMarginLP:
     highs : highspy.Highs
         The model (its size: :meth:`problem_size`).
 
+    References
+    ----------
+    J. Weston, A. Elisseeff, B. Schölkopf and M. Tipping, "Use of the zero-norm with linear
+    models and kernel methods", Journal of Machine Learning Research 3, 1439–1461, 2003.
+
+    Q. Huangfu and J. A. J. Hall, "Parallelizing the dual revised simplex method",
+    Mathematical Programming Computation 10, 119–142, 2018.
+
     Examples
     --------
     >>> X = np.array([[2.0, 0.1], [1.5, -0.3], [-1.0, 0.2], [-2.0, -0.1]])
     >>> lp = SplitMarginLP(X, [1, 1, -1, -1])
-    >>> lp.problem_size()
-    (4, 5, 12)
+    >>> lp.problem_size()  # rows; columns p, q, b; non-zeros
+    (4, 5, 20)
     >>> step = lp.solve(np.ones(2))
     >>> np.round(step.coef, 4) + 0.0
     array([0.8, 0. ])
@@ -360,9 +368,15 @@ def highs_successive_linearisation(
     Returns
     -------
     result : LinearisationResult
-        ``coef`` holds ``|w|``-signed coefficients ``p − q`` (all ``n_coef``).
+        ``coef`` holds the signed coefficients ``p − q`` (all ``n_coef``).
     last : HighsStepResult
         The last solve (bias ``b``, slacks).
+
+    References
+    ----------
+    P. S. Bradley and O. L. Mangasarian, "Feature selection via concave minimization and
+    support vector machines", Proceedings of the 15th International Conference on Machine
+    Learning (ICML), 82–90, 1998.
 
     Examples
     --------
@@ -517,8 +531,8 @@ def l1_arom_highs(
     >>> from zeronorm_opt.datasets import make_weston_linear
     >>> X, y = make_weston_linear(30, random_state=0)
     >>> result, v, b = l1_arom_highs(X, y, n_features_to_select=2)
-    >>> int(result.support.sum()), result.stop_reason
-    (2, 'budget')
+    >>> int(result.support.sum())
+    2
     """
     _check_loop_options(max_iter, tol, prune_tol)
     C = check_positive(C, "C", allow_none=True)
