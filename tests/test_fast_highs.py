@@ -218,3 +218,5 @@ def test_bad_input_is_rejected():
         l1_arom_highs(X, y, n_features_to_select=0)
     with pytest.raises(InputError, match="weights must have shape"):
         SplitMarginLP(X, y).solve(np.ones(3))
+    with pytest.raises(InputError, match="negative"):
+        SplitMarginLP(X, y).solve(-np.ones(X.shape[1]))

@@ -64,6 +64,7 @@ from ..driver import (
     has_converged,
 )
 from ..exceptions import InfeasibleError, InputError, SolverError
+from ..formulations.base import check_weights
 from ..formulations.binary import HARD_MARGIN_HINT, check_slack_penalty
 from ..surrogates import ExpSurrogate, LogSurrogate, check_surrogate
 
@@ -276,9 +277,9 @@ class SplitMarginLP:
             HiGHS returned another status after a retry with its default options; the error's
             ``status`` is HiGHS's model status.
         """
-        weights = np.asarray(weights, dtype=float)
-        if weights.shape != (self.n_coef,):
-            raise InputError(f"weights must have shape ({self.n_coef},); got {weights.shape}.")
+        # Finite and non-negative, as the formulations' weights Parameter (a negative cost
+        # would make the LP unbounded).
+        weights = check_weights(weights, self.n_coef)
         idx, cols = self._columns()
         costs = self.penalty_scale * weights[idx]
         both = np.concatenate([cols, cols + self._present]).astype(np.int32)
