@@ -1,0 +1,222 @@
+"""l1-AROM and FSV on HiGHS directly against the declarative formulations through the driver."""
+
+import numpy as np
+import pytest
+
+from zeronorm_opt import InfeasibleError, InputError, SolverError
+from zeronorm_opt.datasets import load_microarray, make_weston_linear
+from zeronorm_opt.driver import successive_linearisation
+from zeronorm_opt.fast.highs_lp import (
+    SplitMarginLP,
+    fsv_highs,
+    highs_successive_linearisation,
+    l1_arom_highs,
+)
+from zeronorm_opt.formulations import FSVFormulation, MarginFormulation
+from zeronorm_opt.surrogates import ExpSurrogate, LogSurrogate
+
+
+def _declarative_arom(X, y, C=None, budget=None, **kwargs):
+    f = MarginFormulation(X, y, penalty="l1", C=C, **kwargs)
+    result = successive_linearisation(
+        f, LogSurrogate(), normalise_weights=True, n_features_to_select=budget
+    )
+    return result, f
+
+
+def _declarative_fsv(X, y, budget=None, alpha=5.0, **kwargs):
+    f = FSVFormulation(X, y, **kwargs)
+    result = successive_linearisation(
+        f,
+        ExpSurrogate(alpha),
+        n_features_to_select=budget,
+        initial_weights=np.full(X.shape[1], alpha),
+    )
+    return result, f
+
+
+def assert_same_run(fast, ref, coef_atol=1e-7):
+    """Same support, stop reason, support path and objective path (to solver accuracy)."""
+    assert fast.stop_reason == ref.stop_reason
+    assert fast.n_iter == ref.n_iter
+    np.testing.assert_array_equal(fast.support, ref.support)
+    np.testing.assert_array_equal(fast.support_path, ref.support_path)
+    np.testing.assert_allclose(fast.objective_path, ref.objective_path, rtol=1e-7, atol=1e-8)
+    scale = np.abs(ref.coef).max()
+    np.testing.assert_allclose(fast.coef, ref.coef, rtol=0, atol=coef_atol * scale)
+    for a, b in zip(fast.history, ref.history, strict=True):
+        np.testing.assert_allclose(a.weights, b.weights, rtol=1e-6, atol=1e-9)
+
+
+@pytest.fixture(scope="module")
+def colon():
+    """Colon, log10 then standardised (as the microarray experiments prepare it)."""
+    try:
+        data = load_microarray("colon")
+    except FileNotFoundError:
+        pytest.skip("colon data not found (set ZERONORM_OPT_DATA)")
+    X = np.log10(data.X)
+    return (X - X.mean(axis=0)) / X.std(axis=0), data.y
+
+
+# -- l1-AROM ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("seed", [0, 3])
+@pytest.mark.parametrize("C", [None, 1.0, 0.1])
+@pytest.mark.parametrize("budget", [None, 2])
+def test_l1_arom_matches_the_driver_on_e1(seed, C, budget):
+    X, y = make_weston_linear(30, random_state=seed)
+    ref, f = _declarative_arom(X, y, C, budget)
+    fast, v, b = l1_arom_highs(X, y, C, n_features_to_select=budget)
+    assert_same_run(fast, ref)
+    v_ref, b_ref = f.solution()
+    np.testing.assert_allclose(v, v_ref, atol=1e-7 * np.abs(v_ref).max())
+    assert b == pytest.approx(b_ref, abs=1e-6)
+    if budget is not None:
+        assert fast.support.sum() == budget
+
+
+def test_l1_arom_l0_slack_form_matches_the_driver():
+    """The augmented form (features and training errors counted) on data with label noise."""
+    X, y = make_weston_linear(30, random_state=1)
+    y = y.copy()
+    y[:3] *= -1
+    ref, _ = _declarative_arom(X, y, slack_penalty="l0", slack_scale=0.5)
+    fast, _, _ = l1_arom_highs(X, y, slack_penalty="l0", slack_scale=0.5)
+    assert fast.coef.shape == (X.shape[1] + X.shape[0],)
+    assert_same_run(fast, ref)
+
+
+def test_l1_arom_iterates_are_feasible_and_the_surrogate_never_increases():
+    X, y = make_weston_linear(20, random_state=5)
+    result, v, b = l1_arom_highs(X, y, tol=1e-9)
+    # From the second step on each LP minimises a majorant of the log surrogate at the last
+    # iterate (the first one, with unit weights, linearises nothing).
+    objectives = result.objective_path[1:]
+    assert len(objectives) >= 2
+    assert np.all(np.diff(objectives) <= 1e-9 * np.maximum(1.0, np.abs(objectives[:-1])))
+    assert np.all(y * (X @ v + b) >= 1 - 1e-7)
+
+
+@pytest.mark.parametrize("C", [None, 1.0])
+def test_l1_arom_matches_the_driver_on_colon(colon, C):
+    X, y = colon
+    ref, _ = _declarative_arom(X, y, C)
+    fast, _, _ = l1_arom_highs(X, y, C)
+    assert_same_run(fast, ref, coef_atol=1e-6)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("C", [None, 1.0])
+def test_l1_arom_budget_matches_the_driver_on_colon(colon, C):
+    X, y = colon
+    ref, _ = _declarative_arom(X, y, C, budget=20)
+    fast, _, _ = l1_arom_highs(X, y, C, n_features_to_select=20)
+    assert_same_run(fast, ref, coef_atol=1e-6)
+    assert fast.support.sum() == 20
+
+
+# -- FSV --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("seed", [0, 3])
+@pytest.mark.parametrize(
+    "options", [{}, {"C": 1.0}, {"trade_off": 0.5, "alpha": 0.3}, {"trade_off": 0.9, "alpha": 0.1}]
+)
+@pytest.mark.parametrize("budget", [None, 2])
+def test_fsv_matches_the_driver_on_e1(seed, options, budget):
+    X, y = make_weston_linear(30, random_state=seed)
+    ref, f = _declarative_fsv(X, y, budget, **options)
+    fast, w, b = fsv_highs(X, y, n_features_to_select=budget, **options)
+    assert_same_run(fast, ref)
+    w_ref, b_ref = f.solution()
+    np.testing.assert_allclose(w, w_ref, atol=1e-7 * max(np.abs(w_ref).max(), 1.0))
+    assert b == pytest.approx(b_ref, abs=1e-6)
+    # The driver's FSV coefficients are v = |w| at the optimum.
+    assert np.all(fast.coef >= 0)
+
+
+@pytest.mark.parametrize("options", [{}, {"C": 1.0}])
+@pytest.mark.parametrize("budget", [None, 5])
+def test_fsv_matches_the_driver_on_colon_genes(colon, options, budget):
+    """The first 300 colon genes (the full set through cvxpy takes about a minute: slow)."""
+    X, y = colon
+    X = X[:, :300]
+    ref, _ = _declarative_fsv(X, y, budget, **options)
+    fast, _, _ = fsv_highs(X, y, n_features_to_select=budget, **options)
+    assert_same_run(fast, ref, coef_atol=1e-6)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("options", [{}, {"C": 1.0}])
+def test_fsv_matches_the_driver_on_colon(colon, options):
+    X, y = colon
+    ref, _ = _declarative_fsv(X, y, **options)
+    fast, _, _ = fsv_highs(X, y, **options)
+    assert_same_run(fast, ref, coef_atol=1e-6)
+
+
+# -- the model --------------------------------------------------------------------------------
+def test_model_has_the_size_of_the_hand_written_lp_and_shrinks_with_the_support():
+    X, y = make_weston_linear(30, random_state=0)
+    m, n = X.shape
+    nnz = np.count_nonzero(X)
+    assert SplitMarginLP(X, y).problem_size() == (m, 2 * n + 1, 2 * nnz + m)
+    lp = SplitMarginLP(X, y, 1.0)
+    assert lp.problem_size() == (m, 2 * n + 1 + m, 2 * nnz + 2 * m)
+    result, _ = highs_successive_linearisation(lp, LogSurrogate(), normalise_weights=True)
+    k = int(lp.active.sum())
+    assert k == result.support.sum()
+    nnz_k = np.count_nonzero(X[:, lp.active])
+    assert lp.problem_size() == (m, 2 * k + 1 + m, 2 * nnz_k + 2 * m)
+
+
+def test_fixing_bounds_and_deleting_columns_give_the_same_run():
+    X, y = make_weston_linear(30, random_state=2)
+    runs = [
+        highs_successive_linearisation(
+            SplitMarginLP(X, y, 1.0, remove=remove), LogSurrogate(), normalise_weights=True
+        )[0]
+        for remove in ("delete", "fix")
+    ]
+    assert_same_run(*runs)
+
+
+# -- errors -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("run", [l1_arom_highs, fsv_highs])
+def test_hard_margin_on_inseparable_data_raises_like_the_cvxpy_path(run, inseparable_data):
+    X, y = inseparable_data
+    declarative = _declarative_arom if run is l1_arom_highs else _declarative_fsv
+    with pytest.raises(InfeasibleError) as cvxpy_error:
+        declarative(X, y)
+    with pytest.raises(InfeasibleError) as fast_error:
+        run(X, y)
+    assert fast_error.value.status == cvxpy_error.value.status == "infeasible"
+    # The same advice (C= for AROM, trade_off= for FSV) as the formulation's.
+    hint = cvxpy_error.value.args[0].split(").", 1)[1].strip()
+    assert hint and hint in fast_error.value.args[0]
+
+
+def test_a_highs_failure_carries_the_model_status():
+    X, y = make_weston_linear(30, random_state=0)
+    lp = SplitMarginLP(X, y)
+    lp.highs.setOptionValue("simplex_iteration_limit", 0)
+    with pytest.raises(SolverError) as error:
+        lp.solve(np.ones(X.shape[1]))
+    assert not isinstance(error.value, InfeasibleError)
+    assert "limit" in error.value.status.lower()
+
+
+def test_bad_input_is_rejected():
+    X, y = make_weston_linear(20, random_state=0)
+    bad = X.copy()
+    bad[0, 0] = np.nan
+    with pytest.raises(InputError, match="NaN"):
+        l1_arom_highs(bad, y)
+    with pytest.raises(InputError, match="not both"):
+        fsv_highs(X, y, C=1.0, trade_off=0.5)
+    with pytest.raises(InputError, match="C=None"):
+        l1_arom_highs(X, y, 1.0, slack_penalty="l0")
+    with pytest.raises(InputError, match="n_features_to_select"):
+        l1_arom_highs(X, y, n_features_to_select=0)
+    with pytest.raises(InputError, match="weights must have shape"):
+        SplitMarginLP(X, y).solve(np.ones(3))
+    with pytest.raises(InputError, match="negative"):
+        SplitMarginLP(X, y).solve(-np.ones(X.shape[1]))
