@@ -184,7 +184,20 @@ def test_solver_options_never_take_the_libsvm_path(e1_data):
     assert named.backend_ == "cvxpy"
     plain = AROM(penalty="l2", max_iter=3).fit(X, y)
     assert plain.backend_ == "libsvm"
-    assert AROM(penalty="l1", max_iter=3).fit(X, y).backend_ == "cvxpy"
+    # penalty="l1": HiGHS unless the options ask for the formulation.
+    assert AROM(penalty="l1", max_iter=3).fit(X, y).backend_ == "highs"
+    assert AROM(penalty="l1", max_iter=3, solver="HIGHS").fit(X, y).backend_ == "cvxpy"
+    forced = AROM(penalty="l1", max_iter=3, extra_constraints=lambda f: [f.v[0] >= 0.1])
+    assert forced.fit(X, y).backend_ == "cvxpy"
+    with pytest.raises(InputError, match="backend='cvxpy'"):
+        AROM(penalty="l1", backend="highs", solver_options={"time_limit": 5}).fit(X, y)
+    with pytest.raises(InputError, match="penalty='l1'"):
+        AROM(penalty="l2", backend="highs").fit(X, y)
+    assert FSV(max_iter=3).fit(X, y).backend_ == "highs"
+    assert FSV(max_iter=3, backend="cvxpy").fit(X, y).backend_ == "cvxpy"
+    assert FSV(max_iter=3, solver="HIGHS").fit(X, y).backend_ == "cvxpy"
+    with pytest.raises(InputError, match="backend='cvxpy'"):
+        FSV(backend="highs", solver="HIGHS").fit(X, y)
     with pytest.raises(InputError, match="solver_options.*backend='cvxpy'"):
         AROM(penalty="l2", backend="libsvm", solver_options={"max_iter": 500}).fit(X, y)
     with pytest.raises(InputError, match="backend='cvxpy'"):

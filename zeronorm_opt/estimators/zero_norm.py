@@ -15,6 +15,7 @@ import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from ..exceptions import InputError
+from ..fast.highs_lp import fsv_highs, l1_arom_highs
 from ..fast.svm_dual import l2_arom_dual_path
 from ..formulations import FSVFormulation, MarginFormulation
 from ..formulations.binary import check_slack_penalty
@@ -113,13 +114,18 @@ class AROM(_BinaryZeroNorm):
         and to the refit. It receives the formulation of the current fit: its variables
         (``formulation.v`` the weights, ``formulation.b`` the bias) and its training data
         (``formulation.X``, ``formulation.y`` in ±1), e.g. ``lambda f: [f.v[0] >= 0.1]``.
-    backend : {"auto", "cvxpy", "libsvm"}, default="auto"
+    backend : {"auto", "cvxpy", "highs", "libsvm"}, default="auto"
         ``"cvxpy"``: the declarative reweighted formulation through the driver (any cvxpy
-        solver, user constraints). ``"libsvm"``: for ``penalty="l2"`` only, the SVM dual on
-        the rescaled Gram matrix solved by libsvm (same iterates, tested against the cvxpy
-        form). ``"auto"``: libsvm for ``penalty="l2"`` when ``n_features > n_samples`` and
-        none of ``extra_constraints``, ``solver``, ``solver_options``, ``surrogate``,
-        ``epsilon > 0`` or ``estimator`` asks for the formulation; cvxpy otherwise.
+        solver, user constraints). ``"highs"``: for ``penalty="l1"`` only, the same LPs
+        built once in split variables in HiGHS and re-solved from the previous basis as only
+        the costs change (:func:`~zeronorm_opt.fast.highs_lp.l1_arom_highs`; same iterates,
+        tested against the cvxpy form). ``"libsvm"``: for ``penalty="l2"`` only, the SVM dual
+        on the rescaled Gram matrix solved by libsvm (same iterates, tested against the cvxpy
+        form). ``"auto"``: a fast path when it solves exactly the problem these options
+        describe — HiGHS for ``penalty="l1"``, libsvm for ``penalty="l2"`` when
+        ``n_features > n_samples`` — and cvxpy when any of ``extra_constraints``,
+        ``solver``, ``solver_options`` or ``surrogate`` (for libsvm also ``epsilon > 0``)
+        asks for the formulation.
 
     Attributes
     ----------
@@ -133,7 +139,7 @@ class AROM(_BinaryZeroNorm):
         and time.
     n_iter_ : int
     stop_reason_ : {"converged", "max_iter", "budget"}
-    backend_ : {"cvxpy", "libsvm"}
+    backend_ : {"cvxpy", "highs", "libsvm"}
         What solved the steps.
     estimator_ : estimator
         The retrained ``estimator``, when one is given.
@@ -168,7 +174,7 @@ class AROM(_BinaryZeroNorm):
         "slack_penalty": [StrOptions({"hinge", "l0"})],
         "slack_scale": [Interval(Real, 0, None, closed="neither")],
         "refit_C": [Interval(Real, 0, None, closed="neither")],
-        "backend": [StrOptions({"auto", "cvxpy", "libsvm"})],
+        "backend": [StrOptions({"auto", "cvxpy", "highs", "libsvm"})],
         **_COMMON_CONSTRAINTS,
     }
 
@@ -238,14 +244,25 @@ class AROM(_BinaryZeroNorm):
     def _choose_backend(self, X) -> str:
         # A fast path runs only when it solves exactly the problem these options describe:
         # a cvxpy solver name, solver options, user constraints or another surrogate cannot
-        # reach libsvm. (The direct-HiGHS path for l1 is wired here too.)
+        # reach HiGHS or libsvm (libsvm's dual has no epsilon either).
         wants_formulation = (
             self.extra_constraints is not None
             or self.solver is not None
             or bool(self.solver_options)
             or self.surrogate is not None
-            or self.epsilon != 0
         )
+        if self.backend == "highs":
+            if self.penalty != "l1" or wants_formulation:
+                raise InputError(
+                    "backend='highs' (the LPs in HiGHS) serves penalty='l1' with AROM's own "
+                    "surrogate and takes neither extra_constraints nor a cvxpy "
+                    "solver/solver_options (they would be ignored); pass backend='cvxpy' (or "
+                    "'auto') for this configuration."
+                )
+            return "highs"
+        if self.backend == "auto" and self.penalty == "l1":
+            return "cvxpy" if wants_formulation else "highs"
+        wants_formulation = wants_formulation or self.epsilon != 0
         if self.backend == "libsvm":
             if self.penalty != "l2" or wants_formulation:
                 raise InputError(
@@ -260,6 +277,20 @@ class AROM(_BinaryZeroNorm):
         return "cvxpy"
 
     def _run_path(self, X, y_fit, budget):
+        if self.backend_ == "highs":
+            result, v, b = l1_arom_highs(
+                X,
+                y_fit,
+                self.C,
+                epsilon=self.epsilon,
+                max_iter=self.max_iter,
+                tol=self.tol,
+                prune_tol=self.prune_tol,
+                n_features_to_select=budget,
+                slack_penalty=self.slack_penalty,
+                slack_scale=self.slack_scale,
+            )
+            return result, (v, b)
         if self.backend_ != "libsvm":
             return super()._run_path(X, y_fit, budget)
         result, b = l2_arom_dual_path(
@@ -302,8 +333,12 @@ class FSV(_BinaryZeroNorm):
     estimator, max_iter, tol, prune_tol, refit_C, solver, solver_options, extra_constraints
         As in :class:`AROM`; ``extra_constraints`` receives the
         :class:`~zeronorm_opt.formulations.FSVFormulation` (``formulation.w``, ``.b``, ``.X``).
-    backend : {"auto", "cvxpy"}, default="auto"
-        What solves the LPs (``"auto"``: the cvxpy formulation).
+    backend : {"auto", "cvxpy", "highs"}, default="auto"
+        What solves the LPs: ``"cvxpy"``, the declarative formulation through the driver;
+        ``"highs"``, the same LPs built once in HiGHS and re-solved from the previous basis
+        (:func:`~zeronorm_opt.fast.highs_lp.fsv_highs`; same iterates, tested against the
+        cvxpy form); ``"auto"``, HiGHS unless ``extra_constraints``, ``solver``,
+        ``solver_options`` or ``surrogate`` asks for the formulation.
 
     Attributes
     ----------
@@ -331,7 +366,7 @@ class FSV(_BinaryZeroNorm):
         "C": [Interval(Real, 0, None, closed="neither"), None],
         "trade_off": [Interval(Real, 0, 1, closed="left"), None],
         "refit_C": [Interval(Real, 0, None, closed="neither")],
-        "backend": [StrOptions({"auto", "cvxpy"})],
+        "backend": [StrOptions({"auto", "cvxpy", "highs"})],
         **_COMMON_CONSTRAINTS,
     }
 
@@ -388,5 +423,35 @@ class FSV(_BinaryZeroNorm):
         return {"initial_weights": start}
 
     def _choose_backend(self, X) -> str:
-        # The direct-HiGHS fast path for FSV's LPs will be chosen here.
-        return "cvxpy"
+        # The HiGHS path runs only when it solves exactly the problem these options describe.
+        wants_formulation = (
+            self.extra_constraints is not None
+            or self.solver is not None
+            or bool(self.solver_options)
+            or self.surrogate is not None
+        )
+        if self.backend == "highs" and wants_formulation:
+            raise InputError(
+                "backend='highs' (the LPs in HiGHS) takes neither extra_constraints, a "
+                "surrogate nor a cvxpy solver/solver_options (they would be ignored); pass "
+                "backend='cvxpy' (or 'auto') for this configuration."
+            )
+        if self.backend == "cvxpy" or wants_formulation:
+            return "cvxpy"
+        return "highs"
+
+    def _run_path(self, X, y_fit, budget):
+        if self.backend_ != "highs":
+            return super()._run_path(X, y_fit, budget)
+        result, w, b = fsv_highs(
+            X,
+            y_fit,
+            self.alpha,
+            C=self.C,
+            trade_off=self.trade_off,
+            max_iter=self.max_iter,
+            tol=self.tol,
+            prune_tol=self.prune_tol,
+            n_features_to_select=budget,
+        )
+        return result, (w, b)
