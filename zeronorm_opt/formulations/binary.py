@@ -68,8 +68,12 @@ class MarginFormulation(ReweightedFormulation):
 
     Attributes
     ----------
-    v, b : cvxpy.Variable
-        Original-space weights and bias (``v`` is ``coef[:n]``).
+    v : cvxpy.Expression
+        Original-space weights (``coef[:n]``; solved as ``v⁺ − v⁻`` for "l1").
+    b : cvxpy.Variable
+        Bias.
+    reweighted : ReweightedPenalty
+        The penalty component (weights, active set, the term ``s Σ c_j g(v_j)``).
     xi : cvxpy.Variable or None
         Hinge slacks (soft margin).
     u : cvxpy.Expression or None
@@ -89,7 +93,7 @@ class MarginFormulation(ReweightedFormulation):
     statement = """
     minimise    Σ_j c_j |v_j|   (l1)   or   ½ Σ_j c_j v_j²   (l2)   [+ C Σ_i ξ_i]
     subject to  y_i (v·x_i + b) ≥ 1 [− ξ_i],  ξ ≥ 0,  v_j = 0 where feature j is removed
-    (c = the weights Parameter; AROM sets c_j = 1/|v_j^k| (l1) or 1/(v_j^k)² (l2))
+    (c = the weights, set by set_weights; AROM sets c_j = 1/|v_j^k| (l1) or 1/(v_j^k)² (l2))
     """
 
     def __init__(
@@ -111,12 +115,11 @@ class MarginFormulation(ReweightedFormulation):
         self.slack_penalty = slack_penalty
         self.slack_scale = check_positive(slack_scale, "slack_scale")
         augmented = slack_penalty == "l0"
-        self.coef = cp.Variable(n + m if augmented else n, name="coef")
-        self._init_weights(self.coef.size, n_features=n)
+        self._init_penalty(n + m if augmented else n, n_features=n)
         self.v = self.coef[:n] if augmented else self.coef
         self.u = self.coef[n:] if augmented else None
         self.b = cp.Variable(name="b")
-        self.variables.update(coef=self.coef, b=self.b)
+        self.variables["b"] = self.b
         self.xi = None
         if self.C is not None:
             self.xi = cp.Variable(m, nonneg=True, name="xi")
@@ -132,18 +135,12 @@ class MarginFormulation(ReweightedFormulation):
             scores = scores + self.slack_scale * self.u
         return cp.multiply(self.y, scores)
 
-    def _objective_terms(self):
-        terms = [self.penalty_expression()]
-        if self.xi is not None:
-            terms.append(self.C_param * cp.sum(self.xi))
-        return terms
+    def _loss_terms(self):
+        return [] if self.xi is None else [self.C_param * cp.sum(self.xi)]
 
-    def _base_constraints(self):
+    def _loss_constraints(self):
         rhs = 1.0 if self.xi is None else 1.0 - self.xi
-        return [self.margins() >= rhs, self.active_constraint()]
-
-    def base_objective_value(self) -> float:
-        return 0.0 if self.xi is None else float(self.C * np.sum(self.xi.value))
+        return [self.margins() >= rhs]
 
     def solution(self) -> tuple[np.ndarray, float]:
         """``(v, b)`` of the last solve: feature weights (original space) and bias."""
