@@ -93,7 +93,7 @@ class MarginFormulation(ReweightedFormulation):
     statement = """
     minimise    Σ_j c_j |v_j|   (l1)   or   ½ Σ_j c_j v_j²   (l2)   [+ C Σ_i ξ_i]
     subject to  y_i (v·x_i + b) ≥ 1 [− ξ_i],  ξ ≥ 0,  v_j = 0 where feature j is removed
-    (c = the weights, set by set_weights; AROM sets c_j = 1/|v_j^k| (l1) or 1/(v_j^k)² (l2))
+    (c = the weights Parameter; AROM sets c_j = 1/|v_j^k| (l1) or 1/(v_j^k)² (l2))
     """
 
     def __init__(

@@ -57,7 +57,7 @@ class FSVFormulation(ReweightedFormulation):
     minimise    Σ_j c_j v_j  [+ C Σ_i ξ_i]
                 [λ-variant: (1−λ)(mean_{i∈+} ξ_i + mean_{i∈−} ξ_i) + λ Σ_j c_j v_j]
     subject to  y_i (w·x_i + b) ≥ 1 [− ξ_i],  ξ ≥ 0,  −v ≤ w ≤ v
-    (c = the weights, set_weights; SLA sets c_j = α exp(−α v_j^k), the gradient of Σ 1 − e^{−α v})
+    (c = the weights Parameter; SLA sets c_j = α exp(−α v_j^k), the gradient of Σ 1 − e^{−α v})
     """
 
     penalty = "l1"

@@ -214,7 +214,7 @@ class WestonWatkinsFormulation(_MulticlassMargin):
     minimise    Σ_j c_j Σ_k |w_kj|  (l1)   or   ½ Σ_j c_j Σ_k w_kj²  (l2)   [+ C Σ ξ_ik]
     subject to  (w_c(i) − w_k)·x_i + b_c(i) − b_k ≥ 1 [− ξ_ik]   for all i, k ≠ c(i)
                 ξ ≥ 0,  w_kj = 0 for every k where feature j is removed
-    (c = the weights shared by all classes, set by set_weights; AROM sets c_j = 1/Σ_k |w_kj| (l1)
+    (c = the weights Parameter shared by all classes; AROM sets c_j = 1/Σ_k |w_kj| (l1)
      or 1/Σ_k w_kj² (l2))
     """
 
@@ -274,7 +274,7 @@ class OneVsRestFormulation(_MulticlassMargin):
     minimise    Σ_j c_j Σ_k |w_kj|  (l1)   or   ½ Σ_j c_j Σ_k w_kj²  (l2)   [+ C Σ ξ_ik]
     subject to  y_i^k (w_k·x_i + b_k) ≥ 1 [− ξ_ik]   for all i, k   (y_i^k = +1 iff c(i) = k)
                 ξ ≥ 0,  w_kj = 0 for every k where feature j is removed
-    (c = the weights shared by all classes, set by set_weights)
+    (c = the weights Parameter shared by all classes)
     """
 
     def _prepare_constraints(self):
