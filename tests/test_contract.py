@@ -208,3 +208,23 @@ def test_penalty_component_checks_its_input():
         pen.set_active([True, False])
     with pytest.raises(InputError, match="solve"):
         pen.coef_value()
+
+
+@pytest.mark.parametrize("penalty", ["l1", "l2"])
+def test_the_rescaled_form_is_driven_like_the_reweighted_form(penalty):
+    """The paper's rescaled-data form is a plain ``Formulation`` (not a ReweightedFormulation)
+    that implements the protocol itself: the driver accepts it and follows the same iterates."""
+    from zeronorm_opt.datasets import make_weston_linear
+    from zeronorm_opt.formulations import RescaledMarginFormulation, ReweightedFormulation
+
+    X, y = make_weston_linear(30, random_state=0)
+    rescaled = RescaledMarginFormulation(X, y, penalty)
+    assert not isinstance(rescaled, ReweightedFormulation)
+    a = successive_linearisation(
+        MarginFormulation(X, y, penalty), LogSurrogate(), normalise_weights=True
+    )
+    b = successive_linearisation(rescaled, LogSurrogate(), normalise_weights=True)
+    assert a.n_iter == b.n_iter
+    np.testing.assert_array_equal(a.support, b.support)
+    np.testing.assert_allclose(a.coef, b.coef, atol=1e-6 * np.abs(a.coef).max())
+    np.testing.assert_allclose(a.objective_path, b.objective_path, rtol=1e-6, atol=1e-8)
