@@ -12,13 +12,14 @@ weight (scale) vector is shared by all classes:
   same one-vs-rest l2 step solved as one linear SVM per class on the rescaled data by libsvm
   (the paper's form "for very large data sets"), same iterates.
 
-Each is a :class:`~zeronorm_opt.formulations.base.ReweightedFormulation` whose *coefficients*,
-as the driver sees them, are the n per-feature group magnitudes ``s_j = Σ_k |w_kj|`` (l1 step)
-or ``s_j = (Σ_k w_kj²)^{1/2}`` (l2 step): the driver's ``h_j`` is then ``Σ_k |w_kj|`` or
-``Σ_k w_kj²``, one weight ``c_j`` per feature multiplies the whole column ``w_{·j}``, pruning
-removes a feature from every class at once, and the budget keeps the features of largest
-``s_j``. The cvxpy variable is the matrix ``W`` (``coef`` is ``W``); :meth:`solution` returns
-``(W, b)``.
+Each is a :class:`~zeronorm_opt.formulations.base.ReweightedFormulation` (its
+:class:`~zeronorm_opt.formulations.penalty.ReweightedPenalty` penalises the columns of ``W``
+as groups) whose *coefficients*, as the driver sees them, are the n per-feature group
+magnitudes ``s_j = Σ_k |w_kj|`` (l1 step) or ``s_j = (Σ_k w_kj²)^{1/2}`` (l2 step): the
+driver's ``h_j`` is then ``Σ_k |w_kj|`` or ``Σ_k w_kj²``, one weight ``c_j`` per feature
+multiplies the whole column ``w_{·j}``, pruning removes a feature from every class at once,
+and the budget keeps the features of largest ``s_j``. The cvxpy expression ``W`` (``coef``
+is ``W``) is the matrix of weights; :meth:`solution` returns ``(W, b)``.
 """
 
 from __future__ import annotations
@@ -187,7 +188,8 @@ class WestonWatkinsFormulation(_MulticlassMargin):
 
     Attributes
     ----------
-    W : cvxpy.Variable of shape (Q, n)
+    W : cvxpy.Expression of shape (Q, n)
+        The weights (``W⁺ − W⁻`` for l1; removed features' columns are 0).
     b : cvxpy.Variable of shape (Q,)
     xi : cvxpy.Variable of shape (m·(Q−1),) or None
         One slack per row of ``pairs``.
@@ -255,7 +257,7 @@ class OneVsRestFormulation(_MulticlassMargin):
 
     Attributes
     ----------
-    W, b : cvxpy.Variable of shapes (Q, n) and (Q,)
+    W, b : cvxpy.Expression of shape (Q, n) and cvxpy.Variable of shape (Q,)
     xi : cvxpy.Variable of shape (m, Q) or None
     Y : ndarray of shape (m, Q)
         ``y_i^k = +1`` iff ``c(i) = k``, else −1.
