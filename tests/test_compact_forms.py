@@ -162,3 +162,59 @@ def test_l2_mask_removes_columns_not_rows(data):
     assert _highs_data(f)["A"].shape[0] == n
     margins = y * (X @ f.coef_value() + f.b.value)
     assert margins.min() >= 1 - 1e-6
+
+
+class _EpigraphMargin:
+    """The former form, as a reference: ``norm1(c ∘ v)`` (epigraph rows) and one equality row
+    ``(1 − a_j) v_j = 0`` per feature; written from the driver's protocol."""
+
+    def __init__(self, X, y, C=None):
+        m, n = X.shape
+        self.v, self.b = cp.Variable(n), cp.Variable()
+        self.c = cp.Parameter(n, nonneg=True, value=np.ones(n))
+        self.a = cp.Parameter(n, nonneg=True, value=np.ones(n))
+        margins = cp.multiply(y, X @ self.v + self.b)
+        self.xi = None if C is None else cp.Variable(m, nonneg=True)
+        rhs = 1.0 if C is None else 1.0 - self.xi
+        objective = cp.norm1(cp.multiply(self.c, self.v))
+        self.loss = 0.0 if C is None else C * cp.sum(self.xi)
+        cons = [margins >= rhs, cp.multiply(1.0 - self.a, self.v) == 0]
+        self.problem = cp.Problem(cp.Minimize(objective + self.loss), cons)
+        self.n_coef = self.n_features = n
+        self.penalty_scale = 1.0
+
+    def set_weights(self, weights):
+        self.c.value = np.asarray(weights, float)
+
+    def set_active(self, mask):
+        self.a.value = np.asarray(mask, float)
+
+    def solve(self, solver=None, solver_options=None):
+        from zeronorm_opt import solve_problem
+
+        return solve_problem(self.problem, solver, solver_options)
+
+    def coef_value(self):
+        return np.where(self.a.value > 0, self.v.value, 0.0)
+
+    def magnitudes(self):
+        return np.abs(self.coef_value())
+
+    def base_objective_value(self):
+        return 0.0 if self.xi is None else float(self.loss.value)
+
+
+@pytest.mark.parametrize("C", [None, 1.0])
+def test_compact_form_follows_the_epigraph_form(C):
+    """Same iterates as the epigraph form it replaced (same problem, fewer rows)."""
+    X, y = make_weston_linear(30, random_state=0)
+    compact = successive_linearisation(
+        MarginFormulation(X, y, "l1", C=C), LogSurrogate(eps=1e-4), max_iter=10
+    )
+    epigraph = successive_linearisation(
+        _EpigraphMargin(X, y, C), LogSurrogate(eps=1e-4), max_iter=10
+    )
+    assert compact.n_iter == epigraph.n_iter
+    np.testing.assert_array_equal(compact.support, epigraph.support)
+    np.testing.assert_allclose(compact.coef, epigraph.coef, atol=1e-6 * np.abs(epigraph.coef).max())
+    np.testing.assert_allclose(compact.objective_path, epigraph.objective_path, rtol=1e-6)
