@@ -218,3 +218,28 @@ def test_compact_form_follows_the_epigraph_form(C):
     np.testing.assert_array_equal(compact.support, epigraph.support)
     np.testing.assert_allclose(compact.coef, epigraph.coef, atol=1e-6 * np.abs(epigraph.coef).max())
     np.testing.assert_allclose(compact.objective_path, epigraph.objective_path, rtol=1e-6)
+
+
+def test_tiny_costs_of_a_penalty_only_lp_are_rescaled(data):
+    """With the penalty as the whole objective (hard margin), costs all below TINY_COST are
+    divided by their largest value in the Parameter (same argmin; HiGHS's presolve called such
+    an LP unbounded on colon); values are reported in the problem's own units."""
+    X, y = data
+    n = X.shape[1]
+    cost = np.random.default_rng(4).uniform(0.5, 2.0, n)
+    tiny, plain = FSVFormulation(X, y), FSVFormulation(X, y)
+    tiny.set_weights(1e-9 * cost)
+    plain.set_weights(cost)
+    info, reference = tiny.solve("HIGHS"), plain.solve("HIGHS")
+    assert tiny.reweighted.cost_unit == pytest.approx(1e-9 * cost.max())
+    np.testing.assert_allclose(tiny.parameters["w_cost"].value, cost / cost.max())
+    np.testing.assert_allclose(tiny.coef_value(), plain.coef_value(), atol=1e-9)
+    assert info.value == pytest.approx(1e-9 * reference.value, rel=1e-9)
+    assert tiny.reweighted.term_value() == pytest.approx(info.value, rel=1e-9)
+    assert tiny.base_objective_value() == pytest.approx(0.0, abs=1e-15)
+    # With a loss term the argmin depends on the scale: the costs are left as they are.
+    soft = FSVFormulation(X, y, C=1.0)
+    soft.set_weights(1e-9 * cost)
+    soft.solve("HIGHS")
+    assert soft.reweighted.cost_unit == 1.0
+    np.testing.assert_allclose(soft.parameters["w_cost"].value, 1e-9 * cost)

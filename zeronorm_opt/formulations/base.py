@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
 import cvxpy as cp
@@ -241,9 +242,21 @@ class ReweightedFormulation(Formulation):
         """``h_j(x)`` at the last solution: ``|x_j|`` or ``x_j²`` (group sums for groups)."""
         return self.reweighted.magnitudes()
 
+    def solve(self, solver=None, solver_options: dict | None = None) -> SolveInfo:
+        """Solve at the current weights and mask; see :meth:`Formulation.solve`."""
+        # With the penalty as the whole objective the costs may be rescaled (see
+        # ReweightedPenalty.cost_unit); the reported value is in the problem's own units.
+        invariant = not self._loss_terms() and not self._user_objective
+        self.reweighted.set_scale_invariant(invariant)
+        info = super().solve(solver, solver_options)
+        if self.reweighted.cost_unit != 1.0:
+            info = replace(info, value=info.value * self.reweighted.cost_unit)
+            self.last_solve = info
+        return info
+
     def base_objective_value(self) -> float:
         """The objective without the penalty at the last solution (user terms included)."""
         value = self.problem.objective.value
         if value is None:
             raise InputError("the problem has not been solved yet: call solve() first.")
-        return float(value) - self.reweighted.term_value()
+        return float(value) * self.reweighted.cost_unit - self.reweighted.term_value()

@@ -32,6 +32,11 @@ __all__ = ["PENALTIES", "ReweightedPenalty", "check_weights"]
 #: The penalties the component implements: ``g(x) = |x|`` and ``g(x) = x²``.
 PENALTIES = ("l1", "l2")
 
+#: Below this largest active l1 cost, a problem whose objective is the penalty alone is solved
+#: with the costs divided by their largest active value (same argmin). HiGHS's presolve declared
+#: such a split LP "unbounded" when every active cost was tiny (FSV on colon, costs 1e-60..1e-8).
+TINY_COST = 1e-6
+
 
 def _head(indices, k: int = 5) -> str:
     """The first ``k`` indices as text, with an ellipsis when there are more."""
@@ -149,6 +154,12 @@ class ReweightedPenalty:
         self._scale = self._check_scale(0.5 if scale is None and penalty == "l2" else scale)
         self._weights = np.ones(self.n_coef)
         self._active = np.ones(self.n_coef, dtype=bool)
+        #: Whether the objective is this term alone (then the argmin does not depend on a
+        #: positive factor of the costs); set by the formulation before each solve.
+        self.scale_invariant = False
+        #: The factor the l1 costs were divided by in the Parameter (1 unless they are tiny in
+        #: a scale-invariant problem; then :meth:`term_value` multiplies it back).
+        self.cost_unit = 1.0
         shape = (self.n_coef,) if self.group_size is None else (self.group_size, self.n_coef)
         self.active_param = cp.Parameter(
             self.n_coef, nonneg=True, name=f"{name}_active", value=np.ones(self.n_coef)
@@ -205,8 +216,20 @@ class ReweightedPenalty:
     def _update_params(self) -> None:
         # Removed coefficients get a unit cost: their variables appear nowhere else, so the cost
         # keeps them at 0 (and out of the term's value) whatever their weight.
-        cost = np.where(self._active, self._scale * self._weights, 1.0)
+        cost = self._scale * self._weights
+        self.cost_unit = 1.0
+        if self.penalty == "l1" and self.scale_invariant:
+            top = float(cost[self._active].max(initial=0.0))
+            if 0.0 < top < TINY_COST:
+                self.cost_unit = top
+        cost = np.where(self._active, cost / self.cost_unit, 1.0)
         self._param.value = cost if self.penalty == "l1" else np.sqrt(cost)
+
+    def set_scale_invariant(self, flag: bool) -> None:
+        """Declare whether the objective is this term alone (see :attr:`cost_unit`)."""
+        if bool(flag) != self.scale_invariant:
+            self.scale_invariant = bool(flag)
+            self._update_params()
 
     def constraints(self) -> list[cp.Constraint]:
         """The component's own constraints: none (bounds and the mask live in the variables)."""
@@ -280,7 +303,7 @@ class ReweightedPenalty:
         value = self.term.value
         if value is None:
             raise InputError("the problem has not been solved yet: call solve() first.")
-        return float(value)
+        return self.cost_unit * float(value)
 
     def __repr__(self) -> str:
         group = "" if self.group_size is None else f", group_size={self.group_size}"
