@@ -7,6 +7,7 @@ Frank–Wolfe driver, scikit-learn estimators and fast paths.
 
 from . import datasets, surrogates
 from .exceptions import (
+    ContractError,
     DataNotFoundError,
     InfeasibleError,
     InputError,
@@ -20,6 +21,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "CustomSurrogate",
+    "ContractError",
     "DataNotFoundError",
     "ExpSurrogate",
     "InfeasibleError",

@@ -1,7 +1,8 @@
 """The generic successive-linearisation (majorise–minimise) and Frank–Wolfe driver (SPEC D).
 
 :func:`successive_linearisation` minimises ``base(x) + s·Σ_j φ(h_j(x))`` over the feasible set
-of a :class:`~zeronorm_opt.formulations.base.ReweightedFormulation`, with φ concave
+of any problem implementing :class:`~zeronorm_opt.formulations.contract.Linearisable`
+(e.g. a :class:`~zeronorm_opt.formulations.base.ReweightedFormulation`), with φ concave
 non-decreasing (a surrogate of the zero-norm) and ``h_j = |x_j|`` or ``x_j²``. Each step sets
 the formulation's weights Parameter to ``φ'(h(x^k))`` and re-solves the compiled convex
 problem (DPP: no recompilation), taking the full step. Because φ is concave the weighted
@@ -21,8 +22,8 @@ import numpy as np
 
 from ._validation import check_n_features_to_select, support_mask
 from .exceptions import InputError
-from .formulations.base import ReweightedFormulation
-from .oracle import LinearOracle  # noqa: F401  (re-exported: its home is zeronorm_opt.oracle)
+from .formulations.contract import Linearisable, check_linearisable
+from .formulations.linear_oracle import LinearOracle  # noqa: F401  (re-exported)
 from .surrogates import check_surrogate
 
 
@@ -72,14 +73,19 @@ class LinearisationResult:
 
 
 def _surrogate_objective(formulation, surrogate, h, active) -> float:
-    """base + s·Σ φ(h_j); a pruned coordinate counts φ(0) if finite (ε > 0), else nothing."""
+    """base + s·Σ φ(h_j); a pruned coordinate counts φ(0) if finite (ε > 0), else nothing.
+
+    ``base`` is the problem's own objective minus its penalty term
+    (``formulation.base_objective_value()``, required by the protocol: no default of 0).
+    """
     phi = np.asarray(surrogate.value(np.where(active, h, 0.0)), dtype=float)
     phi = np.where(active | np.isfinite(phi), phi, 0.0)
-    return formulation.base_objective_value() + formulation.penalty_scale * float(phi.sum())
+    base = float(formulation.base_objective_value())
+    return base + float(formulation.penalty_scale) * float(phi.sum())
 
 
 def successive_linearisation(
-    formulation: ReweightedFormulation,
+    formulation: Linearisable,
     surrogate,
     *,
     max_iter: int = 50,
@@ -96,9 +102,12 @@ def successive_linearisation(
 
     Parameters
     ----------
-    formulation : ReweightedFormulation
-        The convex set and the weighted problem (e.g. ``MarginFormulation``,
-        ``FSVFormulation``, a weighted Lasso); extended constraints are kept.
+    formulation : Linearisable
+        The convex set and the weighted problem: any object with the members of the
+        :class:`~zeronorm_opt.formulations.contract.Linearisable` protocol (e.g.
+        ``MarginFormulation``, ``FSVFormulation``, a weighted Lasso, or your own); checked up
+        front, a :class:`~zeronorm_opt.exceptions.ContractError` names what is missing.
+        Extended constraints are kept.
     surrogate : object with ``value(t)`` and ``derivative(t)``
         The concave penalty φ (``LogSurrogate`` for AROM, ``ExpSurrogate`` for FSV,
         ``PowerSurrogate`` for the bridge penalty, or a ``CustomSurrogate``).
@@ -141,11 +150,7 @@ def successive_linearisation(
     >>> res.stop_reason, bool(res.support.sum() < 10)
     ('converged', True)
     """
-    if not isinstance(formulation, ReweightedFormulation):
-        raise InputError(
-            "successive_linearisation needs a ReweightedFormulation (weights Parameter, "
-            f"active mask, coef); got {type(formulation).__name__}."
-        )
+    check_linearisable(formulation)
     check_surrogate(surrogate)
     if int(max_iter) != max_iter or max_iter < 1:
         raise InputError(f"max_iter must be a positive integer; got {max_iter!r}.")

@@ -21,6 +21,14 @@ class InputError(ZeroNormError, ValueError):
     """
 
 
+class ContractError(InputError):
+    """An object handed to the driver lacks a member of the protocol it needs.
+
+    Raised by :func:`~zeronorm_opt.formulations.contract.check_linearisable`; the message names
+    every missing member (``set_weights``, ``magnitudes``, ``base_objective_value``...).
+    """
+
+
 class SolverError(ZeroNormError, RuntimeError):
     """A convex solver did not return an optimal solution.
 

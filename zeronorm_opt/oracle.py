@@ -1,56 +1,12 @@
-"""The linear minimisation oracle of Frank–Wolfe: an LP whose cost vector is a Parameter.
+"""The linear minimisation oracle of Frank–Wolfe (re-exported from its home).
 
-Kept out of :mod:`zeronorm_opt.driver` (which re-exports it) so that formulations — pure cvxpy
-builders — can subclass it without importing the driver.
+:class:`LinearOracle` lives in :mod:`zeronorm_opt.formulations.linear_oracle`: it is a pure
+cvxpy formulation, and keeping it under ``formulations`` means no formulation imports a module
+above its layer. This module keeps the old import path working.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-import cvxpy as cp
-import numpy as np
-
-from .formulations.base import Formulation
+from .formulations.linear_oracle import LinearOracle
 
 __all__ = ["LinearOracle"]
-
-
-class LinearOracle(Formulation):
-    """Linear minimisation oracle ``argmin_{s ∈ S} g·s`` with the cost ``g`` a Parameter.
-
-    Parameters
-    ----------
-    n : int
-        Dimension of the variable.
-    constraints : callable
-        ``constraints(s) -> list of cvxpy constraints`` defining the polytope ``S``.
-
-    Examples
-    --------
-    >>> import cvxpy as cp
-    >>> simplex = LinearOracle(3, lambda s: [s >= 0, cp.sum(s) == 1])
-    >>> simplex.minimise(np.array([3.0, -1.0, 2.0]))
-    array([0., 1., 0.])
-    """
-
-    statement = "minimise g·s subject to s ∈ S  (g = the cost Parameter)"
-
-    def __init__(self, n: int, constraints: Callable[[cp.Variable], list]) -> None:
-        super().__init__()
-        self.s = cp.Variable(n, name="s")
-        self.cost = cp.Parameter(n, name="cost", value=np.zeros(n))
-        self.variables["s"] = self.s
-        self.parameters["cost"] = self.cost
-        self._set_constraints = constraints
-
-    def _objective_terms(self):
-        return [self.cost @ self.s]
-
-    def _base_constraints(self):
-        return list(self._set_constraints(self.s))
-
-    def minimise(self, cost, solver=None, solver_options=None) -> np.ndarray:
-        self.cost.value = np.asarray(cost, dtype=float)
-        self.solve(solver, solver_options)
-        return np.round(np.asarray(self.s.value, dtype=float), 12) + 0.0  # fold -0 into 0

@@ -88,8 +88,8 @@ class OneVsRestLibsvm(OneVsRestFormulation):
                 "OneVsRestFormulation(penalty='l2') instead."
             )
         start = time.perf_counter()
-        active = self.active.value > 0
-        root_c = self.weight_param.value  # √c_j
+        active = self.active_mask
+        root_c = np.sqrt(self.weights)  # √c_j
         if np.any(root_c[active] <= 0):
             raise InputError("the libsvm path needs positive weights on the active features.")
         m, n = self.X.shape
@@ -105,9 +105,10 @@ class OneVsRestLibsvm(OneVsRestFormulation):
             b = np.where((self.Y > 0).sum(axis=0) >= (self.Y < 0).sum(axis=0), 1.0, -1.0)
         else:
             W[:, active], b = self._per_class_svms(Xz, z[active])
-        self.W.value, self.b.value = W, b
+        self.reweighted.set_coef_value(W)
+        self.b.value = b
         margins = self.Y * (self.X @ W.T + b)
-        value = 0.5 * float(np.sum((W * root_c) ** 2))
+        value = self.penalty_scale * float(np.sum((W * root_c) ** 2))
         if self.xi is not None:
             self.xi.value = np.maximum(0.0, 1.0 - margins)
             value += self.C * float(self.xi.value.sum())

@@ -17,12 +17,15 @@ from .adaptive_scaling import (
 )
 from .base import Formulation, ReweightedFormulation
 from .binary import MarginFormulation, RescaledMarginFormulation, arom_rescaled
+from .contract import Linearisable, check_linearisable
 from .fsv import FSVFormulation
+from .linear_oracle import LinearOracle
 from .multiclass import (
     OneVsRestFormulation,
     WestonWatkinsFormulation,
     encode_labels,
 )
+from .penalty import ReweightedPenalty
 from .regression import BasisPursuitFormulation, LassoFormulation
 from .svm_dual import RescaledSVMDual
 
@@ -40,6 +43,10 @@ __all__ = [
     "WestonWatkinsFormulation",
     "encode_labels",
     "Formulation",
+    "Linearisable",
+    "LinearOracle",
+    "ReweightedPenalty",
+    "check_linearisable",
     "MarginFormulation",
     "RescaledMarginFormulation",
     "RescaledSVMDual",

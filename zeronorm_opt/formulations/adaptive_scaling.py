@@ -32,8 +32,8 @@ import numpy as np
 
 from .._validation import check_binary_labels, check_finite_matrix, check_positive
 from ..exceptions import InputError
-from ..oracle import LinearOracle
 from .base import Formulation
+from .linear_oracle import LinearOracle
 
 
 def _check_xy(X, y):
@@ -224,7 +224,7 @@ class SquaredL1SVMFormulation(Formulation):
 class MetricSubproblem(LinearOracle):
     """Direction-finding LP of the σ-step: ``min g·s`` over ``{s ≥ 0, Σ s = total}`` (SPEC P9).
 
-    A :class:`~zeronorm_opt.oracle.LinearOracle` (the Frank–Wolfe oracle of the driver) whose
+    A :class:`~zeronorm_opt.formulations.linear_oracle.LinearOracle` (the Frank–Wolfe oracle) whose
     polytope is the metric simplex; the cost ``g`` (the gradient of the SVM cost) is a
     Parameter, so the LP is compiled once. The ``allowed`` Parameter (0/1 per feature) restricts
     the LP to a face (``s_k = 0`` where ``allowed_k = 0``): the whole simplex for the

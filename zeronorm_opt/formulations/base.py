@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
 import cvxpy as cp
@@ -17,6 +18,7 @@ import numpy as np
 
 from ..exceptions import InputError
 from ..solvers import SolveInfo, solve_problem
+from .penalty import ReweightedPenalty, check_weights  # noqa: F401  (check_weights: old home)
 
 ConstraintSpec = cp.Constraint | Iterable[cp.Constraint] | Callable[["Formulation"], Any]
 
@@ -152,105 +154,109 @@ class Formulation:
 
 
 class ReweightedFormulation(Formulation):
-    """A formulation with a weighted penalty on a coefficient vector, for the driver.
+    """A formulation with a reweighted penalty, ready for the driver.
 
-    Its objective is ``base(x) + penalty_scale · Σ_j weights_j · h_j(x_j)`` with
-    ``h_j = |x_j|`` (``penalty="l1"``) or ``x_j²`` (``penalty="l2"``, where penalty_scale
-    is ½ unless a subclass says otherwise), the weights a cvxpy
-    ``Parameter``, and coefficients with ``active_j = 0`` constrained to zero. The
-    successive-linearisation driver sets the weights to ``φ'(h(x^k))`` between solves; the
-    compiled problem is reused.
+    It composes a :class:`~zeronorm_opt.formulations.penalty.ReweightedPenalty` (created by
+    :meth:`_init_penalty`) and implements the
+    :class:`~zeronorm_opt.formulations.contract.Linearisable` protocol through it. Its
+    objective is ``loss(x) + s · Σ_j c_j g_j(x)`` with ``g_j = |x_j|`` (``penalty="l1"``) or
+    ``x_j²`` (``"l2"``, ``s = ½`` unless said otherwise), subject to the loss's constraints;
+    removed coefficients are fixed at zero by the component.
 
-    Subclasses create ``self.coef`` (the cvxpy variable of length ``n_coef``) before calling
-    :meth:`_init_weights`, and use :meth:`penalty_expression` and :meth:`active_constraint`.
+    A subclass calls ``self._init_penalty(n_coef, ...)`` in ``__init__``, states its loss and
+    constraints on ``self.coef`` in :meth:`_loss_terms` and :meth:`_loss_constraints`, and
+    nothing else: ``base_objective_value`` is the objective's value minus the penalty's.
     """
 
     penalty: str = "l1"
-    penalty_scale: float = 1.0
 
-    def _init_weights(self, n_coef: int, n_features: int | None = None) -> None:
-        if self.penalty not in ("l1", "l2"):
-            raise InputError(f"penalty must be 'l1' or 'l2'; got {self.penalty!r}.")
-        if self.penalty == "l2":
-            self.penalty_scale = 0.5 * self.penalty_scale
-        self.n_coef = n_coef
+    def _init_penalty(
+        self,
+        n_coef: int,
+        *,
+        n_features: int | None = None,
+        scale: float | None = None,
+        group_size: int | None = None,
+        name: str = "coef",
+    ) -> ReweightedPenalty:
+        """Create the penalty component and register its variables and parameters."""
+        self.reweighted = ReweightedPenalty(
+            n_coef, self.penalty, scale=scale, group_size=group_size, name=name
+        )
+        self.n_coef = int(n_coef)
         #: How many leading coefficients are features (the rest: e.g. slack coordinates).
-        self.n_features = n_coef if n_features is None else n_features
-        # For the l2 penalty the parameter holds sqrt(weights): Σ (s_j x_j)² keeps the QP
-        # better conditioned than Σ weights_j x_j² when the weights span many decades.
-        self.weight_param = cp.Parameter(n_coef, nonneg=True, name="weights", value=np.ones(n_coef))
-        self.active = cp.Parameter(n_coef, nonneg=True, name="active", value=np.ones(n_coef))
-        self.parameters["weights"] = self.weight_param
-        self.parameters["active"] = self.active
+        self.n_features = self.n_coef if n_features is None else int(n_features)
+        self.coef = self.reweighted.coef
+        self.variables.update(self.reweighted.variables)
+        self.parameters.update(self.reweighted.parameters)
+        return self.reweighted
+
+    # -- to implement -------------------------------------------------------------------------
+    def _loss_terms(self) -> list[cp.Expression]:
+        """Objective terms besides the penalty (default: none)."""
+        return []
+
+    def _loss_constraints(self) -> list[cp.Constraint]:
+        """The constraints of the problem, stated on ``self.coef`` (default: none)."""
+        return []
+
+    def _objective_terms(self) -> list[cp.Expression]:
+        return [self.reweighted.term, *self._loss_terms()]
+
+    def _base_constraints(self) -> list[cp.Constraint]:
+        return [*self._loss_constraints(), *self.reweighted.constraints()]
+
+    # -- the driver's protocol ----------------------------------------------------------------
+    @property
+    def penalty_scale(self) -> float:
+        """The constant ``s`` in front of the penalty (½ for "l2" unless said otherwise)."""
+        return self.reweighted.scale
+
+    @penalty_scale.setter
+    def penalty_scale(self, value: float) -> None:
+        self.reweighted.set_scale(value)
 
     @property
     def weights(self) -> np.ndarray:
-        """Current penalty weights (one per coefficient)."""
-        v = self.weight_param.value
-        return v.copy() if self.penalty == "l1" else v**2
+        """Current penalty weights ``c`` (one per coefficient)."""
+        return self.reweighted.weights
+
+    @property
+    def active_mask(self) -> np.ndarray:
+        """Boolean mask of the coefficients still free."""
+        return self.reweighted.active
 
     def set_weights(self, weights) -> None:
-        weights = check_weights(weights, self.n_coef)
-        self.weight_param.value = weights if self.penalty == "l1" else np.sqrt(weights)
+        """Set the weights ``c`` of the penalty (finite, non-negative, one per coefficient)."""
+        self.reweighted.set_weights(weights)
 
     def set_active(self, mask) -> None:
         """Free (True) or fix at zero (False) each coefficient."""
-        mask = np.asarray(mask, dtype=bool)
-        if mask.shape != (self.n_coef,):
-            raise InputError(f"the active mask must have shape ({self.n_coef},).")
-        self.active.value = mask.astype(float)
-
-    def penalty_expression(self) -> cp.Expression:
-        if self.penalty == "l1":
-            return cp.norm1(cp.multiply(self.weight_param, self.coef))
-        # ½ Σ c_j x_j²: with unit weights and C this is the standard soft-margin SVM
-        # ½‖w‖² + C Σ ξ (the C of scikit-learn's SVC); penalty_scale carries the ½.
-        return 0.5 * cp.sum_squares(cp.multiply(self.weight_param, self.coef))
-
-    def active_constraint(self) -> cp.Constraint:
-        return cp.multiply(1.0 - self.active, self.coef) == 0
+        self.reweighted.set_active(mask)
 
     def coef_value(self) -> np.ndarray:
         """The coefficient vector of the last solve (inactive entries exactly zero)."""
-        x = np.asarray(self.coef.value, dtype=float).copy()
-        x[self.active.value == 0] = 0.0
-        return x
+        return self.reweighted.coef_value()
 
     def magnitudes(self) -> np.ndarray:
-        """``h_j(x)`` at the last solution: ``|x_j|`` or ``x_j²``."""
-        x = self.coef_value()
-        return np.abs(x) if self.penalty == "l1" else x**2
+        """``h_j(x)`` at the last solution: ``|x_j|`` or ``x_j²`` (group sums for groups)."""
+        return self.reweighted.magnitudes()
+
+    def solve(self, solver=None, solver_options: dict | None = None) -> SolveInfo:
+        """Solve at the current weights and mask; see :meth:`Formulation.solve`."""
+        # With the penalty as the whole objective the costs may be rescaled (see
+        # ReweightedPenalty.cost_unit); the reported value is in the problem's own units.
+        invariant = not self._loss_terms() and not self._user_objective
+        self.reweighted.set_scale_invariant(invariant)
+        info = super().solve(solver, solver_options)
+        if self.reweighted.cost_unit != 1.0:
+            info = replace(info, value=info.value * self.reweighted.cost_unit)
+            self.last_solve = info
+        return info
 
     def base_objective_value(self) -> float:
-        """Value of the objective without the weighted penalty (0 for pure margin problems)."""
-        return 0.0
-
-
-def _head(indices, k: int = 5) -> str:
-    """The first ``k`` indices as text, with an ellipsis when there are more."""
-    shown = ", ".join(str(int(i)) for i in indices[:k])
-    return f"[{shown}{', ...' if len(indices) > k else ''}]"
-
-
-def check_weights(weights, n_coef: int) -> np.ndarray:
-    """``weights`` as a float array of shape ``(n_coef,)``, finite and non-negative.
-
-    The InputError names the entries that are wrong (0 is legal: no penalty).
-    """
-    weights = np.asarray(weights, dtype=float)
-    if weights.shape != (n_coef,):
-        raise InputError(f"weights must have shape ({n_coef},); got shape {weights.shape}.")
-    problems = []
-    nonfinite = np.flatnonzero(~np.isfinite(weights))
-    if nonfinite.size:
-        problems.append(f"{nonfinite.size} non-finite (NaN/inf) at indices {_head(nonfinite)}")
-    negative = np.flatnonzero(weights < 0)
-    if negative.size:
-        problems.append(f"{negative.size} negative at indices {_head(negative)}")
-    if problems:
-        raise InputError(
-            "weights must be finite and non-negative (0 means no penalty); got "
-            + "; ".join(problems)
-            + "."
-        )
-    return weights
+        """The objective without the penalty at the last solution (user terms included)."""
+        value = self.problem.objective.value
+        if value is None:
+            raise InputError("the problem has not been solved yet: call solve() first.")
+        return float(value) * self.reweighted.cost_unit - self.reweighted.term_value()

@@ -22,6 +22,7 @@ from .._validation import check_binary_labels, check_finite_matrix, check_positi
 from ..exceptions import InputError
 from ..solvers import SolveInfo
 from .base import Formulation, ReweightedFormulation
+from .penalty import check_weights
 
 HARD_MARGIN_HINT = (
     "The training data are not linearly separable, so the hard-margin problem (C=None) has no "
@@ -68,8 +69,12 @@ class MarginFormulation(ReweightedFormulation):
 
     Attributes
     ----------
-    v, b : cvxpy.Variable
-        Original-space weights and bias (``v`` is ``coef[:n]``).
+    v : cvxpy.Expression
+        Original-space weights (``coef[:n]``; solved as ``v⁺ − v⁻`` for "l1").
+    b : cvxpy.Variable
+        Bias.
+    reweighted : ReweightedPenalty
+        The penalty component (weights, active set, the term ``s Σ c_j g(v_j)``).
     xi : cvxpy.Variable or None
         Hinge slacks (soft margin).
     u : cvxpy.Expression or None
@@ -111,12 +116,11 @@ class MarginFormulation(ReweightedFormulation):
         self.slack_penalty = slack_penalty
         self.slack_scale = check_positive(slack_scale, "slack_scale")
         augmented = slack_penalty == "l0"
-        self.coef = cp.Variable(n + m if augmented else n, name="coef")
-        self._init_weights(self.coef.size, n_features=n)
+        self._init_penalty(n + m if augmented else n, n_features=n)
         self.v = self.coef[:n] if augmented else self.coef
         self.u = self.coef[n:] if augmented else None
         self.b = cp.Variable(name="b")
-        self.variables.update(coef=self.coef, b=self.b)
+        self.variables["b"] = self.b
         self.xi = None
         if self.C is not None:
             self.xi = cp.Variable(m, nonneg=True, name="xi")
@@ -132,18 +136,12 @@ class MarginFormulation(ReweightedFormulation):
             scores = scores + self.slack_scale * self.u
         return cp.multiply(self.y, scores)
 
-    def _objective_terms(self):
-        terms = [self.penalty_expression()]
-        if self.xi is not None:
-            terms.append(self.C_param * cp.sum(self.xi))
-        return terms
+    def _loss_terms(self):
+        return [] if self.xi is None else [self.C_param * cp.sum(self.xi)]
 
-    def _base_constraints(self):
+    def _loss_constraints(self):
         rhs = 1.0 if self.xi is None else 1.0 - self.xi
-        return [self.margins() >= rhs, self.active_constraint()]
-
-    def base_objective_value(self) -> float:
-        return 0.0 if self.xi is None else float(self.C * np.sum(self.xi.value))
+        return [self.margins() >= rhs]
 
     def solution(self) -> tuple[np.ndarray, float]:
         """``(v, b)`` of the last solve: feature weights (original space) and bias."""
@@ -171,7 +169,10 @@ class RescaledMarginFormulation(Formulation):
 
     ``min ‖w‖₁`` (l1-AROM) or ``‖w‖₂²`` (l2-AROM) subject to ``y_i (w·(x_i ∘ z) + b) ≥ 1``
     (``[− ξ_i]`` and ``+ C Σ ξ`` when ``C`` is given), ``z ≥ 0`` a Parameter. Kept for
-    teaching; :class:`MarginFormulation` is the form to run.
+    teaching; :class:`MarginFormulation` is the form to run. It implements the driver's
+    :class:`~zeronorm_opt.formulations.contract.Linearisable` protocol directly (the weights
+    ``c`` of the reweighted form set ``z = 1/c`` or ``1/√c``), so
+    :func:`~zeronorm_opt.successive_linearisation` runs it as well.
 
     Examples
     --------
@@ -221,6 +222,59 @@ class RescaledMarginFormulation(Formulation):
     def original_weights(self) -> np.ndarray:
         """``v = z ∘ w``: the weights of the original (unscaled) features."""
         return self.z.value * np.asarray(self.w.value, dtype=float)
+
+    # -- the driver's protocol (Linearisable), without the ReweightedPenalty component ---------
+    # Weights c in the reweighted form are scales here: Σ c_j |v_j| = Σ |w_j| with z_j = 1/c_j
+    # (l1) and ½ Σ c_j v_j² = ½ Σ w_j² with z_j = 1/√c_j (l2); a removed feature has z_j = 0.
+    @property
+    def n_coef(self) -> int:
+        return self.X.shape[1]
+
+    n_features = n_coef
+
+    @property
+    def penalty_scale(self) -> float:
+        """1 for the l1 form, ½ for the l2 form (``½‖w‖²``)."""
+        return 1.0 if self.penalty == "l1" else 0.5
+
+    def set_weights(self, weights) -> None:
+        """Set the scale ``z`` from reweighted-form weights ``c`` (positive where active)."""
+        c = check_weights(weights, self.n_coef)
+        active = self._active_mask()
+        if np.any(c[active] <= 0):
+            raise InputError(
+                "the rescaled form needs positive weights on the active features (a weight of "
+                "0 is an infinite scale); use MarginFormulation for surrogates whose derivative "
+                "reaches 0."
+            )
+        z = np.zeros(self.n_coef)
+        z[active] = 1.0 / (c[active] if self.penalty == "l1" else np.sqrt(c[active]))
+        self.z.value = z
+
+    def set_active(self, mask) -> None:
+        """Remove the features where ``mask`` is False (their scale ``z_j`` becomes 0)."""
+        mask = np.asarray(mask)
+        if mask.shape != (self.n_coef,):
+            raise InputError(f"the active mask must have shape ({self.n_coef},).")
+        self._mask = mask.astype(bool)
+        self.z.value = np.where(self._mask, self.z.value, 0.0)
+
+    def _active_mask(self) -> np.ndarray:
+        return getattr(self, "_mask", np.ones(self.n_coef, dtype=bool))
+
+    def coef_value(self) -> np.ndarray:
+        """``v = z ∘ w`` of the last solve (removed features exactly 0)."""
+        return np.where(self._active_mask(), self.original_weights(), 0.0)
+
+    def magnitudes(self) -> np.ndarray:
+        """``|v_j|`` (l1) or ``v_j²`` (l2)."""
+        v = self.coef_value()
+        return np.abs(v) if self.penalty == "l1" else v**2
+
+    def base_objective_value(self) -> float:
+        """The objective without the norm of ``w``: ``C Σ ξ`` (0 for the hard margin)."""
+        norm = self._objective_terms()[0].value
+        return float(self.problem.objective.value) - float(norm)
 
 
 def arom_rescaled(

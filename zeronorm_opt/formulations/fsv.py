@@ -34,9 +34,13 @@ class FSVFormulation(ReweightedFormulation):
 
     Attributes
     ----------
-    w, b, v : cvxpy.Variable
-        Weights, bias, and the bounds ``v ≥ |w|`` carried by the concave penalty
-        (``coef`` is ``v``).
+    w : cvxpy.Expression
+        Weights, solved as ``w⁺ − w⁻`` (``coef`` is ``w``).
+    b : cvxpy.Variable
+        Bias.
+    v : cvxpy.Expression
+        ``w⁺ + w⁻``: the bound ``v ≥ |w|`` carried by the concave penalty (equal at a solution);
+        :meth:`coef_value` returns ``|w|``.
 
     Examples
     --------
@@ -69,17 +73,20 @@ class FSVFormulation(ReweightedFormulation):
             raise InputError("pass either trade_off (λ-variant) or C (hinge penalty), not both.")
         self.trade_off = trade_off
         self.C = check_positive(C, "C", allow_none=True)
-        self.w = cp.Variable(n, name="w")
+        # The scale λ of the trade-off variant multiplies the penalty; the separable and hinge
+        # forms have s = 1. w is split as w⁺ − w⁻ with cost c·(w⁺ + w⁻): v = w⁺ + w⁻ is the
+        # bound v ≥ |w| of the paper's LP, tight at the solution since c > 0.
+        scale = 1.0 if trade_off is None else float(trade_off)
+        self._init_penalty(n, scale=scale, name="w")
+        self.w = self.coef
+        self.v = self.reweighted.abs_coef
         self.b = cp.Variable(name="b")
-        self.coef = self.v = cp.Variable(n, nonneg=True, name="v")
-        self._init_weights(n)
-        self.variables.update(w=self.w, b=self.b, v=self.v)
+        self.variables["b"] = self.b
         self.xi = None
         if trade_off is not None or self.C is not None:
             self.xi = cp.Variable(m, nonneg=True, name="xi")
             self.variables["xi"] = self.xi
         if trade_off is not None:
-            self.penalty_scale = float(trade_off)
             # Class-balanced mean: each class's slacks averaged over its own size.
             pos = self.y > 0
             self._slack_weights = np.where(pos, 1.0 / pos.sum(), 1.0 / (~pos).sum())
@@ -89,36 +96,25 @@ class FSVFormulation(ReweightedFormulation):
             else None
         )
 
-    def _objective_terms(self):
-        linear = self.weight_param @ self.v
+    def _loss_terms(self):
         if self.xi is None:
-            return [linear]
+            return []
         if self.C is not None:
-            return [linear, self.C * cp.sum(self.xi)]
-        return [(1.0 - self.trade_off) * (self._slack_weights @ self.xi), self.trade_off * linear]
+            return [self.C * cp.sum(self.xi)]
+        return [(1.0 - self.trade_off) * (self._slack_weights @ self.xi)]
 
-    def _base_constraints(self):
+    def _loss_constraints(self):
         scores = self.X @ self.w + self.b
         rhs = 1.0 if self.xi is None else 1.0 - self.xi
-        return [
-            cp.multiply(self.y, scores) >= rhs,
-            self.w <= self.v,
-            -self.v <= self.w,
-            self.active_constraint(),
-        ]
+        return [cp.multiply(self.y, scores) >= rhs]
 
-    def base_objective_value(self) -> float:
-        if self.xi is None:
-            return 0.0
-        if self.C is not None:
-            return float(self.C * np.sum(self.xi.value))
-        return float((1.0 - self.trade_off) * (self._slack_weights @ self.xi.value))
+    def coef_value(self) -> np.ndarray:
+        """``v = |w|`` at the last solve (the driver's coefficients; removed entries 0)."""
+        return np.abs(self.reweighted.coef_value())
 
     def solution(self) -> tuple[np.ndarray, float]:
         """``(w, b)`` of the last solve (``w`` zero where ``v`` is inactive)."""
-        w = np.asarray(self.w.value, dtype=float).copy()
-        w[self.active.value == 0] = 0.0
-        return w, float(self.b.value)
+        return self.reweighted.coef_value(), float(self.b.value)
 
     def _repr_details(self) -> str:
         m, n = self.X.shape

@@ -12,13 +12,14 @@ weight (scale) vector is shared by all classes:
   same one-vs-rest l2 step solved as one linear SVM per class on the rescaled data by libsvm
   (the paper's form "for very large data sets"), same iterates.
 
-Each is a :class:`~zeronorm_opt.formulations.base.ReweightedFormulation` whose *coefficients*,
-as the driver sees them, are the n per-feature group magnitudes ``s_j = Σ_k |w_kj|`` (l1 step)
-or ``s_j = (Σ_k w_kj²)^{1/2}`` (l2 step): the driver's ``h_j`` is then ``Σ_k |w_kj|`` or
-``Σ_k w_kj²``, one weight ``c_j`` per feature multiplies the whole column ``w_{·j}``, pruning
-removes a feature from every class at once, and the budget keeps the features of largest
-``s_j``. The cvxpy variable is the matrix ``W`` (``coef`` is ``W``); :meth:`solution` returns
-``(W, b)``.
+Each is a :class:`~zeronorm_opt.formulations.base.ReweightedFormulation` (its
+:class:`~zeronorm_opt.formulations.penalty.ReweightedPenalty` penalises the columns of ``W``
+as groups) whose *coefficients*, as the driver sees them, are the n per-feature group
+magnitudes ``s_j = Σ_k |w_kj|`` (l1 step) or ``s_j = (Σ_k w_kj²)^{1/2}`` (l2 step): the
+driver's ``h_j`` is then ``Σ_k |w_kj|`` or ``Σ_k w_kj²``, one weight ``c_j`` per feature
+multiplies the whole column ``w_{·j}``, pruning removes a feature from every class at once,
+and the budget keeps the features of largest ``s_j``. The cvxpy expression ``W`` (``coef``
+is ``W``) is the matrix of weights; :meth:`solution` returns ``(W, b)``.
 """
 
 from __future__ import annotations
@@ -96,11 +97,12 @@ class _MulticlassMargin(ReweightedFormulation):
         self.n_classes = int(self.classes.size)
         self.penalty = penalty
         self.C = check_positive(C, "C", allow_none=True)
-        self.W = cp.Variable((self.n_classes, n), name="W")
-        self.coef = self.W  # the driver-facing view is coef_value(): one magnitude per feature
+        # One weight per feature shared by the Q classes: the penalised coefficient j is the
+        # column w_{·j} of W (a group), removed from every class at once.
+        self._init_penalty(n, group_size=self.n_classes, name="W")
+        self.W = self.coef  # the driver-facing view is coef_value(): one magnitude per feature
         self.b = cp.Variable(self.n_classes, name="b")
-        self._init_weights(n)
-        self.variables.update(W=self.W, b=self.b)
+        self.variables["b"] = self.b
         slack_shape = self._prepare_constraints()
         self.xi = None
         if self.C is not None:
@@ -114,35 +116,21 @@ class _MulticlassMargin(ReweightedFormulation):
         """Build the constant data of the constraints; return the shape of the slacks."""
         raise NotImplementedError
 
-    # -- the shared penalty ---------------------------------------------------------------------
-    def penalty_expression(self) -> cp.Expression:
-        if self.penalty == "l1":
-            # Σ_j c_j Σ_k |w_kj|. (|W| @ c rather than |W ∘ c|: the broadcast product makes
-            # cvxpy's bound propagation warn, and both are the same DPP expression.)
-            return cp.sum(cp.abs(self.W) @ self.weight_param)
-        # ½ Σ_j c_j Σ_k w_kj², the Parameter holding √c_j (see ReweightedFormulation).
-        return 0.5 * cp.sum_squares(cp.multiply(self.W, self.weight_param[None, :]))
-
-    def active_constraint(self) -> cp.Constraint:
-        # A removed feature is removed from every class: its whole column of W is zero.
-        return cp.multiply(self.W, (1.0 - self.active)[None, :]) == 0
-
     def scores(self) -> cp.Expression:
         """``S_ik = w_k·x_i + b_k`` as an (m, Q) cvxpy expression."""
         return self.X @ self.W.T + self.b[None, :]
 
-    def _objective_terms(self):
-        terms = [self.penalty_expression()]
-        if self.xi is not None:
-            terms.append(self.C_param * cp.sum(self.xi))
-        return terms
+    def _loss_terms(self):
+        return [] if self.xi is None else [self.C_param * cp.sum(self.xi)]
+
+    def _loss_constraints(self):
+        rhs = 1.0 if self.xi is None else 1.0 - self.xi
+        return [self.margins() >= rhs]
 
     # -- values of the last solve ---------------------------------------------------------------
     def solution(self) -> tuple[np.ndarray, np.ndarray]:
         """``(W, b)`` of the last solve: (Q, n) weights (removed features exactly zero), (Q,)."""
-        W = np.asarray(self.W.value, dtype=float).copy()
-        W[:, self.active.value == 0] = 0.0
-        return W, np.asarray(self.b.value, dtype=float).copy()
+        return self.reweighted.coef_value(), np.asarray(self.b.value, dtype=float).copy()
 
     def coef_value(self) -> np.ndarray:
         """Per-feature group magnitude ``s_j``: ``Σ_k |w_kj|`` (l1) or ``‖w_{·j}‖₂`` (l2).
@@ -161,8 +149,10 @@ class _MulticlassMargin(ReweightedFormulation):
             return np.abs(W).sum(axis=0)
         return np.sqrt((W**2).sum(axis=0))
 
-    def base_objective_value(self) -> float:
-        return 0.0 if self.xi is None else float(self.C * np.sum(self.xi.value))
+    def magnitudes(self) -> np.ndarray:
+        """``h_j``: ``s_j`` (l1) or ``s_j²`` (l2) with ``s`` = :meth:`coef_value`."""
+        s = self.coef_value()
+        return s if self.penalty == "l1" else s**2
 
     def decision_scores(self, X=None) -> np.ndarray:
         """``X @ Wᵀ + b`` at the last solve (default: the training data)."""
@@ -198,7 +188,8 @@ class WestonWatkinsFormulation(_MulticlassMargin):
 
     Attributes
     ----------
-    W : cvxpy.Variable of shape (Q, n)
+    W : cvxpy.Expression of shape (Q, n)
+        The weights (``W⁺ − W⁻`` for l1; removed features' columns are 0).
     b : cvxpy.Variable of shape (Q,)
     xi : cvxpy.Variable of shape (m·(Q−1),) or None
         One slack per row of ``pairs``.
@@ -241,9 +232,6 @@ class WestonWatkinsFormulation(_MulticlassMargin):
         i, k = self.pairs[:, 0], self.pairs[:, 1]
         return S[i, self.codes[i]] - S[i, k]
 
-    def _base_constraints(self):
-        rhs = 1.0 if self.xi is None else 1.0 - self.xi
-        return [self.margins() >= rhs, self.active_constraint()]
 
     def slack_matrix(self) -> np.ndarray:
         """The slacks of the last solve as an (m, Q) array (0 in each point's own class)."""
@@ -269,7 +257,7 @@ class OneVsRestFormulation(_MulticlassMargin):
 
     Attributes
     ----------
-    W, b : cvxpy.Variable of shapes (Q, n) and (Q,)
+    W, b : cvxpy.Expression of shape (Q, n) and cvxpy.Variable of shape (Q,)
     xi : cvxpy.Variable of shape (m, Q) or None
     Y : ndarray of shape (m, Q)
         ``y_i^k = +1`` iff ``c(i) = k``, else −1.
@@ -299,6 +287,3 @@ class OneVsRestFormulation(_MulticlassMargin):
         """``y_i^k (w_k·x_i + b_k)`` as an (m, Q) expression."""
         return cp.multiply(self.Y, self.scores())
 
-    def _base_constraints(self):
-        rhs = 1.0 if self.xi is None else 1.0 - self.xi
-        return [self.margins() >= rhs, self.active_constraint()]

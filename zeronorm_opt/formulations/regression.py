@@ -16,7 +16,7 @@ import numpy as np
 
 from .._validation import check_finite_matrix, check_positive
 from ..exceptions import InputError
-from .base import ReweightedFormulation, check_weights
+from .base import ReweightedFormulation
 
 __all__ = ["BasisPursuitFormulation", "LassoFormulation"]
 
@@ -37,9 +37,9 @@ def _check_phi_y(Phi, y):
 class LassoFormulation(ReweightedFormulation):
     """Weighted Lasso ``min_β (1/n)‖Y − Φβ‖² + λ Σ_j c_j |β_j|`` (SPEC P10).
 
-    ``λ`` and the weights ``c`` change without recompiling: the cvxpy Parameter
-    ``parameters["weights"]`` holds the products ``λ·c_j`` (a product of two Parameters would
-    not be DPP), and :attr:`alpha` / :meth:`set_weights` keep it in sync.
+    ``λ`` and the weights ``c`` change without recompiling: the penalty's cvxpy Parameter
+    ``parameters["beta_cost"]`` holds the products ``λ·c_j`` (a product of two Parameters
+    would not be DPP), and :attr:`alpha` / :meth:`set_weights` keep it in sync.
 
     Parameters
     ----------
@@ -55,8 +55,8 @@ class LassoFormulation(ReweightedFormulation):
 
     Attributes
     ----------
-    coef : cvxpy.Variable of shape (p,)
-        ``β``.
+    coef : cvxpy.Expression of shape (p,)
+        ``β`` (solved as ``β⁺ − β⁻``).
     penalty_scale : float
         ``λ`` (the driver's objective is ``base + λ Σ_j φ(|β_j|)``).
 
@@ -109,13 +109,8 @@ class LassoFormulation(ReweightedFormulation):
         super().__init__()
         self.Phi, self.Y = _check_phi_y(Phi, Y)
         n, p = self.Phi.shape
-        self.coef = cp.Variable(p, name="beta")
-        self.variables["beta"] = self.coef
         self._alpha = check_positive(alpha, "alpha", strict=False)
-        self._user_weights = np.ones(p)
-        self._init_weights(p)
-        self.penalty_scale = self._alpha
-        self.set_weights(self._user_weights)
+        self._init_penalty(p, scale=self._alpha, name="beta")
 
     @property
     def alpha(self) -> float:
@@ -126,33 +121,12 @@ class LassoFormulation(ReweightedFormulation):
     def alpha(self, value: float) -> None:
         self._alpha = check_positive(value, "alpha", strict=False)
         self.penalty_scale = self._alpha
-        self.set_weights(self._user_weights)
-
-    @property
-    def weights(self) -> np.ndarray:
-        """The weights ``c`` (one per coefficient), without the factor ``λ``."""
-        return self._user_weights.copy()
-
-    def set_weights(self, weights) -> None:
-        """Set the weights ``c`` of the weighted l1 penalty (non-negative, one per coef)."""
-        weights = check_weights(weights, self.n_coef)
-        self._user_weights = weights.copy()
-        self.weight_param.value = self._alpha * weights
 
     def residual_expression(self) -> cp.Expression:
         return self.Y - self.Phi @ self.coef
 
-    def _objective_terms(self):
-        n = self.Phi.shape[0]
-        return [cp.sum_squares(self.residual_expression()) / n, self.penalty_expression()]
-
-    def _base_constraints(self):
-        return [self.active_constraint()]
-
-    def base_objective_value(self) -> float:
-        """``(1/n)‖Y − Φβ‖²`` at the last solution."""
-        r = self.Y - self.Phi @ self.coef_value()
-        return float(r @ r / self.Phi.shape[0])
+    def _loss_terms(self):
+        return [cp.sum_squares(self.residual_expression()) / self.Phi.shape[0]]
 
     def objective_value(self, coef=None) -> float:
         """The Lasso objective ``(1/n)‖Y − Φβ‖² + λ‖β‖₁`` (unweighted) at ``coef``."""
@@ -203,15 +177,10 @@ class BasisPursuitFormulation(ReweightedFormulation):
     def __init__(self, Phi, Y) -> None:
         super().__init__()
         self.Phi, self.Y = _check_phi_y(Phi, Y)
-        self.coef = cp.Variable(self.Phi.shape[1], name="beta")
-        self.variables["beta"] = self.coef
-        self._init_weights(self.Phi.shape[1])
+        self._init_penalty(self.Phi.shape[1], name="beta")
 
-    def _objective_terms(self):
-        return [self.penalty_expression()]
-
-    def _base_constraints(self):
-        return [self.Phi @ self.coef == self.Y, self.active_constraint()]
+    def _loss_constraints(self):
+        return [self.Phi @ self.coef == self.Y]
 
     def _repr_details(self) -> str:
         n, p = self.Phi.shape

@@ -10,6 +10,10 @@ SPEC P6 without storing its m extra columns. The quadratic term is written as
 ``‖z ∘ Xᵀ(y ∘ α)‖² + c²‖z_u ∘ α‖²`` so the scale factors are cvxpy Parameters and the problem
 stays DPP (compiled once for the whole AROM run). The AROM loops over it (``l2_arom_dual``,
 ``l2_arom_dual_path``, with the libsvm fast path) live in :mod:`zeronorm_opt.fast.svm_dual`.
+:class:`RescaledSVMDual` also implements the driver's
+:class:`~zeronorm_opt.formulations.contract.Linearisable` protocol (weights ``c`` set the
+scales ``z = 1/√c``), so :func:`~zeronorm_opt.successive_linearisation` runs the l2 step in the
+dual with the primal's iterates.
 """
 
 from __future__ import annotations
@@ -18,8 +22,10 @@ import cvxpy as cp
 import numpy as np
 
 from .._validation import check_binary_labels, check_finite_matrix, check_positive
+from ..exceptions import InputError
 from .base import Formulation
 from .binary import HARD_MARGIN_HINT
+from .penalty import check_weights
 
 
 class RescaledSVMDual(Formulation):
@@ -122,3 +128,66 @@ class RescaledSVMDual(Formulation):
             return np.zeros(self.X.shape[0])
         alpha = np.asarray(self.alpha.value, dtype=float)
         return self.slack_scale * self.z_slack.value**2 * self.y * alpha
+
+    # -- the driver's protocol (Linearisable): the l2-AROM step in the dual -----------------------
+    # Reweighted-form weights c are scales here: ½ Σ c_j v_j² with z_j = 1/√c_j (features, then
+    # slack coordinates); a removed coordinate has z_j = 0. By strong duality the primal value is
+    # minus the (minimised, negated) dual objective, so the base is that minus the penalty.
+    @property
+    def n_coef(self) -> int:
+        m, n = self.X.shape
+        return n + (m if self.z_slack is not None else 0)
+
+    @property
+    def n_features(self) -> int:
+        return self.X.shape[1]
+
+    penalty_scale = 0.5
+
+    def _mask(self) -> np.ndarray:
+        return getattr(self, "_active", np.ones(self.n_coef, dtype=bool))
+
+    def set_weights(self, weights) -> None:
+        """Set the scales ``z = 1/√c`` (``z_u`` for the slack coordinates) from weights ``c``."""
+        c = check_weights(weights, self.n_coef)
+        active = self._mask()
+        if np.any(c[active] <= 0):
+            raise InputError(
+                "the dual needs positive weights on the active coordinates (a weight of 0 is an "
+                "infinite scale); use MarginFormulation for surrogates whose derivative reaches 0."
+            )
+        z = np.zeros(self.n_coef)
+        z[active] = 1.0 / np.sqrt(c[active])
+        self._weights = np.where(active, c, 0.0)
+        n = self.X.shape[1]
+        self.z.value = z[:n]
+        if self.z_slack is not None:
+            self.z_slack.value = z[n:]
+
+    def set_active(self, mask) -> None:
+        """Remove the coordinates where ``mask`` is False (their scale becomes 0)."""
+        mask = np.asarray(mask)
+        if mask.shape != (self.n_coef,):
+            raise InputError(f"the active mask must have shape ({self.n_coef},).")
+        self._active = mask.astype(bool)
+        n = self.X.shape[1]
+        self.z.value = np.where(self._active[:n], self.z.value, 0.0)
+        if self.z_slack is not None:
+            self.z_slack.value = np.where(self._active[n:], self.z_slack.value, 0.0)
+
+    def coef_value(self) -> np.ndarray:
+        """``(v, u)``: original-space feature weights (and slack-coordinate weights)."""
+        v, _ = self.original_weights()
+        coef = v if self.z_slack is None else np.concatenate([v, self.slack_weights()])
+        return np.where(self._mask(), coef, 0.0)
+
+    def magnitudes(self) -> np.ndarray:
+        """``h_j = v_j²`` (and ``u_i²``)."""
+        return self.coef_value() ** 2
+
+    def base_objective_value(self) -> float:
+        """Primal objective without the penalty: ``C Σ ξ`` (0 for the hard margin)."""
+        primal = -float(self.problem.objective.value)
+        coef = self.coef_value()
+        weights = getattr(self, "_weights", np.ones(self.n_coef))
+        return primal - self.penalty_scale * float(np.sum(weights * coef**2))

@@ -1,0 +1,251 @@
+"""The written contract between the driver and a problem (the ``Linearisable`` protocol).
+
+A formulation written here from the documented protocol alone — public names only: the
+``ReweightedPenalty`` component, cvxpy, ``solve_problem`` — is driven to a sparse solution; an
+object missing a member is refused with an error naming it; the base class does not matter.
+"""
+
+from __future__ import annotations
+
+import cvxpy as cp
+import numpy as np
+import pytest
+
+from zeronorm_opt import (
+    ContractError,
+    InputError,
+    LogSurrogate,
+    solve_problem,
+    successive_linearisation,
+)
+from zeronorm_opt.formulations import (
+    FSVFormulation,
+    LassoFormulation,
+    Linearisable,
+    MarginFormulation,
+    ReweightedPenalty,
+    check_linearisable,
+)
+
+
+class SparseSVR:
+    """Sparse ε-insensitive regression, an LP: min C Σ ξ + Σ_j c_j |w_j|
+    s.t. |w·x_i + b − t_i| ≤ ε + ξ_i, ξ ≥ 0 — written from the protocol, no package base class."""
+
+    def __init__(self, X, t, epsilon=0.05, C=10.0):
+        m, n = X.shape
+        self.pen = ReweightedPenalty(n, "l1")
+        self.b = cp.Variable()
+        self.xi = cp.Variable(m, nonneg=True)
+        residual = X @ self.pen.coef + self.b - t
+        constraints = [residual <= epsilon + self.xi, -residual <= epsilon + self.xi]
+        self.problem = cp.Problem(cp.Minimize(C * cp.sum(self.xi) + self.pen.term), constraints)
+        self.n_coef = self.n_features = n
+        self.penalty_scale = self.pen.scale
+
+    def set_weights(self, weights):
+        self.pen.set_weights(weights)
+
+    def set_active(self, mask):
+        self.pen.set_active(mask)
+
+    def solve(self, solver=None, solver_options=None):
+        return solve_problem(self.problem, solver, solver_options)
+
+    def coef_value(self):
+        return self.pen.coef_value()
+
+    def magnitudes(self):
+        return self.pen.magnitudes()
+
+    def base_objective_value(self):
+        return float(self.problem.objective.value) - self.pen.term_value()
+
+
+@pytest.fixture(scope="module")
+def svr_data():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 30))
+    w = np.zeros(30)
+    w[[2, 11, 25]] = [1.5, -2.0, 1.0]
+    return X, X @ w + 0.5 + 0.01 * rng.normal(size=60), w
+
+
+def test_a_formulation_from_the_protocol_is_driven_to_a_sparse_solution(svr_data):
+    X, t, w = svr_data
+    f = SparseSVR(X, t)
+    assert isinstance(f, Linearisable)
+    assert check_linearisable(f) is f
+    res = successive_linearisation(f, LogSurrogate(eps=1e-3), max_iter=30)
+    assert res.stop_reason == "converged"
+    np.testing.assert_array_equal(np.flatnonzero(res.support), [2, 11, 25])
+    np.testing.assert_allclose(res.coef[[2, 11, 25]], w[[2, 11, 25]], atol=0.05)
+    assert np.all(np.diff(res.objective_path) <= 1e-7 * np.abs(res.objective_path[:-1]).max())
+    # The first step is the plain l1 problem: it keeps more features than the reweighted end.
+    assert res.support_path[0] >= res.support_path[-1]
+
+
+def test_missing_members_are_named(svr_data):
+    X, t, _ = svr_data
+
+    class NoMagnitudes(SparseSVR):
+        magnitudes = None  # present but not callable
+
+    class Bare:
+        n_coef = 3
+
+        def solve(self, solver=None, solver_options=None): ...
+
+    with pytest.raises(ContractError, match="not callable: magnitudes"):
+        successive_linearisation(NoMagnitudes(X, t), LogSurrogate())
+    with pytest.raises(ContractError) as err:
+        successive_linearisation(Bare(), LogSurrogate())
+    message = str(err.value)
+    for name in (
+        "n_features",
+        "penalty_scale",
+        "set_weights",
+        "set_active",
+        "coef_value",
+        "magnitudes",
+        "base_objective_value",
+    ):
+        assert name in message
+    assert "n_coef" not in message.split("missing")[1].split(".")[0]
+    assert "solve," not in message
+    # A ContractError is an InputError (and a ValueError): existing handlers still catch it.
+    assert issubclass(ContractError, InputError) and issubclass(ContractError, ValueError)
+
+
+def test_sizes_and_scale_are_checked(svr_data):
+    X, t, _ = svr_data
+    f = SparseSVR(X, t)
+    f.n_features = f.n_coef + 1
+    with pytest.raises(ContractError, match="n_features"):
+        check_linearisable(f)
+    f = SparseSVR(X, t)
+    f.penalty_scale = -1.0
+    with pytest.raises(ContractError, match="penalty_scale"):
+        check_linearisable(f)
+
+
+def test_the_base_class_does_not_matter(svr_data):
+    """Delegation instead of inheritance: accepted, and it runs like the formulation itself."""
+    from zeronorm_opt.datasets import make_weston_linear
+
+    X, y = make_weston_linear(30, random_state=0)
+
+    class Wrapped:  # no package base class; forwards every member of the protocol
+        def __init__(self, inner):
+            self._inner = inner
+
+        def __getattr__(self, name):
+            return getattr(self._inner, name)
+
+    direct = successive_linearisation(MarginFormulation(X, y, "l1"), LogSurrogate(), max_iter=8)
+    wrapped = successive_linearisation(
+        Wrapped(MarginFormulation(X, y, "l1")), LogSurrogate(), max_iter=8
+    )
+    np.testing.assert_array_equal(direct.support, wrapped.support)
+    np.testing.assert_allclose(direct.objective_path, wrapped.objective_path, rtol=1e-6)
+
+
+def test_base_objective_is_the_objective_without_the_penalty():
+    from zeronorm_opt.datasets import make_weston_linear
+
+    X, y = make_weston_linear(30, random_state=1)
+    f = MarginFormulation(X, y, "l1", C=0.5)
+    f.set_weights(np.linspace(0.5, 2.0, X.shape[1]))
+    f.solve()
+    assert f.base_objective_value() == pytest.approx(0.5 * f.xi.value.sum(), rel=1e-6, abs=1e-9)
+    # A user term belongs to the base (it is not the penalty), so it is counted, not dropped.
+    g = MarginFormulation(X, y, "l1", C=0.5).add_objective_term(lambda form: 3.0 * form.b**2)
+    g.solve()
+    expected = 0.5 * g.xi.value.sum() + 3.0 * float(g.b.value) ** 2
+    assert g.base_objective_value() == pytest.approx(expected, rel=1e-6, abs=1e-9)
+    # FSV with the trade-off: base = (1 − λ)·(class-balanced mean slack), penalty = λ Σ c v.
+    fsv = FSVFormulation(X, y, trade_off=0.3)
+    fsv.solve()
+    pos = fsv.y > 0
+    slack = fsv.xi.value
+    expected = 0.7 * (slack[pos].mean() + slack[~pos].mean())
+    assert fsv.base_objective_value() == pytest.approx(expected, rel=1e-6, abs=1e-9)
+    assert fsv.penalty_scale == 0.3
+
+
+def test_parameters_are_named_for_what_they_hold():
+    from zeronorm_opt.datasets import make_weston_linear
+
+    X, y = make_weston_linear(20, n_features=10, random_state=0)
+    weights = np.linspace(1.0, 4.0, 10)
+    l2 = MarginFormulation(X, y, "l2")
+    l2.set_weights(weights)
+    assert "weights" not in l2.parameters
+    # √(s·c) with s = ½: the term is Σ (r_j v_j)² = ½ Σ c_j v_j².
+    np.testing.assert_allclose(l2.parameters["coef_root_cost"].value, np.sqrt(0.5 * weights))
+    np.testing.assert_allclose(l2.weights, weights)
+    lasso = LassoFormulation(X, y.astype(float), alpha=0.3)
+    lasso.set_weights(weights)
+    np.testing.assert_allclose(lasso.parameters["beta_cost"].value, 0.3 * weights)
+    np.testing.assert_allclose(lasso.weights, weights)
+    lasso.alpha = 0.6  # λ changes, the weights c stay
+    np.testing.assert_allclose(lasso.parameters["beta_cost"].value, 0.6 * weights)
+    np.testing.assert_allclose(lasso.weights, weights)
+    # Removed coefficients: mask 0, and a unit cost that keeps their unused variables at 0.
+    lasso.set_active(np.arange(10) < 5)
+    np.testing.assert_allclose(lasso.parameters["beta_active"].value, (np.arange(10) < 5) * 1.0)
+    np.testing.assert_allclose(lasso.parameters["beta_cost"].value[5:], 1.0)
+
+
+def test_penalty_component_checks_its_input():
+    with pytest.raises(InputError, match="penalty"):
+        ReweightedPenalty(3, "l0")
+    pen = ReweightedPenalty(3, "l2", group_size=2)
+    assert pen.coef.shape == (2, 3) and pen.scale == 0.5
+    with pytest.raises(InputError, match="negative"):
+        pen.set_weights([1.0, -1.0, 1.0])
+    with pytest.raises(InputError, match="shape"):
+        pen.set_active([True, False])
+    with pytest.raises(InputError, match="solve"):
+        pen.coef_value()
+
+
+@pytest.mark.parametrize("penalty", ["l1", "l2"])
+def test_the_rescaled_form_is_driven_like_the_reweighted_form(penalty):
+    """The paper's rescaled-data form is a plain ``Formulation`` (not a ReweightedFormulation)
+    that implements the protocol itself: the driver accepts it and follows the same iterates."""
+    from zeronorm_opt.datasets import make_weston_linear
+    from zeronorm_opt.formulations import RescaledMarginFormulation, ReweightedFormulation
+
+    X, y = make_weston_linear(30, random_state=0)
+    rescaled = RescaledMarginFormulation(X, y, penalty)
+    assert not isinstance(rescaled, ReweightedFormulation)
+    a = successive_linearisation(
+        MarginFormulation(X, y, penalty), LogSurrogate(), normalise_weights=True
+    )
+    b = successive_linearisation(rescaled, LogSurrogate(), normalise_weights=True)
+    assert a.n_iter == b.n_iter
+    np.testing.assert_array_equal(a.support, b.support)
+    np.testing.assert_allclose(a.coef, b.coef, atol=1e-6 * np.abs(a.coef).max())
+    np.testing.assert_allclose(a.objective_path, b.objective_path, rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("C", [None, 1.0])
+def test_the_svm_dual_is_driven_like_the_primal(C):
+    """The dual of the l2 step (n > m) implements the protocol: same iterates as the primal QP."""
+    from zeronorm_opt.datasets import make_weston_linear
+    from zeronorm_opt.formulations import RescaledSVMDual
+
+    X, y = make_weston_linear(30, n_features=80, random_state=0)
+    kwargs = {"normalise_weights": True} if C is None else {}
+    surrogate = LogSurrogate() if C is None else LogSurrogate(eps=1e-3)
+    primal = successive_linearisation(
+        MarginFormulation(X, y, "l2", C=C), surrogate, max_iter=12, **kwargs
+    )
+    dual = successive_linearisation(RescaledSVMDual(X, y, C=C), surrogate, max_iter=12, **kwargs)
+    assert primal.n_iter == dual.n_iter
+    np.testing.assert_array_equal(primal.support, dual.support)
+    np.testing.assert_allclose(primal.coef, dual.coef, atol=1e-5 * np.abs(primal.coef).max())
+    # ε = 0 (hard margin): Σ ln v_j² over coordinates of very different sizes, so the two
+    # solvers' last digits show more; the paths still agree to 1e-4.
+    np.testing.assert_allclose(primal.objective_path, dual.objective_path, rtol=1e-4, atol=1e-6)
