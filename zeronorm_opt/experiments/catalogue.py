@@ -5,7 +5,7 @@ The specs live in the top-level ``problems/`` folder of the repository. In a sou
 ``zeronorm_opt/_problems/*.toml`` (``[tool.setuptools.package-dir]`` in ``pyproject.toml``).
 
 Every spec is validated on loading (:func:`validate_spec`): ``id``, ``title``, a ``runner``
-naming a module of :mod:`zeronorm_opt.experiments` with ``run_from_cli``, the keys that runner
+naming a module of :mod:`zeronorm_opt.experiments` that defines ``EXPERIMENT``, the keys that runner
 reads, and the types of the common keys. A mistake is an :class:`InputError` naming the file,
 the key and what is expected.
 """
@@ -147,8 +147,8 @@ def validate_spec(spec: dict, path: Path | str) -> dict:
 def runner_module(spec: dict):
     """The experiment module named by a validated spec's ``runner``."""
     module = importlib.import_module(f"zeronorm_opt.experiments.{spec['runner']}")
-    if not callable(getattr(module, "run_from_cli", None)):  # pragma: no cover - guard
-        raise InputError(f"runner {spec['runner']!r} has no run_from_cli")
+    if not callable(getattr(module, None)):  # pragma: no cover - guard
+        raise InputError(f"runner {spec['runner']!r} defines no EXPERIMENT")
     return module
 
 

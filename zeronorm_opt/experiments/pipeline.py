@@ -15,7 +15,7 @@ experiment is one spec in ``problems/`` plus one such module.
 
 Every stored record has the same schema (:func:`to_schema`)::
 
-    {"experiment": "e1", "config": "<hash of the settings>", "seed": 0,
+    {"experiment": "e1", "runner": "linear_toy", "config": "<hash of the settings>", "seed": 0,
      "setting": {"n_train": 20}, "trial": 3, "fold": null, "method": "l1-AROM",
      "status": "ok", "metrics": {"error": 0.05, ...}, "timing": {"seconds": 0.4},
      "versions": {"zeronorm_opt": "...", "numpy": "...", ...}}
@@ -77,6 +77,9 @@ class Experiment:
     item_fields : tuple of str
         Flat-record fields an item stands for (an item is a value, or a tuple of values, for
         these fields); default ``("method",)``.
+    prepare : callable or None
+        ``prepare(config, message)``: checks before the units are listed (E10 notes the data
+        sets it must skip); ``message`` receives lines for the user.
     shared : callable or None
         ``shared(config) -> tuple``: data loaded once (e.g. a microarray set) and passed to
         every unit after the config.
@@ -118,6 +121,7 @@ class Experiment:
     setting_fields: tuple[str, ...] = ()
     items: Callable[[Any, dict], Sequence] | None = None
     item_fields: tuple[str, ...] = ("method",)
+    prepare: Callable | None = None
     shared: Callable[[Any], tuple] | None = None
     sweep_fields: tuple[str, ...] = ("train_sizes",)
     train_size_field: str | None = "train_sizes"
@@ -150,8 +154,15 @@ class Experiment:
         return hashlib.sha256(text.encode()).hexdigest()[:12]
 
     # -- record schema --------------------------------------------------------------------
-    def to_schema(self, flat: dict, config, fingerprint: str | None = None) -> dict:
-        """A flat record of a unit → the stored schema."""
+    @property
+    def runner(self) -> str:
+        """The module's short name, the ``runner`` of its specs (``"linear_toy"``)."""
+        return self.module.rsplit(".", 1)[-1]
+
+    def to_schema(
+        self, flat: dict, config, fingerprint: str | None = None, eid: str | None = None
+    ) -> dict:
+        """A flat record of a unit → the stored schema (``eid``: the spec's id)."""
         rest = dict(flat)
         method = rest.pop("method")
         trial = rest.pop(self.trial_field)
@@ -161,7 +172,8 @@ class Experiment:
         status = rest.pop("status", "ok")
         rest.pop("seed", None)
         return {
-            "experiment": self.id,
+            "experiment": eid or self.id,
+            "runner": self.runner,
             "config": fingerprint or self.fingerprint(config),
             "seed": int(getattr(config, "seed", 0)),
             "setting": setting,
@@ -187,11 +199,11 @@ class Experiment:
         flat["seed"] = record["seed"]
         return flat
 
-    def identity(self, config, fingerprint: str, unit: dict, item) -> dict:
+    def identity(self, config, fingerprint: str, unit: dict, item, eid: str | None = None) -> dict:
         """The key fields of the record that ``item`` of ``unit`` will produce."""
         flat = {**unit, **self.item_record(item)}
         return {
-            "experiment": self.id,
+            "experiment": eid or self.id,
             "config": fingerprint,
             "seed": int(getattr(config, "seed", 0)),
             "setting": {f: flat.get(f) for f in self.setting_fields},

@@ -255,8 +255,8 @@ def report(
 ) -> tuple[str, list[Path]]:
     """The report of a results file: tables (text) and the paths of the plots written.
 
-    ``experiments`` maps experiment ids to :class:`Experiment` objects and ``specs`` ids to
-    catalogue specs (for the paper's figures).
+    ``experiments`` maps runner names (``"linear_toy"``) to :class:`Experiment` objects and
+    ``specs`` experiment ids to catalogue specs (for the paper's figures).
     """
     from .runner import collect
 
@@ -264,13 +264,13 @@ def report(
     out, written = [], []
     seen = {}
     for r in records:  # the last settings written for each configuration
-        seen[(r["experiment"], r["config"], r["seed"])] = r["settings"]
-    for (eid, _fp, seed), settings in seen.items():
-        if eid not in experiments:
-            raise InputError(f"{path}: records of unknown experiment {eid!r}.")
-        experiment = experiments[eid]
+        seen[(r["experiment"], r.get("runner", ""), r["config"], r["seed"])] = r["settings"]
+    for (eid, runner, _fp, seed), settings in seen.items():
+        if runner not in experiments:
+            raise InputError(f"{path}: records of unknown experiment runner {runner!r}.")
+        experiment = experiments[runner]
         config = experiment.config_class(**settings)
-        flat = collect(experiment, config, records)
+        flat = collect(experiment, config, records, eid=eid)
         if not flat:
             continue
         heading = f"{eid} (seed {seed}): {len(flat)} records"

@@ -223,6 +223,7 @@ def run(
     scheduler: str | None = None,
     progress=None,
     shared: tuple | None = None,
+    experiment_id: str | None = None,
 ) -> list[dict]:
     """Run ``experiment`` resumably; return its flat records, in the order of its units.
 
@@ -243,6 +244,9 @@ def run(
         :class:`RichProgress`) also the bar's updates.
     shared : tuple or None
         Replaces ``experiment.shared(config)`` (other data, tests).
+    experiment_id : str or None
+        The spec's id stamped on the records (``"e3"`` for the lymphoma spec of the microarray
+        runner); default ``experiment.id``.
 
     Returns
     -------
@@ -267,6 +271,8 @@ def run(
             f"warning: skipped unreadable line(s) {_lines(store.skipped_lines)} of "
             f"{results_path}; their records are computed again"
         )
+    if experiment.prepare is not None:
+        experiment.prepare(config, report.message)
     fingerprint = experiment.fingerprint(config)
     units = experiment.units(config)
     plan = [(unit, experiment.items_of(config, unit)) for unit in units]
@@ -275,7 +281,7 @@ def run(
         missing = [
             item
             for item in items
-            if not store.has(experiment.identity(config, fingerprint, unit, item))
+            if not store.has(experiment.identity(config, fingerprint, unit, item, experiment_id))
         ]
         if missing:
             todo.append((unit, missing))
@@ -294,18 +300,23 @@ def run(
             if backend == "dask"
             else _run_local(tasks, n_jobs)
         )
-        report.start(len(tasks), f"{experiment.id}")
+        report.start(len(tasks), experiment_id or experiment.id)
         try:
             for records in results:
                 for flat in records:
-                    store.append(experiment.to_schema(flat, config, fingerprint))
+                    store.append(experiment.to_schema(flat, config, fingerprint, experiment_id))
                 report.advance()
         finally:
             report.stop()
-    return collect(experiment, config, store.records, plan=plan, fingerprint=fingerprint)
+    return collect(
+        experiment, config, store.records, plan=plan, fingerprint=fingerprint, eid=experiment_id
+    )
 
 
-def collect(experiment: Experiment, config, records: Sequence[dict], *, plan=None, fingerprint=None):
+def collect(
+    experiment: Experiment, config, records: Sequence[dict], *, plan=None, fingerprint=None,
+    eid: str | None = None,
+) -> list[dict]:
     """The flat records of ``config`` among stored ``records``, in the order of its units."""
     fingerprint = fingerprint or experiment.fingerprint(config)
     plan = plan or [(u, experiment.items_of(config, u)) for u in experiment.units(config)]
@@ -316,7 +327,7 @@ def collect(experiment: Experiment, config, records: Sequence[dict], *, plan=Non
     out = []
     for unit, items in plan:
         for item in items:
-            key = key_store.key(experiment.identity(config, fingerprint, unit, item))
+            key = key_store.key(experiment.identity(config, fingerprint, unit, item, eid))
             if key in index:
                 out.append(experiment.flatten(index[key]))
     return out
