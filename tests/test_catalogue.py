@@ -26,7 +26,7 @@ def test_catalogue_is_the_top_level_problems_folder():
 @pytest.mark.parametrize("path", sorted((ROOT / "problems").glob("*.toml")), ids=lambda p: p.name)
 def test_every_spec_validates(path):
     spec = load_spec_file(path)
-    assert spec["title"] and callable(runner_module(spec).run_from_cli)
+    assert spec["title"] and runner_module(spec).EXPERIMENT.runner == spec["runner"]
     assert load_problem(spec["id"]) == spec
 
 

@@ -130,6 +130,7 @@ def run_trial(
             record.update(
                 error=float(np.mean(svm.predict(Xte[:, kept]) != yte)),
                 kept=[int(j) for j in kept],
+                n_kept=len(kept),
                 n_relevant=len(relevant),
                 recall=len(relevant & set(kept.tolist())) / len(relevant),
                 status="ok",

@@ -147,7 +147,7 @@ def validate_spec(spec: dict, path: Path | str) -> dict:
 def runner_module(spec: dict):
     """The experiment module named by a validated spec's ``runner``."""
     module = importlib.import_module(f"zeronorm_opt.experiments.{spec['runner']}")
-    if not callable(getattr(module, None)):  # pragma: no cover - guard
+    if getattr(module, "EXPERIMENT", None) is None:  # pragma: no cover - guard
         raise InputError(f"runner {spec['runner']!r} defines no EXPERIMENT")
     return module
 
