@@ -283,6 +283,8 @@ EXPERIMENT = Experiment(
     summarise=summarise_e9,
     trials_key="n_trials",
     setting_fields=("m",),
+    # lowrank_max_m only says which cells have a low-rank row: raising it computes the new ones.
+    sweep_fields=("train_sizes", "lowrank_max_m"),
     group_fields=("m",),
     metrics=(("seconds", "seconds", 1.0),),
     plots=plot_e9,
