@@ -182,7 +182,7 @@ def plot_e1(records: list[dict], config: E1Config, folder) -> list:
         ),
         plot_selection_frequency(
             records, "selected", config.n_features, folder / "e1_selection_frequency.png",
-            title="E1: selection frequency per feature (x1..x6 relevant)", first=12,
+            title="E1: selection frequency per feature, all sizes (x1..x6 relevant)", first=12,
         ),
     ]  # fmt: skip
 

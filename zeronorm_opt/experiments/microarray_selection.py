@@ -501,7 +501,7 @@ def plot_microarray(records: list[dict], config: MicroarrayConfig, folder) -> li
     rows = _tidy(records, config)
     path = folder / f"{config.dataset}_error_vs_genes.png"
     plot = plot_curves(
-        rows, "genes", "error", path, scale=100.0,
+        rows, "genes", "error", path, scale=100.0, log="x",
         title=f"{config.dataset}: test error against the number of genes",
         xlabel="genes selected", ylabel="test error %",
     )  # fmt: skip

@@ -143,10 +143,13 @@ def plot_curves(
     xlabel: str,
     ylabel: str,
     by: str = "method",
-    log: bool = False,
+    log: bool | str = False,
     scale: float = 1.0,
 ) -> Path:
-    """Mean ± standard error of ``metric`` against ``x_field``, one line per ``by`` value."""
+    """Mean ± standard error of ``metric`` against ``x_field``, one line per ``by`` value.
+
+    ``log``: True for log–log axes, ``"x"`` for a logarithmic x axis only.
+    """
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
     for name in dict.fromkeys(r[by] for r in records):
@@ -168,6 +171,7 @@ def plot_curves(
         ax.errorbar(xs, means, yerr=ses, marker="o", capsize=3, label=str(name))
     if log:
         ax.set_xscale("log")
+    if log is True:
         ax.set_yscale("log")
     ax.set(title=title, xlabel=xlabel, ylabel=f"{ylabel} (mean ± SE)")
     ax.grid(True, alpha=0.3, which="both" if log else "major")
@@ -199,8 +203,9 @@ def plot_selection_frequency(
         ax.bar(x, freq, width=width, label=method)
     n = first + 1 if first else n_features
     ticks = [f"x{j + 1}" for j in range(n - 1 if first else n)] + (["rest (mean)"] if first else [])
-    if n <= 60:
-        ax.set_xticks(np.arange(n) + 0.4 - width / 2, ticks, rotation=90, fontsize="small")
+    if n <= 60:  # a tick under the middle of each group of bars
+        centre = (len(methods) - 1) * width / 2
+        ax.set_xticks(np.arange(n) + centre, ticks, rotation=90, fontsize="small")
     ax.set(title=title, xlabel="feature", ylabel="fraction of trials selected", ylim=(0, 1.05))
     ax.legend(fontsize="small")
     return _save(fig, plt, path)
@@ -215,8 +220,8 @@ def plot_bars(values: dict[str, np.ndarray], path: Path, *, title: str, ylabel: 
         V = np.asarray(vectors, dtype=float)
         mean = V.mean(axis=0)
         se = V.std(axis=0, ddof=1) / np.sqrt(V.shape[0]) if V.shape[0] > 1 else 0 * mean
-        ax.bar(np.arange(mean.size) + k * width, mean, width=width, yerr=se, label=label)
-    ax.set(title=title, xlabel="feature index (0-based)", ylabel=f"{ylabel} (mean ± SE)")
+        ax.bar(np.arange(1, mean.size + 1) + k * width, mean, width=width, yerr=se, label=label)
+    ax.set(title=title, xlabel="feature k (x_k)", ylabel=f"{ylabel} (mean ± SE)")
     ax.legend(fontsize="small")
     return _save(fig, plt, path)
 
