@@ -51,6 +51,8 @@ def _edited(tmp_path, old, new, name="broken.toml"):
         ('n_test = 500', '', r"missing key 'n_test', read by runner 'linear_toy'"),
         ('runner = "linear_toy"', 'runner = "os"', r"key 'runner' must name a built-in"),
         ('runner = "linear_toy"', '', r"missing key 'runner'"),
+        ('runner = "linear_toy"', 'runner = "pipeline"', r"key 'runner' must name a built-in"),
+        ("n_test = 500", "n_tset = 500", r"unknown key 'n_tset' .*did you mean 'n_test'"),
     ],
 )
 def test_broken_spec_names_file_and_key(tmp_path, old, new, pattern):

@@ -239,6 +239,10 @@ def plot_e7(records: list[dict], config: E7Config, folder) -> list:
 EXPERIMENT = Experiment(
     id="e7",
     module=__name__,
+    spec_keys=(
+        "targets", "n_inputs", "train_sizes", "n_runs", "n_val", "n_test", "svm_C",
+        "validation_stop", "methods",
+    ),
     config_class=E7Config,
     run_unit="run_trial",
     units=_units,

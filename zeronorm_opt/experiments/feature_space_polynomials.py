@@ -296,6 +296,10 @@ def plot_e5(records: list[dict], config: E5Config, folder) -> list:
 EXPERIMENT = Experiment(
     id="e5",
     module=__name__,
+    spec_keys=(
+        "n_inputs", "degree", "targets", "train_sizes", "n_test", "n_trials", "svm_C",
+        "linear_targets", "methods",
+    ),
     config_class=E5Config,
     run_unit="run_unit",
     units=_units,

@@ -328,6 +328,10 @@ def summarise_e10(records: list[dict], config: E10Config) -> str:
 EXPERIMENT = Experiment(
     id="e10",
     module=__name__,
+    spec_keys=(
+        "datasets", "n_folds", "n_repeats", "feature_counts", "alpha_grid", "selection_loss",
+        "bias", "n_random", "methods",
+    ),
     config_class=E10Config,
     run_unit="run_fold",
     units=_units,

@@ -276,6 +276,10 @@ def plot_e9(records: list[dict], config: E9Config, folder) -> list:
 EXPERIMENT = Experiment(
     id="e9",
     module=__name__,
+    spec_keys=(
+        "train_sizes", "n_features", "n_selected", "n_informative", "separation", "alpha",
+        "lowrank_max_m", "lowrank_rounds", "n_trials", "methods",
+    ),
     config_class=E9Config,
     run_unit="run_size",
     units=_units,
@@ -286,7 +290,7 @@ EXPERIMENT = Experiment(
     # lowrank_max_m only says which cells have a low-rank row: raising it computes the new ones.
     sweep_fields=("train_sizes", "lowrank_max_m"),
     group_fields=("m",),
-    metrics=(("seconds", "seconds", 1.0),),
+    metrics=(("seconds", "seconds", 1.0)),
     plots=plot_e9,
     cost="m up to 50 000: about 15 min on 1 core (timings: keep --n-jobs 1)",
 )

@@ -373,6 +373,10 @@ def summarise_e11(records: list[dict], config: E11Config) -> str:
 EXPERIMENT = Experiment(
     id="e11",
     module=__name__,
+    spec_keys=(
+        "train_sizes", "n_features", "n_nonzero", "noise", "n_trials", "lambda_ratios", "tol",
+        "max_iter", "sklearn_tol", "cvxpy_solver", "support_tol", "methods",
+    ),
     config_class=E11Config,
     run_unit="run_trial",
     units=_units,
@@ -380,6 +384,6 @@ EXPERIMENT = Experiment(
     trials_key="n_trials",
     setting_fields=("n",),
     group_fields=("n",),
-    metrics=(("seconds", "seconds", 1.0),),
+    metrics=(("seconds", "seconds", 1.0)),
     cost="2 sizes × 10 trials: about 5 min on 2 cores",
 )

@@ -190,6 +190,10 @@ def plot_e1(records: list[dict], config: E1Config, folder) -> list:
 EXPERIMENT = Experiment(
     id="e1",
     module=__name__,
+    spec_keys=(
+        "n_features", "train_sizes", "n_test", "n_trials", "n_features_to_select", "final_svm_C",
+        "methods",
+    ),
     config_class=E1Config,
     run_unit="run_trial",
     units=_units,

@@ -515,6 +515,7 @@ def _units(config: MicroarrayConfig) -> list[dict]:
 EXPERIMENT = Experiment(
     id="e2",
     module=__name__,
+    spec_keys=("dataset", "n_train", "n_trials", "gene_counts", "methods"),
     config_class=MicroarrayConfig,
     run_unit="run_trial",
     units=_units,

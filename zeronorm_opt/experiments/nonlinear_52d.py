@@ -251,6 +251,10 @@ def plot_e6(records: list[dict], config: E6Config, folder) -> list:
 EXPERIMENT = Experiment(
     id="e6",
     module=__name__,
+    spec_keys=(
+        "n_features", "train_sizes", "n_runs", "n_test", "svm_C", "adaptive_scaling_sigma0",
+        "adaptive_scaling_C_times_m", "adaptive_scaling_tol", "methods",
+    ),
     config_class=E6Config,
     run_unit="run_trial",
     units=_units,

@@ -56,6 +56,8 @@ class Experiment:
     module : str
         The module defining the experiment (``__name__``); the unit function is looked up in it
         at run time, by name, also inside Dask workers.
+    spec_keys : tuple of str
+        Keys a spec of this experiment must give (the others have defaults).
     config_class : type
         Dataclass of the settings; its field names are the spec's keys.
     run_unit : str
@@ -111,6 +113,7 @@ class Experiment:
 
     id: str
     module: str
+    spec_keys: tuple[str, ...]
     config_class: type
     run_unit: str
     units: Callable[[Any], list[dict]]
@@ -131,6 +134,12 @@ class Experiment:
     metrics: tuple = (("error", "test error %", 100.0),)
     group_fields: tuple[str, ...] = ("n_train",)
     tidy: Callable | None = None
+
+    def __post_init__(self) -> None:
+        # ("n_train") is a string, not a tuple: a slip that would silently iterate characters.
+        for name in ("spec_keys", "setting_fields", "item_fields", "sweep_fields", "group_fields"):
+            if isinstance(getattr(self, name), str):
+                raise TypeError(f"Experiment.{name} must be a tuple of names, not a string.")
 
     # -- items and identities -------------------------------------------------------------
     def items_of(self, config, unit: dict) -> list:

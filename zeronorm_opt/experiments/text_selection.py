@@ -264,6 +264,10 @@ def summarise_e8(records: list[dict], config: E8Config) -> str:
 EXPERIMENT = Experiment(
     id="e8",
     module=__name__,
+    spec_keys=(
+        "n_documents", "vocabulary_size", "n_indicative", "positive_fraction", "n_repeats",
+        "C_grid", "fractions", "methods",
+    ),
     config_class=E8Config,
     run_unit="run_repeat",
     units=_units,

@@ -263,6 +263,10 @@ def _summarise(records: list[dict], config: E4Config) -> str:
 EXPERIMENT = Experiment(
     id="e4",
     module=__name__,
+    spec_keys=(
+        "dataset", "n_folds", "n_repeats", "feature_counts", "C", "arom_norm", "preprocessing",
+        "methods",
+    ),
     config_class=E4Config,
     run_unit="run_fold",
     units=_units,
