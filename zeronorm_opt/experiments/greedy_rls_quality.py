@@ -325,6 +325,43 @@ def summarise_e10(records: list[dict], config: E10Config) -> str:
     return "\n".join(lines)
 
 
+def _tidy(records: list[dict], config: E10Config) -> list[dict]:
+    # One row per (record, feature count): test error and LOO error, for the report.
+    return [
+        {
+            "method": r["method"], "dataset": r["dataset"], "features": c,
+            "error": 1.0 - test, "loo_error": 1.0 - loo, "status": r["status"],
+        }
+        for r in records
+        if r.get("test_accuracy") is not None
+        for c, test, loo in zip(r["counts"], r["test_accuracy"], r["loo_accuracy"], strict=True)
+    ]  # fmt: skip
+
+
+def plot_e10(records: list[dict], config: E10Config, folder) -> list:
+    """Per data set: test error (and greedy RLS's LOO error) against the number of features."""
+    from .report import plot_curves
+
+    out = []
+    rows = _tidy(records, config)
+    for name in dict.fromkeys(r["dataset"] for r in rows):
+        curves = [{**r, "curve": f"{r['method']}: test"} for r in rows if r["dataset"] == name]
+        curves += [
+            {**r, "curve": f"{r['method']}: LOO", "error": r["loo_error"]}
+            for r in rows
+            if r["dataset"] == name and r["method"] == "greedy"
+        ]
+        out.append(
+            plot_curves(
+                curves, "features", "error", folder / f"e10_{name}_error_vs_features.png",
+                by="curve", scale=100.0, log="x",
+                title=f"E10 {name}: error against the number of selected features",
+                xlabel="features selected", ylabel="error %",
+            )
+        )  # fmt: skip
+    return out
+
+
 EXPERIMENT = Experiment(
     id="e10",
     module=__name__,
@@ -343,8 +380,10 @@ EXPERIMENT = Experiment(
     setting_fields=("dataset",),
     sweep_fields=("datasets", "skipped"),
     train_size_field=None,
-    group_fields=("dataset",),
-    metrics=(),
+    tidy=_tidy,
+    plots=plot_e10,
+    group_fields=("dataset", "features"),
+    metrics=(("error", "test error %", 100.0), ("loo_error", "LOO error %", 100.0)),
     data="colon.npz, leukemia.npz in $ZERONORM_OPT_DATA (skipped if absent); breast_cancer "
     "ships with scikit-learn",
     cost="3 data sets × 10 folds: about 10 min on 2 cores",

@@ -290,7 +290,7 @@ EXPERIMENT = Experiment(
     # lowrank_max_m only says which cells have a low-rank row: raising it computes the new ones.
     sweep_fields=("train_sizes", "lowrank_max_m"),
     group_fields=("m",),
-    metrics=(("seconds", "seconds", 1.0)),
+    metrics=(("seconds", "seconds", 1.0),),
     plots=plot_e9,
     cost="m up to 50 000: about 15 min on 1 core (timings: keep --n-jobs 1)",
 )

@@ -384,6 +384,6 @@ EXPERIMENT = Experiment(
     trials_key="n_trials",
     setting_fields=("n",),
     group_fields=("n",),
-    metrics=(("seconds", "seconds", 1.0)),
+    metrics=(("seconds", "seconds", 1.0),),
     cost="2 sizes × 10 trials: about 5 min on 2 cores",
 )

@@ -140,6 +140,9 @@ class Experiment:
         for name in ("spec_keys", "setting_fields", "item_fields", "sweep_fields", "group_fields"):
             if isinstance(getattr(self, name), str):
                 raise TypeError(f"Experiment.{name} must be a tuple of names, not a string.")
+        for metric in self.metrics:
+            if not (isinstance(metric, tuple) and len(metric) == 3):
+                raise TypeError(f"Experiment.metrics: (field, label, scale) triples; got {metric}")
 
     # -- items and identities -------------------------------------------------------------
     def items_of(self, config, unit: dict) -> list:

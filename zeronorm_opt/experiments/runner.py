@@ -22,6 +22,7 @@ or the place in which units run: the records are the same for every backend and 
 from __future__ import annotations
 
 import importlib
+import logging
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -186,8 +187,9 @@ def _run_dask(tasks, n_jobs: int, scheduler: str | None):
     if scheduler is None:
         workers = n_jobs if n_jobs > 0 else None
         cluster = LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
-        )
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+            silence_logs=logging.ERROR,  # no worker start/stop chatter around the progress
+        )  # fmt: skip
         client = Client(cluster)
     else:
         try:
