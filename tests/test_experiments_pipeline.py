@@ -241,6 +241,10 @@ def test_list_and_show(capsys):
         (["run", "e1", "--set", "n_trial=3"], 2, "did you mean n_trials?"),
         (["run", "e1", "--set", "n_test=0"], 2, "n_test"),
         (["run", "e1", "--set", "n_test"], 2, "key=value"),
+        (["run", "e1", "--set", "n_test=many"], 2, "'n_test' must be an integer; got 'many'"),
+        (["run", "e1", "--set", "train_sizes=[10, 2.5]"], 2, "must be a list of integers"),
+        (["run", "e1", "--set", "methods=SVM"], 2, "'methods' must be a list"),
+        (["run", "e1", "--set", "final_svm_C=-1"], 2, "final_svm_C must be > 0"),
         (["run", "e1", "--scheduler", "tcp://x:1"], 2, "--backend dask"),
         (["run", "e1", "--backend", "spark"], 2, "--backend"),
         (["run", "e8", "--train-sizes", "10"], 2, "--train-sizes does not apply"),
@@ -255,6 +259,18 @@ def test_cli_mistakes_are_one_line(capsys, argv, code, needle):
         got = exc.code
     assert got == code
     assert needle in _one_error_line(capsys.readouterr().err)
+
+
+def test_an_unexpected_error_is_one_line_exit_1(capsys, monkeypatch):
+    import zeronorm_opt.experiments.linear_toy as lt
+
+    def broken(*args):
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setattr(lt, "run_trial", broken)
+    assert main(["run", "e1", "--trials", "1", "--quiet"]) == 1
+    line = _one_error_line(capsys.readouterr().err)
+    assert "unexpected ZeroDivisionError" in line and "ZERONORM_OPT_DEBUG" in line
 
 
 def test_report_of_a_file_that_is_not_results(tmp_path, capsys):

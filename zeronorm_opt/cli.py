@@ -16,6 +16,8 @@ stderr (never a traceback) and one of these exit codes:
 
 =====  ====================================================================================
 0      success
+1      an unexpected error (a bug of the package: one line; set ``ZERONORM_OPT_DEBUG=1`` for
+       the traceback)
 2      bad command line or settings (unknown experiment, ``--trials 0``, an unknown
        ``--set`` key, an option the experiment rejects: every
        :class:`~zeronorm_opt.exceptions.ZeroNormError`)
@@ -41,13 +43,15 @@ from . import __version__
 from .exceptions import DataNotFoundError, ZeroNormError
 from .experiments.catalogue import available_problems, load_problem, load_spec_file
 
+EXIT_BUG = 1
 EXIT_USAGE = 2
 EXIT_FILES = 3
 EXIT_SKIPPED_LINES = 4
 EXIT_INTERRUPTED = 130
 
 EPILOG = (
-    "exit codes: 0 success; 2 bad command line or settings; 3 missing data or a results file "
+    "exit codes: 0 success; 1 unexpected error (a bug; ZERONORM_OPT_DEBUG=1 shows the "
+    "traceback); 2 bad command line or settings; 3 missing data or a results file "
     "that cannot be written or read (microarray .npz files: set ZERONORM_OPT_DATA to their "
     "folder); 4 unreadable lines of a results file were skipped (named on stderr); "
     "130 interrupted (rerun with the same --results file to resume)"
@@ -214,6 +218,17 @@ def main(argv=None) -> int:
     except OSError as exc:
         where = f" {exc.filename}" if exc.filename else ""
         return _fail(f"cannot read or write{where}: {exc.strerror or exc}", EXIT_FILES)
+    except ValueError as exc:  # a value a library rejects (e.g. scikit-learn's parameter checks)
+        if os.environ.get("ZERONORM_OPT_DEBUG"):
+            raise
+        return _fail(f"bad value: {exc}", EXIT_USAGE)
+    except Exception as exc:  # noqa: BLE001 - a bug of ours: one line, the traceback on request
+        if os.environ.get("ZERONORM_OPT_DEBUG"):
+            raise
+        return _fail(
+            f"unexpected {type(exc).__name__}: {exc} (a bug: please report it; "
+            "ZERONORM_OPT_DEBUG=1 shows the traceback)", EXIT_BUG,
+        )  # fmt: skip
 
 
 def _main(argv) -> int:

@@ -60,6 +60,8 @@ class E1Config:
             raise InputError("every training size must be at least 2.")
         if self.n_trials < 1 or self.n_test < 1:
             raise InputError("n_trials and n_test must be positive.")
+        if not self.final_svm_C > 0:
+            raise InputError(f"final_svm_C must be > 0; got {self.final_svm_C!r}.")
 
 
 def _relevant_pair(selected: np.ndarray) -> bool:

@@ -330,7 +330,60 @@ def config_from_spec(experiment: Experiment, spec: dict, overrides: dict | None 
                 f"{experiment.id} has no setting {key!r}; {hint}(settings: {', '.join(names)})"
             )
         settings[key] = value
+    fields = {f.name: f for f in dataclasses.fields(experiment.config_class)}
+    for key, value in settings.items():
+        _check_type(experiment.id, fields[key], value)
     try:
         return experiment.config_class(**settings)
-    except TypeError as exc:  # a value of the wrong kind deep in the dataclass' checks
+    except InputError:
+        raise
+    except (TypeError, ValueError) as exc:  # a value of the wrong kind deep in the checks
         raise InputError(f"{experiment.id}: bad setting: {exc}") from None
+
+
+def _kind(value) -> str | None:
+    if isinstance(value, bool):
+        return "a boolean (true or false)"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return None
+
+
+def _matches(expected: str, value) -> bool:
+    if expected == "a number":
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    return _kind(value) == expected
+
+
+def _check_type(eid: str, field: dataclasses.Field, value) -> None:
+    """A setting has the kind of its default: a number, a string, a list of numbers …"""
+    default = field.default
+    if default is dataclasses.MISSING and field.default_factory is not dataclasses.MISSING:
+        default = field.default_factory()
+    if default is None or default is dataclasses.MISSING:
+        return
+    annotation = str(field.type)
+    expected = _kind(default)
+    if expected is not None:
+        if not _matches(expected, value):
+            raise InputError(f"{eid}: setting {field.name!r} must be {expected}; got {value!r}")
+        return
+    if isinstance(default, tuple | list):
+        if isinstance(value, str) and "str" in annotation.split("[")[0]:
+            return  # e.g. a single solver name where a list is also accepted
+        if not isinstance(value, list | tuple):
+            raise InputError(f"{eid}: setting {field.name!r} must be a list; got {value!r}")
+        kinds = {_kind(v) for v in default}
+        if len(kinds) == 1 and (kind := kinds.pop()) is not None:
+            bad = [v for v in value if not _matches(kind, v)]
+            if bad:
+                raise InputError(
+                    f"{eid}: setting {field.name!r} must be a list of "
+                    f"{kind.removeprefix('an ').removeprefix('a ')}s; got {value!r}"
+                )
+    elif isinstance(default, dict) and not isinstance(value, dict):
+        raise InputError(f"{eid}: setting {field.name!r} must be a table (dict); got {value!r}")

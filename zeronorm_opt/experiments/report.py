@@ -274,7 +274,13 @@ def report(
         if runner not in experiments:
             raise InputError(f"{path}: records of unknown experiment runner {runner!r}.")
         experiment = experiments[runner]
-        config = experiment.config_class(**settings)
+        try:
+            config = experiment.config_class(**settings)
+        except (TypeError, ValueError) as exc:  # records of another version of the package
+            raise InputError(
+                f"{path}: the settings stored with the {eid} records do not fit this version of "
+                f"zeronorm_opt ({exc}); rerun the experiment into a new results file."
+            ) from None
         flat = collect(experiment, config, records, eid=eid)
         if not flat:
             continue
