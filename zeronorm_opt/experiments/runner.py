@@ -289,6 +289,8 @@ def run(
             todo.append((unit, missing))
     if todo and len(todo) < len(plan):
         report.message(f"resuming: {len(plan) - len(todo)} of {len(plan)} units in {results_path}")
+    elif plan and not todo:
+        report.message(f"all {len(plan)} units already in {results_path}: nothing to run")
     if todo:
         shared = tuple(experiment.shared(config)) if shared is None and experiment.shared else (
             tuple(shared or ())
