@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import importlib
 import logging
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 
@@ -186,10 +188,17 @@ def _run_dask(tasks, n_jobs: int, scheduler: str | None):
     cluster = None
     if scheduler is None:
         workers = n_jobs if n_jobs > 0 else None
-        cluster = LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
-            silence_logs=logging.ERROR,  # no worker start/stop chatter around the progress
-        )  # fmt: skip
+        # The worker processes inherit an ignored SIGINT: Ctrl-C in the terminal reaches the
+        # whole process group, and only this process should react (close the cluster, say
+        # "interrupted"), not every worker with a traceback of its own.
+        previous = _ignore_sigint()
+        try:
+            cluster = LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                silence_logs=logging.ERROR,  # no worker start/stop chatter around the progress
+            )  # fmt: skip
+        finally:
+            _restore_sigint(previous)
         client = Client(cluster)
     else:
         try:
@@ -210,6 +219,17 @@ def _run_dask(tasks, n_jobs: int, scheduler: str | None):
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _ignore_sigint():
+    if threading.current_thread() is not threading.main_thread():
+        return None  # signal handlers can only be set from the main thread
+    return signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _restore_sigint(previous) -> None:
+    if previous is not None:
+        signal.signal(signal.SIGINT, previous)
 
 
 # ---------------------------------------------------------------------------------------------
