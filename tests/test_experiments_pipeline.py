@@ -314,3 +314,29 @@ def test_progress_lines_and_bar():
     bar.stop()
     text = buffer.getvalue()
     assert "3/3" in text and "ETA" in text and "elapsed" in text
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", [["--n-jobs", "2"], ["--backend", "dask", "--n-jobs", "2"]])
+def test_ctrl_c_in_a_terminal_is_one_line(tmp_path, backend):
+    # Ctrl-C reaches the whole process group (the workers too): one line, exit 130, and the
+    # records written so far are kept for the resume.
+    path = tmp_path / "r.jsonl"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "zeronorm_opt", "run", "e1", "--trials", "20", *backend,
+         "--results", str(path)],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )  # fmt: skip
+    deadline = time.monotonic() + 120
+    while proc.poll() is None and _lines(path) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130
+    assert err.strip().splitlines()[-1] == (
+        "zeronorm-opt: error: interrupted; rerun with the same --results file to resume"
+    )
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    assert len(_records_lenient(path)) >= 2

@@ -27,6 +27,7 @@ import signal
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Callable, Sequence
 
 from ..exceptions import InputError
@@ -332,6 +333,11 @@ def run(
                 report.advance()
         finally:
             report.stop()
+            # On an interruption joblib warns about the cancelled tasks when its generator is
+            # closed: expected here (the user asked to stop), so close it now, quietly.
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                results.close()
     return collect(
         experiment, config, store.records, plan=plan, fingerprint=fingerprint, eid=experiment_id
     )
