@@ -55,6 +55,11 @@ def test_every_spec_fills_its_configuration_generically(pid):
     # More trials are the same configuration (earlier records are reused), another constant not.
     more = config_from_spec(experiment, spec, {experiment.trials_key: 99})
     assert experiment.fingerprint(more) == experiment.fingerprint(config)
+    # The spec's settings and the configuration's defaults are the same configuration.
+    defaults = experiment.config_class()
+    same = all(getattr(defaults, k) == getattr(config, k) for k in spec if hasattr(defaults, k))
+    if same:
+        assert experiment.fingerprint(defaults) == experiment.fingerprint(config)
 
 
 def test_set_overrides_with_a_did_you_mean():

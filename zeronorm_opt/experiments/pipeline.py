@@ -162,7 +162,9 @@ class Experiment:
             for f in dataclasses.fields(config)
             if f.name not in skip and not f.name.startswith("data_dir")
         }
-        text = json.dumps(settings, sort_keys=True, default=_jsonable)
+        # 1 and 1.0 (a spec's ``C = 1``, a default ``C = 1.0``) are the same setting.
+        canonical = _numbers_as_floats(json.loads(json.dumps(settings, default=_jsonable)))
+        text = json.dumps(canonical, sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:12]
 
     # -- record schema --------------------------------------------------------------------
@@ -223,6 +225,16 @@ class Experiment:
             "fold": flat.get(self.fold_field) if self.fold_field else None,
             "method": flat["method"],
         }
+
+
+def _numbers_as_floats(value):
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, int | float):
+        return float(value)
+    if isinstance(value, list):
+        return [_numbers_as_floats(v) for v in value]
+    return {k: _numbers_as_floats(v) for k, v in value.items()}
 
 
 def settings_of(config) -> dict:
