@@ -26,7 +26,7 @@ def test_catalogue_is_the_top_level_problems_folder():
 @pytest.mark.parametrize("path", sorted((ROOT / "problems").glob("*.toml")), ids=lambda p: p.name)
 def test_every_spec_validates(path):
     spec = load_spec_file(path)
-    assert spec["title"] and callable(runner_module(spec).run_from_cli)
+    assert spec["title"] and runner_module(spec).EXPERIMENT.runner == spec["runner"]
     assert load_problem(spec["id"]) == spec
 
 
@@ -51,6 +51,8 @@ def _edited(tmp_path, old, new, name="broken.toml"):
         ('n_test = 500', '', r"missing key 'n_test', read by runner 'linear_toy'"),
         ('runner = "linear_toy"', 'runner = "os"', r"key 'runner' must name a built-in"),
         ('runner = "linear_toy"', '', r"missing key 'runner'"),
+        ('runner = "linear_toy"', 'runner = "pipeline"', r"key 'runner' must name a built-in"),
+        ("n_test = 500", "n_tset = 500", r"unknown key 'n_tset' .*did you mean 'n_test'"),
     ],
 )
 def test_broken_spec_names_file_and_key(tmp_path, old, new, pattern):

@@ -84,7 +84,11 @@ def test_results_file_is_json_lines(tmp_path):
     path = tmp_path / "r.jsonl"
     run_e1(E1Config(train_sizes=[10], n_trials=1, methods=["SVM"]), results_path=path)
     records = [json.loads(line) for line in path.read_text().splitlines()]
-    assert records[0]["method"] == "SVM" and 0 <= records[0]["error"] <= 1
+    # One schema for every experiment: identity, setting, metrics, timing, versions, seed.
+    assert records[0]["method"] == "SVM" and 0 <= records[0]["metrics"]["error"] <= 1
+    assert records[0]["experiment"] == "e1" and records[0]["setting"] == {"n_train": 10}
+    assert records[0]["trial"] == 0 and records[0]["fold"] is None and records[0]["seed"] == 0
+    assert records[0]["timing"]["seconds"] > 0 and "cvxpy" in records[0]["versions"]
 
 
 def test_results_store_redone_record_survives_a_cut_last_line(tmp_path):
@@ -163,7 +167,7 @@ def test_cli_keyboard_interrupt_is_exit_130(capsys, monkeypatch):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(lt, "run_e1", interrupted)
+    monkeypatch.setattr(lt, "run_trial", interrupted)
     assert main(["run", "e1", "--trials", "1"]) == 130
     assert "interrupted; rerun with the same --results file to resume" in _one_error_line(capsys)
 
@@ -194,7 +198,7 @@ def test_cli_unwritable_results_is_exit_3(capsys, monkeypatch, tmp_path):
     def denied(*args, **kwargs):
         raise PermissionError(13, "Permission denied", str(tmp_path / "r.jsonl"))
 
-    monkeypatch.setattr(lt, "run_e1", denied)
+    monkeypatch.setattr(lt, "run_trial", denied)
     assert main(["run", "e1", "--trials", "1", "--results", str(tmp_path / "r.jsonl")]) == 3
     assert "Permission denied" in _one_error_line(capsys)
 

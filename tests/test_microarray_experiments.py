@@ -139,8 +139,12 @@ def test_interrupted_run_redoes_only_the_lost_record(tmp_path, monkeypatch):
     assert any("resuming" in m for m in messages)
     key = lambda r: (r["trial"], r["method"])  # noqa: E731
     assert {key(r): r["errors"] for r in first} == {key(r): r["errors"] for r in second}
-    with pytest.raises(InputError, match="gene counts"):
-        run_microarray(MicroarrayConfig(n_trials=2, gene_counts=[50]), results_path=path)
+    # Other gene counts are another configuration: computed, never mixed with these records.
+    other = run_microarray(
+        MicroarrayConfig(n_trials=1, gene_counts=[50], methods=["CORR"]), results_path=path
+    )
+    assert [r["gene_counts"] for r in other] == [[50]]
+    assert len(run_microarray(config, results_path=path)) == 4
 
 
 @pytest.mark.parametrize(
@@ -198,7 +202,7 @@ def test_cli_runs_two_trials_and_prints_the_table(capsys, tmp_path):
     assert main([*argv, "--results", str(results)]) == 0
     captured = capsys.readouterr()
     assert "colon: 50 train / 12 test" in captured.out
-    assert "CORR" in captured.out and "l2-AROM" in captured.out and "2/2 splits" in captured.err
+    assert "CORR" in captured.out and "l2-AROM" in captured.out and "2/2 units" in captured.err
     assert len(results.read_text().splitlines()) == 4
     assert main(["run", "e2", "--trials", "1", "--train-sizes", "40", "50"]) == 2
     assert "one training size" in capsys.readouterr().err

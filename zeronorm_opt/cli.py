@@ -1,25 +1,31 @@
-"""Command line: ``zeronorm-opt list`` and ``zeronorm-opt run <experiment> [options]``.
+"""Command line: ``zeronorm-opt list | show | run | report``.
 
-Each experiment of the catalogue (``problems/*.toml`` at the top of the repository, installed as
-``zeronorm_opt/_problems``) names its ``runner``: a
-module of :mod:`zeronorm_opt.experiments` with a function
-``run_from_cli(spec, args, progress) -> str`` that runs the experiment with the TOML settings
-``spec`` overridden by the command-line options ``args`` and returns the table to print.
-Options an experiment has no use for are rejected by its runner with an :class:`InputError`.
-``zeronorm-opt run ./my.toml`` runs a spec of one's own: a path ending in ``.toml`` (or any
-existing file) is read and validated like a catalogue entry; its ``runner`` must name a built-in
-experiment module.
+* ``zeronorm-opt list`` — the experiments of the catalogue, the data they need, their rough cost;
+* ``zeronorm-opt show SPEC`` — one spec (a catalogue id such as ``e1``, or a ``.toml`` path) and
+  the settings its run would use;
+* ``zeronorm-opt run SPEC|PATH.toml [--set key=value …] [--trials N] [--n-jobs N]
+  [--backend loky|dask] [--scheduler ADDRESS] [--results FILE] [--quiet]`` — run it and print
+  its table; ``--set`` overrides any setting of the spec (the spec's keys are the settings);
+* ``zeronorm-opt report FILE [--format md|html] [--plots DIR]`` — the tables of a results file
+  (mean ± standard error, beside the paper's figures) and its plots.
 
-``python -m zeronorm_opt`` is the same command. A mistake ends in one line on stderr (never a
-traceback) and one of these exit codes:
+Every experiment implements one protocol (:mod:`zeronorm_opt.experiments.pipeline`): a spec's
+``runner`` names a module of :mod:`zeronorm_opt.experiments` whose ``EXPERIMENT`` the generic
+code runs. ``python -m zeronorm_opt`` is the same command. A mistake ends in one line on
+stderr (never a traceback) and one of these exit codes:
 
 =====  ====================================================================================
 0      success
-2      bad command line or settings (unknown experiment, ``--trials 0``, an option the
-       experiment rejects: every :class:`~zeronorm_opt.exceptions.ZeroNormError`)
+1      an unexpected error (a bug of the package: one line; set ``ZERONORM_OPT_DEBUG=1`` for
+       the traceback)
+2      bad command line or settings (unknown experiment, ``--trials 0``, an unknown
+       ``--set`` key, an option the experiment rejects: every
+       :class:`~zeronorm_opt.exceptions.ZeroNormError`)
 3      a file is missing or cannot be written: microarray data not found (put the ``.npz``
-       files in a folder and set ``ZERONORM_OPT_DATA`` to it), or a ``--results`` file in a
-       folder that cannot be created or written
+       files in a folder and set ``ZERONORM_OPT_DATA`` to it), a ``--results`` file in a
+       folder that cannot be created or written, a results file to report that is absent
+4      the results file had unreadable lines (named on stderr); they were skipped, the good
+       records kept (``run`` computed the lost records again)
 130    interrupted (Ctrl-C); rerun with the same ``--results`` file to resume
 =====  ====================================================================================
 """
@@ -37,15 +43,20 @@ from . import __version__
 from .exceptions import DataNotFoundError, ZeroNormError
 from .experiments.catalogue import available_problems, load_problem, load_spec_file
 
+EXIT_BUG = 1
 EXIT_USAGE = 2
 EXIT_FILES = 3
+EXIT_SKIPPED_LINES = 4
 EXIT_INTERRUPTED = 130
 
 EPILOG = (
-    "exit codes: 0 success; 2 bad command line or settings; 3 missing data or a results file "
-    "that cannot be written (microarray .npz files: set ZERONORM_OPT_DATA to their folder); "
+    "exit codes: 0 success; 1 unexpected error (a bug; ZERONORM_OPT_DEBUG=1 shows the "
+    "traceback); 2 bad command line or settings; 3 missing data or a results file "
+    "that cannot be written or read (microarray .npz files: set ZERONORM_OPT_DATA to their "
+    "folder); 4 unreadable lines of a results file were skipped (named on stderr); "
     "130 interrupted (rerun with the same --results file to resume)"
 )
+
 
 class _OneLineParser(argparse.ArgumentParser):
     """An argument parser whose errors are one line on stderr (no usage block), exit 2."""
@@ -80,18 +91,9 @@ def n_jobs_int(text: str) -> int:
     return value
 
 
-def _progress(message: str) -> None:
-    print(message, file=sys.stderr)
-
-
-def runnable_experiments() -> dict[str, str]:
-    """Experiment id → runner module, for the catalogue entries that have a runner."""
-    out = {}
-    for pid in available_problems():
-        runner = load_problem(pid).get("runner")
-        if runner:
-            out[pid] = runner
-    return out
+def experiment_of(spec: dict):
+    """The :class:`~zeronorm_opt.experiments.pipeline.Experiment` a spec's ``runner`` names."""
+    return importlib.import_module(f".experiments.{spec['runner']}", "zeronorm_opt").EXPERIMENT
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -102,29 +104,65 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("list", help="list the experiments of the catalogue", epilog=EPILOG)
-    run = sub.add_parser("run", help="run one experiment and print its table", epilog=EPILOG)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_OneLineParser)
+    sub.add_parser(
+        "list", help="list the experiments: data needed, rough cost", epilog=EPILOG
+    )
+    show = sub.add_parser("show", help="show a spec and the settings of its run", epilog=EPILOG)
+    show.add_argument("experiment", help="experiment id (e.g. e1) or the path of a spec .toml")
+    run = sub.add_parser(
+        "run",
+        help="run one experiment and print its table",
+        description="Run one experiment of the catalogue (or a spec file of your own) and "
+        "print its table. Settings: the spec's keys (zeronorm-opt show SPEC lists them), "
+        "overridden by --set key=value and the shortcuts below.",
+        epilog=EPILOG,
+    )
     run.add_argument(
         "experiment",
         help="experiment id, e.g. e1 (case does not matter), or the path of a spec .toml file",
     )
     run.add_argument(
-        "--trials", type=positive_int, default=None, help="trials (draws, runs) per setting"
-    )
+        "--set", dest="assignments", action="append", default=[], metavar="KEY=VALUE",
+        help="override a setting of the spec (TOML value: 100, 1e-3, [10, 20], true, colon); "
+        "repeatable",
+    )  # fmt: skip
+    run.add_argument(
+        "--trials", type=positive_int, default=None,
+        help="trials (draws, runs, repetitions) per setting",
+    )  # fmt: skip
     run.add_argument(
         "--train-sizes", type=positive_int, nargs="+", default=None, help="training-set sizes"
     )
     run.add_argument("--methods", nargs="+", default=None, help="subset of the table's rows")
-    run.add_argument("--seed", type=int, default=0)
+    run.add_argument("--seed", type=int, default=None, help="master seed (default: 0)")
     run.add_argument(
-        "--n-jobs", type=n_jobs_int, default=1, help="parallel workers (joblib); -1: all cores"
-    )
+        "--n-jobs", type=n_jobs_int, default=1,
+        help="parallel workers (joblib processes, or Dask local workers); -1: all cores",
+    )  # fmt: skip
     run.add_argument(
-        "--results",
-        default=None,
+        "--backend", choices=("loky", "dask"), default="loky",
+        help="loky: processes on this machine; dask: a Dask cluster (a LocalCluster, or the "
+        "one at --scheduler)",
+    )  # fmt: skip
+    run.add_argument(
+        "--scheduler", default=None, metavar="ADDRESS",
+        help="address of an existing Dask scheduler, e.g. tcp://10.0.0.1:8786 (with --backend "
+        "dask)",
+    )  # fmt: skip
+    run.add_argument(
+        "--results", default=None,
         help="JSON-lines file the records are appended to; an interrupted run resumes from it",
-    )
+    )  # fmt: skip
+    run.add_argument("--quiet", action="store_true", help="no progress output")
+    rep = sub.add_parser(
+        "report", help="tables and plots of a results file", epilog=EPILOG,
+        description="Print the tables of a results file (each metric as mean ± standard error "
+        "of the mean, beside the paper's figures) and write its plots.",
+    )  # fmt: skip
+    rep.add_argument("results", help="a JSON-lines file written by zeronorm-opt run --results")
+    rep.add_argument("--format", choices=("md", "html"), default="md")
+    rep.add_argument("--plots", default=None, metavar="DIR", help="write the plots (PNG) here")
     return parser
 
 
@@ -169,65 +207,187 @@ def main(argv=None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 1
-
-
-def _main(argv) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    try:
-        runners = runnable_experiments()
-    except ZeroNormError as exc:  # a broken catalogue spec: one line naming file and key
-        return _fail(str(exc), EXIT_USAGE)
-    if args.command == "list":
-        for pid, path in available_problems().items():
-            mark = "" if pid in runners else "  [no runner yet]"
-            print(f"{pid}\t{load_problem(pid)['title']}\t({path.name}){mark}")
-        return 0
-    if _is_spec_path(args.experiment):
-        path = Path(args.experiment)
-        if not path.is_file():
-            return _fail(f"spec file not found: {args.experiment}", EXIT_FILES)
-        try:
-            spec = load_spec_file(path)
-        except ZeroNormError as exc:
-            return _fail(str(exc), EXIT_USAGE)
-        except OSError as exc:
-            return _fail(f"cannot read {args.experiment}: {exc.strerror or exc}", EXIT_FILES)
-        experiment = str(spec["id"])
-        runner = spec["runner"]
-    else:
-        experiment = args.experiment.lower()
-        known = sorted(available_problems(), key=lambda p: (len(p), p))
-        if experiment not in known:
-            return _fail(_unknown_experiment(args.experiment, known), EXIT_USAGE)
-        if experiment not in runners:
-            return _fail(
-                f"no runner for {experiment!r} yet; runnable: {', '.join(sorted(runners))}",
-                EXIT_USAGE,
-            )
-        spec = None
-        runner = runners[experiment]
-    if args.results is not None:
-        problem = _results_problem(args.results)
-        if problem:
-            return _fail(problem, EXIT_FILES)
-    module = importlib.import_module(f".experiments.{runner}", "zeronorm_opt")
-    try:
-        if spec is None:
-            spec = load_problem(experiment)
-        table = module.run_from_cli(spec, args, _progress)
     except KeyboardInterrupt:
         return _fail("interrupted; rerun with the same --results file to resume", EXIT_INTERRUPTED)
+    except DataNotFoundError as exc:
+        return _fail(f"missing data: {exc}", EXIT_FILES)
     except ZeroNormError as exc:
         return _fail(str(exc), EXIT_USAGE)
-    except DataNotFoundError as exc:
-        return _fail(f"missing data for {experiment}: {exc}", EXIT_FILES)
     except FileNotFoundError as exc:
         return _fail(f"file not found: {exc.filename or exc}", EXIT_FILES)
     except OSError as exc:
         where = f" {exc.filename}" if exc.filename else ""
         return _fail(f"cannot read or write{where}: {exc.strerror or exc}", EXIT_FILES)
-    print(table)
+    except ValueError as exc:  # a value a library rejects (e.g. scikit-learn's parameter checks)
+        if os.environ.get("ZERONORM_OPT_DEBUG"):
+            raise
+        return _fail(f"bad value: {exc}", EXIT_USAGE)
+    except Exception as exc:  # noqa: BLE001 - a bug of ours: one line, the traceback on request
+        if os.environ.get("ZERONORM_OPT_DEBUG"):
+            raise
+        return _fail(
+            f"unexpected {type(exc).__name__}: {exc} (a bug: please report it; "
+            "ZERONORM_OPT_DEBUG=1 shows the traceback)", EXIT_BUG,
+        )  # fmt: skip
+
+
+def _main(argv) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "list":
+        return _list()
+    if args.command == "report":
+        return _report(args)
+    found = _find_spec(args.experiment)
+    if isinstance(found, int):
+        return found
+    spec = found
+    experiment = experiment_of(spec)
+    if args.command == "show":
+        return _show(spec, experiment)
+    return _run(args, spec, experiment)
+
+
+def _list() -> int:
+    for pid in available_problems():
+        spec = load_problem(pid)
+        experiment = experiment_of(spec)
+        print(f"{pid}\t{spec['title']}")
+        print(f"\tdata: {experiment.data}; cost: {experiment.cost or 'a few minutes'}")
+    return 0
+
+
+def _find_spec(argument: str):
+    """The validated spec named by ``argument`` (id or path), or an exit code."""
+    if _is_spec_path(argument):
+        path = Path(argument)
+        if not path.is_file():
+            return _fail(f"spec file not found: {argument}", EXIT_FILES)
+        try:
+            return load_spec_file(path)
+        except OSError as exc:
+            return _fail(f"cannot read {argument}: {exc.strerror or exc}", EXIT_FILES)
+    known = list(available_problems())
+    if argument.lower() not in known:
+        return _fail(_unknown_experiment(argument, known), EXIT_USAGE)
+    return load_problem(argument.lower())
+
+
+def _show(spec: dict, experiment) -> int:
+    from dataclasses import fields
+
+    from .experiments.pipeline import config_from_spec
+
+    config = config_from_spec(experiment, spec)
+    print(f"{spec['id']}: {spec['title']}")
+    print(f"runner: {spec['runner']}; data: {experiment.data}; cost: {experiment.cost or '-'}")
+    print(f"--trials sets {experiment.trials_key}; every setting can be changed with --set:")
+    for f in fields(config):
+        mark = "" if f.name in spec else "   (default, not in the spec)"
+        print(f"  {f.name} = {getattr(config, f.name)!r}{mark}")
+    for entry in spec.get("paper", []):
+        print(f"paper: {entry['method']} {entry.get('setting', {})}: {entry['values']} "
+              f"({entry['ref']})")  # fmt: skip
+    return 0
+
+
+def _overrides(args, spec: dict, experiment) -> dict:
+    from .exceptions import InputError
+    from .experiments.pipeline import parse_assignments
+
+    overrides = parse_assignments(args.assignments)
+    if args.trials is not None:
+        overrides[experiment.trials_key] = args.trials
+    if args.methods is not None:
+        overrides["methods"] = args.methods
+    if args.seed is not None:
+        overrides["seed"] = args.seed
+    if args.train_sizes is not None:
+        field = experiment.train_size_field
+        if field is None:
+            raise InputError(
+                f"{spec['id']} has no training sizes (its data are split by a fixed protocol): "
+                f"--train-sizes does not apply; use --trials N for more repetitions."
+            )
+        if field == "n_train":
+            if len(args.train_sizes) != 1:
+                raise InputError(
+                    f"{spec['id']} uses one training size per run (the rest of the samples is "
+                    f"the test part); pass one value to --train-sizes, got {args.train_sizes}."
+                )
+            overrides[field] = args.train_sizes[0]
+        else:
+            overrides[field] = args.train_sizes
+    return overrides
+
+
+def _progress_for(args):
+    from .experiments.runner import Progress, RichProgress
+
+    if args.quiet:
+        return Progress(None)
+    if sys.stderr.isatty():
+        return RichProgress()
+    return Progress(lambda line: print(line, file=sys.stderr, flush=True))
+
+
+def _run(args, spec: dict, experiment) -> int:
+    from .experiments.pipeline import RECORD_KEY, config_from_spec
+    from .experiments.results_store import ResultsStore
+    from .experiments.runner import results_destination, run
+
+    config = config_from_spec(experiment, spec, _overrides(args, spec, experiment))
+    skipped = []
+    if args.results is not None:
+        problem = _results_problem(args.results)
+        if problem:
+            return _fail(problem, EXIT_FILES)
+        if Path(args.results).is_file():
+            skipped = ResultsStore(args.results, RECORD_KEY).skipped_lines
+    progress = _progress_for(args)
+    where = results_destination(args.results)
+    backend = args.backend + (f" at {args.scheduler}" if args.scheduler else "")
+    progress.message(f"{spec['id']}: {spec['title']}; backend {backend}; {where}")
+    records = run(
+        experiment, config, results_path=args.results, n_jobs=args.n_jobs,
+        backend=args.backend, scheduler=args.scheduler, progress=progress,
+        experiment_id=str(spec["id"]),
+    )  # fmt: skip
+    print(experiment.summarise(records, config))
+    if skipped:
+        return _fail(
+            f"{_skipped_lines(skipped)} of {args.results} could not be read and were skipped; "
+            "their records were computed again", EXIT_SKIPPED_LINES,
+        )  # fmt: skip
+    return 0
+
+
+def _skipped_lines(numbers) -> str:
+    shown = ", ".join(str(n) for n in numbers[:5])
+    more = f" and {len(numbers) - 5} more" if len(numbers) > 5 else ""
+    return f"line{'s' if len(numbers) > 1 else ''} {shown}{more}"
+
+
+def _report(args) -> int:
+    from .experiments.report import read_results, report
+
+    _, skipped = read_results(args.results)
+    experiments, specs = {}, {}
+    for pid in available_problems():
+        spec = load_problem(pid)
+        specs[pid] = spec
+        experiments[spec["runner"]] = experiment_of(spec)
+    text, plots = report(
+        args.results, fmt=args.format, plots=args.plots, experiments=experiments, specs=specs
+    )
+    print(text)
+    for path in plots:
+        print(f"plot written: {path}", file=sys.stderr)
+    if skipped:
+        return _fail(
+            f"{_skipped_lines(skipped)} of {args.results} could not be read and were skipped "
+            "(the report uses the other records)", EXIT_SKIPPED_LINES,
+        )  # fmt: skip
     return 0
 
 

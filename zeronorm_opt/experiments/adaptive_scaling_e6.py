@@ -17,15 +17,10 @@ scans on draws of master seed 0 and seeds 100–109; the reported figures use ma
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
-from joblib import Parallel, delayed
 
-from ..datasets.synthetic_nonlinear import WESTON_NONLINEAR_RELEVANT
-from ..estimators.adaptive_scaling import AdaptiveScaling
-from ..exceptions import InputError, ZeroNormError
-from .nonlinear_52d import E6_C_TIMES_M, E6_SIGMA0, E6_TOL, draw_e6
+from ..exceptions import InputError
+from .nonlinear_52d import E6_C_TIMES_M, E6_SIGMA0, E6_TOL, E6Config, run_e6
 
 __all__ = [
     "E6_C_TIMES_M",
@@ -34,41 +29,6 @@ __all__ = [
     "run_adaptive_scaling_e6",
     "summarise_adaptive_scaling_e6",
 ]
-
-
-def _one_run(run: int, n_train: int, seed: int, n_test: int, n_features: int, params) -> dict:
-    # The draw of the E6 runner: the same data as its AS-RBF row.
-    Xtr, ytr, Xte, yte = draw_e6(seed, run, n_train, n_test, n_features)
-    record = {"run": run, "n_train": n_train, "method": "adaptive scaling (RBF)"}
-    start = time.perf_counter()
-    try:
-        if len(np.unique(ytr)) < 2:
-            raise InputError("the training draw has a single class")
-        model = AdaptiveScaling(kernel="rbf", **params).fit(Xtr, ytr)
-        selected = [int(j) for j in model.get_support(indices=True)]
-        relevant = set(WESTON_NONLINEAR_RELEVANT)
-        record.update(
-            selected=selected,
-            n_selected=len(selected),
-            recall=len(relevant & set(selected)) / len(relevant),
-            exact=set(selected) == relevant,
-            test_error=float(np.mean(model.predict(Xte) != yte)),
-            scale_on_relevant=float(model.scale_[list(relevant)].sum() / model.scale_.sum()),
-            n_iter=model.n_iter_,
-            stop_reason=model.stop_reason_,
-            status="ok",
-        )
-    except ZeroNormError as exc:  # recorded, not fatal: one bad draw must not stop a run
-        record.update(
-            selected=None,
-            n_selected=None,
-            recall=None,
-            exact=None,
-            test_error=None,
-            status=repr(exc),
-        )
-    record["seconds"] = time.perf_counter() - start
-    return record
 
 
 def run_adaptive_scaling_e6(
@@ -82,9 +42,14 @@ def run_adaptive_scaling_e6(
     C: float | None = None,
     sigma0: float = E6_SIGMA0,
     tol: float = E6_TOL,
+    results_path=None,
     **estimator_params,
 ) -> list[dict]:
     """Run E6 for adaptive scaling (RBF): one record per run.
+
+    This is the ``AS-RBF`` row of the E6 runner (:mod:`zeronorm_opt.experiments.nonlinear_52d`)
+    at one training size, through the same runner and results store, with its records renamed
+    the way the adaptive-scaling work reports them.
 
     Parameters
     ----------
@@ -102,6 +67,8 @@ def run_adaptive_scaling_e6(
         ``C`` of :class:`AdaptiveScaling`; None: ``E6_C_TIMES_M / n_train``.
     sigma0, tol : float
         Of :class:`AdaptiveScaling` (defaults :data:`E6_SIGMA0`, :data:`E6_TOL`).
+    results_path : path or None
+        Results store shared with ``zeronorm-opt run e6`` (resumable).
     **estimator_params
         Further :class:`AdaptiveScaling` parameters (``max_iter``, ``step`` ...).
 
@@ -124,13 +91,39 @@ def run_adaptive_scaling_e6(
     for name, value, low in (("n_train", n_train, 4), ("n_runs", n_runs, 1), ("n_test", n_test, 1)):
         if isinstance(value, bool) or int(value) != value or value < low:
             raise InputError(f"{name} must be an integer >= {low}; got {value!r}.")
-    C = E6_C_TIMES_M / int(n_train) if C is None else C
-    params = dict(C=C, sigma0=sigma0, tol=tol, **estimator_params)
-    jobs = (
-        delayed(_one_run)(run, int(n_train), int(seed), int(n_test), int(n_features), params)
-        for run in range(int(n_runs))
+    config = E6Config(
+        train_sizes=[int(n_train)],
+        n_runs=int(n_runs),
+        n_test=int(n_test),
+        n_features=int(n_features),
+        adaptive_scaling_sigma0=sigma0,
+        adaptive_scaling_tol=tol,
+        adaptive_scaling_C=C,
+        adaptive_scaling_params=dict(estimator_params),
+        methods=["AS-RBF"],
+        seed=int(seed),
     )
-    return list(Parallel(n_jobs=n_jobs)(jobs))
+    return [_renamed(r) for r in run_e6(config, results_path=results_path, n_jobs=n_jobs)]
+
+
+def _renamed(record: dict) -> dict:
+    # The E6 row's record under the names of the adaptive-scaling report.
+    ok = record["status"] == "ok"
+    return {
+        "run": record["run"],
+        "n_train": record["n_train"],
+        "method": "adaptive scaling (RBF)",
+        "selected": record["kept"],
+        "n_selected": len(record["kept"]) if ok else None,
+        "recall": record["recall"],
+        "exact": record["exact"],
+        "test_error": record["error"],
+        "scale_on_relevant": record.get("scale_on_relevant"),
+        "n_iter": record.get("n_iter"),
+        "stop_reason": record.get("stop_reason"),
+        "status": record["status"],
+        "seconds": record["seconds"],
+    }
 
 
 def summarise_adaptive_scaling_e6(records: list[dict]) -> str:

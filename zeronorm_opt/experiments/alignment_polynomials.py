@@ -13,7 +13,7 @@ row is that SVM on all inputs (seed 001's Figure 1 compares the two errors).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,9 +23,10 @@ from sklearn.svm import SVC
 from ..datasets import SparsePolynomial, make_sparse_polynomial
 from ..estimators.alignment import VALIDATION_STOPS, AlignmentSelector
 from ..exceptions import InputError, ZeroNormError
-from .runner import results_destination, run_experiment
+from .pipeline import Experiment
+from .runner import run
 
-__all__ = ["E7_METHODS", "E7Config", "parse_target", "run_e7", "run_from_cli", "summarise_e7"]
+__all__ = ["E7_METHODS", "E7Config", "parse_target", "run_e7", "summarise_e7"]
 
 E7_METHODS = ("dFSA", "SVM")
 
@@ -129,6 +130,7 @@ def run_trial(
             record.update(
                 error=float(np.mean(svm.predict(Xte[:, kept]) != yte)),
                 kept=[int(j) for j in kept],
+                n_kept=len(kept),
                 n_relevant=len(relevant),
                 recall=len(relevant & set(kept.tolist())) / len(relevant),
                 status="ok",
@@ -150,7 +152,8 @@ def run_e7(
     *,
     results_path=None,
     n_jobs: int = 1,
-    progress: Callable[[str], None] | None = None,
+    progress=None,
+    **backend,
 ) -> list[dict]:
     """Run E7, appending every record to ``results_path`` (resumable).
 
@@ -161,17 +164,19 @@ def run_e7(
     [[0], [0]]
     """
     config = config or E7Config()
-    keys = [
+    return run(
+        EXPERIMENT, config, results_path=results_path, n_jobs=n_jobs, progress=progress,
+        **backend,
+    )  # fmt: skip
+
+
+def _units(config: E7Config) -> list[dict]:
+    return [
         {"run": r, "target": t, "n_train": int(n)}
         for t in config.targets
         for n in config.train_sizes
         for r in range(config.n_runs)
     ]
-    return run_experiment(
-        run_trial, config, keys, config.methods,
-        context={"seed": config.seed},
-        results_path=results_path, n_jobs=n_jobs, progress=progress,
-    )  # fmt: skip
 
 
 def summarise_e7(records: list[dict], config: E7Config, reference: dict | None = None) -> str:
@@ -211,23 +216,44 @@ def summarise_e7(records: list[dict], config: E7Config, reference: dict | None =
     return "\n".join(lines)
 
 
-def run_from_cli(spec: dict, args, progress: Callable[[str], None]) -> str:
-    """CLI entry of E7 (``zeronorm-opt run e7``)."""
-    config = E7Config(
-        targets=spec["targets"],
-        train_sizes=args.train_sizes or spec["train_sizes"],
-        n_runs=args.trials or spec["n_runs"],
-        n_inputs=spec["n_inputs"],
-        n_val=spec["n_val"],
-        n_test=spec["n_test"],
-        svm_C=spec["svm_C"],
-        validation_stop=spec["validation_stop"],
-        methods=args.methods or spec["methods"],
-        seed=args.seed,
-    )
-    progress(
-        f"running E7: targets {list(config.targets)}, sizes {list(config.train_sizes)}, "
-        f"{config.n_runs} runs each; {results_destination(args.results)}"
-    )
-    records = run_e7(config, results_path=args.results, n_jobs=args.n_jobs, progress=progress)
-    return summarise_e7(records, config, spec.get("paper_table_5"))
+def _summarise(records: list[dict], config: E7Config) -> str:
+    from .catalogue import load_problem
+
+    return summarise_e7(records, config, load_problem("e7").get("paper_table_5"))
+
+
+def plot_e7(records: list[dict], config: E7Config, folder) -> list:
+    """Test error against the training size, one line per (target, method)."""
+    from .report import plot_curves
+
+    rows = [{**r, "curve": f"{r['target']}: {r['method']}"} for r in records]
+    return [
+        plot_curves(
+            rows, "n_train", "error", folder / "e7_error_vs_train_size.png", by="curve",
+            scale=100.0, title="E7 sparse polynomials (20 inputs): test error",
+            xlabel="training-set size m", ylabel="test error %",
+        )
+    ]  # fmt: skip
+
+
+EXPERIMENT = Experiment(
+    id="e7",
+    module=__name__,
+    spec_keys=(
+        "targets", "n_inputs", "train_sizes", "n_runs", "n_val", "n_test", "svm_C",
+        "validation_stop", "methods",
+    ),
+    config_class=E7Config,
+    run_unit="run_trial",
+    units=_units,
+    summarise=_summarise,
+    trials_key="n_runs",
+    trial_field="run",
+    setting_fields=("target", "n_train"),
+    sweep_fields=("train_sizes", "targets"),
+    group_fields=("target", "n_train"),
+    metrics=(("recall", "recall %", 100.0), ("n_kept", "features kept", 1.0),
+             ("error", "test error %", 100.0)),
+    plots=plot_e7,
+    cost="6 targets × 7 sizes × 100 runs: several hours on 2 cores",
+)

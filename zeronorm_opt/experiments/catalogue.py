@@ -5,13 +5,16 @@ The specs live in the top-level ``problems/`` folder of the repository. In a sou
 ``zeronorm_opt/_problems/*.toml`` (``[tool.setuptools.package-dir]`` in ``pyproject.toml``).
 
 Every spec is validated on loading (:func:`validate_spec`): ``id``, ``title``, a ``runner``
-naming a module of :mod:`zeronorm_opt.experiments` with ``run_from_cli``, the keys that runner
-reads, and the types of the common keys. A mistake is an :class:`InputError` naming the file,
-the key and what is expected.
+naming a module of :mod:`zeronorm_opt.experiments` that defines ``EXPERIMENT``, the keys that
+runner reads (``EXPERIMENT.spec_keys``), no key that is neither one of its settings (the fields
+of its configuration) nor a documentation key, and the types of the common keys. A mistake is
+an :class:`InputError` naming the file, the key and what is expected.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import difflib
 import importlib
 import re
 import tomllib
@@ -33,46 +36,8 @@ def _problems_dir() -> Path:
 
 PROBLEMS_DIR = _problems_dir()
 
-# Keys each runner reads from its spec (besides ``id``, ``title`` and ``runner``).
-RUNNER_KEYS: dict[str, tuple[str, ...]] = {
-    "linear_toy": (
-        "n_features", "train_sizes", "n_test", "n_trials", "n_features_to_select",
-        "final_svm_C", "methods",
-    ),
-    "microarray_selection": ("dataset", "n_train", "n_trials", "gene_counts", "methods"),
-    "yeast_multiclass": (
-        "dataset", "n_folds", "n_repeats", "feature_counts", "C", "arom_norm", "preprocessing",
-        "methods",
-    ),
-    "feature_space_polynomials": (
-        "n_inputs", "degree", "targets", "train_sizes", "n_test", "n_trials", "svm_C",
-        "linear_targets", "methods",
-    ),
-    "nonlinear_52d": (
-        "n_features", "train_sizes", "n_runs", "n_test", "svm_C", "adaptive_scaling_sigma0",
-        "adaptive_scaling_C_times_m", "adaptive_scaling_tol", "methods",
-    ),
-    "alignment_polynomials": (
-        "targets", "n_inputs", "train_sizes", "n_runs", "n_val", "n_test", "svm_C",
-        "validation_stop", "methods",
-    ),
-    "text_selection": (
-        "n_documents", "vocabulary_size", "n_indicative", "positive_fraction", "n_repeats",
-        "C_grid", "fractions", "methods",
-    ),
-    "greedy_rls_scaling": (
-        "train_sizes", "n_features", "n_selected", "n_informative", "separation", "alpha",
-        "lowrank_max_m", "lowrank_rounds", "n_trials", "methods",
-    ),
-    "greedy_rls_quality": (
-        "datasets", "n_folds", "n_repeats", "feature_counts", "alpha_grid", "selection_loss",
-        "bias", "n_random", "methods",
-    ),
-    "lasso_recovery": (
-        "train_sizes", "n_features", "n_nonzero", "noise", "n_trials", "lambda_ratios", "tol",
-        "max_iter", "sklearn_tol", "cvxpy_solver", "support_tol", "methods",
-    ),
-}
+#: Keys of a spec that document it and are not settings of its experiment.
+DOCUMENTATION_KEYS = ("id", "title", "source", "runner", "generator", "paper", "paper_table_5")
 
 
 def _positive_int(v) -> bool:
@@ -129,26 +94,51 @@ def validate_spec(spec: dict, path: Path | str) -> dict:
         if key in spec and not check(spec[key]):
             raise InputError(f"{where}: key {key!r} must be {expected}; got {spec[key]!r}")
     runner = spec["runner"]
-    if runner not in RUNNER_KEYS:
-        known = ", ".join(sorted(RUNNER_KEYS))
+    experiment = _experiment(runner)
+    if experiment is None:
         raise InputError(
             f"{where}: key 'runner' must name a built-in experiment module of "
-            f"zeronorm_opt.experiments ({known}); got {runner!r}"
+            f"zeronorm_opt.experiments ({', '.join(builtin_runners())}); got {runner!r}"
         )
-    missing = [k for k in RUNNER_KEYS[runner] if k not in spec]
+    settings = [f.name for f in dataclasses.fields(experiment.config_class)]
+    for key in spec:
+        if key not in settings and key not in DOCUMENTATION_KEYS:
+            close = difflib.get_close_matches(key, settings, n=1)
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            raise InputError(
+                f"{where}: unknown key {key!r} for runner {runner!r}; {hint}"
+                f"(its settings: {', '.join(settings)})"
+            )
+    missing = [k for k in experiment.spec_keys if k not in spec]
     if missing:
         raise InputError(
             f"{where}: missing key {missing[0]!r}, read by runner {runner!r} "
-            f"(it needs: {', '.join(RUNNER_KEYS[runner])})"
+            f"(it needs: {', '.join(experiment.spec_keys)})"
         )
     return spec
+
+
+def builtin_runners() -> list[str]:
+    """The modules of :mod:`zeronorm_opt.experiments` that define an ``EXPERIMENT``."""
+    folder = Path(__file__).parent
+    return sorted(p.stem for p in folder.glob("*.py") if _experiment(p.stem) is not None)
+
+
+def _experiment(runner: str):
+    if not isinstance(runner, str) or not re.fullmatch(r"[a-z][a-z0-9_]*", runner):
+        return None
+    try:
+        module = importlib.import_module(f"zeronorm_opt.experiments.{runner}")
+    except ImportError:
+        return None
+    return getattr(module, "EXPERIMENT", None)
 
 
 def runner_module(spec: dict):
     """The experiment module named by a validated spec's ``runner``."""
     module = importlib.import_module(f"zeronorm_opt.experiments.{spec['runner']}")
-    if not callable(getattr(module, "run_from_cli", None)):  # pragma: no cover - guard
-        raise InputError(f"runner {spec['runner']!r} has no run_from_cli")
+    if getattr(module, "EXPERIMENT", None) is None:  # pragma: no cover - guard
+        raise InputError(f"runner {spec['runner']!r} defines no EXPERIMENT")
     return module
 
 

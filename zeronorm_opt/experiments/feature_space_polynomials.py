@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import time
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,7 +36,8 @@ from ..datasets import SparsePolynomial, make_sparse_polynomial
 from ..estimators.polynomial import PolynomialAROM, selected_monomials
 from ..exceptions import InputError, ZeroNormError
 from ..kernels import PolynomialSumKernel, merge_symmetric_copies
-from .runner import results_destination, run_experiment
+from .pipeline import Experiment
+from .runner import run
 
 #: Rows of the E5 table.
 E5_METHODS = ("poly-SVM", "l2-AROM", "l1-AROM", "linear-SVM")
@@ -194,7 +195,8 @@ def run_e5(
     *,
     results_path=None,
     n_jobs: int = 1,
-    progress: Callable[[str], None] | None = None,
+    progress=None,
+    **backend,
 ) -> list[dict]:
     """Run E5, appending every finished record to ``results_path`` (resumable).
 
@@ -205,39 +207,19 @@ def run_e5(
     ['l2-AROM', 'linear-SVM', 'poly-SVM']
     """
     config = config or E5Config()
-    keys = [
+    return run(
+        EXPERIMENT, config, results_path=results_path, n_jobs=n_jobs, progress=progress,
+        **backend,
+    )  # fmt: skip
+
+
+def _units(config: E5Config) -> list[dict]:
+    return [
         {"target": t, "trial": k, "n_train": int(n)}
         for t in config.targets
         for n in config.train_sizes
         for k in range(config.n_trials)
     ]
-    return run_experiment(
-        run_unit, config, keys, lambda key: _methods_for(config, key["target"]),
-        results_path=results_path, n_jobs=n_jobs, progress=progress,
-    )  # fmt: skip
-
-def run_from_cli(spec: dict, args, progress: Callable[[str], None]) -> str:
-    """CLI entry of E5 (``zeronorm-opt run e5``): TOML settings overridden by the options."""
-    config = E5Config(
-        targets=spec["targets"],
-        train_sizes=args.train_sizes or spec["train_sizes"],
-        n_trials=args.trials or spec["n_trials"],
-        n_test=spec["n_test"],
-        n_inputs=spec["n_inputs"],
-        degree=spec["degree"],
-        svm_C=spec["svm_C"],
-        linear_targets=spec["linear_targets"],
-        methods=args.methods or spec["methods"],
-        seed=args.seed,
-    )
-    progress(
-        f"running E5: targets {list(config.targets)}, sizes {list(config.train_sizes)}, "
-        f"{config.n_trials} trials each, methods {list(config.methods)}; "
-        f"{results_destination(args.results)}"
-    )
-    records = run_e5(config, results_path=args.results, n_jobs=args.n_jobs, progress=progress)
-    return summarise_e5(records, config)
-
 
 def _cell(rs: list[dict]) -> str:
     errs = np.array([r["error"] for r in rs if r["error"] is not None], dtype=float)
@@ -295,3 +277,38 @@ def summarise_e5(records: list[dict], config: E5Config) -> str:
     if single:
         lines.append(f"{single} records had single-class training sets (constant prediction).")
     return "\n".join(lines)
+
+
+def plot_e5(records: list[dict], config: E5Config, folder) -> list:
+    """Test error against the training size, one panel line per (target, method)."""
+    from .report import plot_curves
+
+    rows = [{**r, "curve": f"{r['target']}: {r['method']}"} for r in records]
+    return [
+        plot_curves(
+            rows, "n_train", "error", folder / "e5_error_vs_train_size.png", by="curve",
+            scale=100.0, title="E5 sparse polynomials: test error against the training size",
+            xlabel="training-set size m", ylabel="test error %",
+        )
+    ]  # fmt: skip
+
+
+EXPERIMENT = Experiment(
+    id="e5",
+    module=__name__,
+    spec_keys=(
+        "n_inputs", "degree", "targets", "train_sizes", "n_test", "n_trials", "svm_C",
+        "linear_targets", "methods",
+    ),
+    config_class=E5Config,
+    run_unit="run_unit",
+    units=_units,
+    items=lambda config, unit: _methods_for(config, unit["target"]),
+    summarise=summarise_e5,
+    trials_key="n_trials",
+    setting_fields=("target", "n_train"),
+    sweep_fields=("train_sizes", "targets", "linear_targets"),
+    group_fields=("target", "n_train"),
+    plots=plot_e5,
+    cost="6 targets × 5 sizes × 50 trials: about 30 min on 2 cores",
+)

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import time
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -41,9 +41,10 @@ from ..datasets.synthetic_regression import make_sparse_regression
 from ..exceptions import InputError, ZeroNormError
 from ..fast.ista import fista, ista, lasso_dual_gap, lasso_objective
 from ..formulations.regression import BasisPursuitFormulation, LassoFormulation
-from .runner import results_destination, run_experiment
+from .pipeline import Experiment
+from .runner import run
 
-__all__ = ["E11_METHODS", "E11Config", "lambda_max", "run_e11", "run_from_cli", "summarise_e11"]
+__all__ = ["E11_METHODS", "E11Config", "lambda_max", "run_e11", "summarise_e11"]
 
 E11_METHODS = ("ISTA", "FISTA", "cvxpy", "sklearn", "BP")
 _PATH_METHODS = ("ISTA", "FISTA", "cvxpy", "sklearn")
@@ -253,7 +254,8 @@ def run_e11(
     *,
     results_path=None,
     n_jobs: int = 1,
-    progress: Callable[[str], None] | None = None,
+    progress=None,
+    **backend,
 ) -> list[dict]:
     """Run E11, appending every record to ``results_path`` (resumable).
 
@@ -268,11 +270,14 @@ def run_e11(
     (True, True)
     """
     config = config or E11Config()
-    keys = [{"trial": t, "n": int(n)} for n in config.train_sizes for t in range(config.n_trials)]
-    return run_experiment(
-        run_trial, config, keys, config.methods,
-        results_path=results_path, n_jobs=n_jobs, progress=progress,
+    return run(
+        EXPERIMENT, config, results_path=results_path, n_jobs=n_jobs, progress=progress,
+        **backend,
     )  # fmt: skip
+
+
+def _units(config: E11Config) -> list[dict]:
+    return [{"trial": t, "n": int(n)} for n in config.train_sizes for t in range(config.n_trials)]
 
 
 def _recovery_table(path: list[dict], config: E11Config, n: int) -> list[str]:
@@ -365,26 +370,20 @@ def summarise_e11(records: list[dict], config: E11Config) -> str:
     return "\n".join(lines)
 
 
-def run_from_cli(spec: dict, args, progress: Callable[[str], None]) -> str:
-    """CLI entry of E11 (``zeronorm-opt run e11``); ``--train-sizes`` sets the values of n."""
-    config = E11Config(
-        train_sizes=args.train_sizes or spec["train_sizes"],
-        n_features=spec["n_features"],
-        n_nonzero=spec["n_nonzero"],
-        noise=spec["noise"],
-        n_trials=args.trials or spec["n_trials"],
-        lambda_ratios=spec["lambda_ratios"],
-        tol=spec["tol"],
-        max_iter=spec["max_iter"],
-        sklearn_tol=spec["sklearn_tol"],
-        cvxpy_solver=spec["cvxpy_solver"],
-        support_tol=spec["support_tol"],
-        methods=args.methods or spec["methods"],
-        seed=args.seed,
-    )
-    progress(
-        f"running E11: n in {list(config.train_sizes)}, p = {config.n_features}, "
-        f"{config.n_trials} trials; {results_destination(args.results)}"
-    )
-    records = run_e11(config, results_path=args.results, n_jobs=args.n_jobs, progress=progress)
-    return summarise_e11(records, config)
+EXPERIMENT = Experiment(
+    id="e11",
+    module=__name__,
+    spec_keys=(
+        "train_sizes", "n_features", "n_nonzero", "noise", "n_trials", "lambda_ratios", "tol",
+        "max_iter", "sklearn_tol", "cvxpy_solver", "support_tol", "methods",
+    ),
+    config_class=E11Config,
+    run_unit="run_trial",
+    units=_units,
+    summarise=summarise_e11,
+    trials_key="n_trials",
+    setting_fields=("n",),
+    group_fields=("n",),
+    metrics=(("seconds", "seconds", 1.0),),
+    cost="2 sizes × 10 trials: about 5 min on 2 cores",
+)

@@ -22,7 +22,8 @@ from ..estimators.baselines import SVMRFE, FisherScore
 from ..estimators.r2w2 import R2W2
 from ..estimators.zero_norm import AROM, FSV
 from ..exceptions import InputError, ZeroNormError
-from .runner import results_destination, run_experiment
+from .pipeline import Experiment
+from .runner import run
 
 #: Selector factories of the E1 rows (``None``: no selection, the plain SVM row).
 E1_METHODS: dict[str, Callable[[int], object] | None] = {
@@ -59,6 +60,8 @@ class E1Config:
             raise InputError("every training size must be at least 2.")
         if self.n_trials < 1 or self.n_test < 1:
             raise InputError("n_trials and n_test must be positive.")
+        if not self.final_svm_C > 0:
+            raise InputError(f"final_svm_C must be > 0; got {self.final_svm_C!r}.")
 
 
 def _relevant_pair(selected: np.ndarray) -> bool:
@@ -108,9 +111,13 @@ def run_e1(
     *,
     results_path=None,
     n_jobs: int = 1,
-    progress: Callable[[str], None] | None = None,
+    progress=None,
+    **backend,
 ) -> list[dict]:
     """Run E1, appending every finished record to ``results_path`` (resumable).
+
+    ``backend`` passes ``backend="dask"`` and ``scheduler=...`` on to
+    :func:`~zeronorm_opt.experiments.runner.run`.
 
     Examples
     --------
@@ -119,34 +126,15 @@ def run_e1(
     ['SVM', 'l1-AROM']
     """
     config = config or E1Config()
-    keys = [
+    return run(
+        EXPERIMENT, config, results_path=results_path, n_jobs=n_jobs, progress=progress, **backend
+    )
+
+
+def _units(config: E1Config) -> list[dict]:
+    return [
         {"trial": t, "n_train": int(n)} for n in config.train_sizes for t in range(config.n_trials)
     ]
-    return run_experiment(
-        run_trial, config, keys, config.methods,
-        context={"seed": config.seed},
-        results_path=results_path, n_jobs=n_jobs, progress=progress,
-    )  # fmt: skip
-
-
-def run_from_cli(spec: dict, args, progress: Callable[[str], None]) -> str:
-    """CLI entry of E1 (``zeronorm-opt run e1``): TOML settings overridden by the options."""
-    config = E1Config(
-        train_sizes=args.train_sizes or spec["train_sizes"],
-        n_trials=args.trials or spec["n_trials"],
-        n_test=spec["n_test"],
-        n_features=spec["n_features"],
-        n_features_to_select=spec["n_features_to_select"],
-        final_svm_C=spec["final_svm_C"],
-        methods=args.methods or spec["methods"],
-        seed=args.seed,
-    )
-    progress(
-        f"running E1: sizes {list(config.train_sizes)}, {config.n_trials} trials each, "
-        f"methods {list(config.methods)}; {results_destination(args.results)}"
-    )
-    records = run_e1(config, results_path=args.results, n_jobs=args.n_jobs, progress=progress)
-    return summarise_e1(records, config)
 
 
 def summarise_e1(records: list[dict], config: E1Config) -> str:
@@ -182,3 +170,39 @@ def summarise_e1(records: list[dict], config: E1Config) -> str:
         "(one of x1..x3 and one of x4..x6); m: training-set size.",
     ]
     return "\n".join(lines)
+
+
+def plot_e1(records: list[dict], config: E1Config, folder) -> list:
+    """Test error against the training size, and how often each feature is selected."""
+    from .report import plot_curves, plot_selection_frequency
+
+    return [
+        plot_curves(
+            records, "n_train", "error", folder / "e1_error_vs_train_size.png",
+            title="E1 linear toy: test error against the training size",
+            xlabel="training-set size m", ylabel="test error",
+        ),
+        plot_selection_frequency(
+            records, "selected", config.n_features, folder / "e1_selection_frequency.png",
+            title="E1: selection frequency per feature, all sizes (x1..x6 relevant)", first=12,
+        ),
+    ]  # fmt: skip
+
+
+EXPERIMENT = Experiment(
+    id="e1",
+    module=__name__,
+    spec_keys=(
+        "n_features", "train_sizes", "n_test", "n_trials", "n_features_to_select", "final_svm_C",
+        "methods",
+    ),
+    config_class=E1Config,
+    run_unit="run_trial",
+    units=_units,
+    summarise=summarise_e1,
+    trials_key="n_trials",
+    setting_fields=("n_train",),
+    plots=plot_e1,
+    data="synthetic (generated)",
+    cost="about 5 min on 2 cores (100 trials × 3 sizes × 7 methods)",
+)

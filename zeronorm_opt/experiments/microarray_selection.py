@@ -27,11 +27,10 @@ from __future__ import annotations
 
 import numbers
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from joblib import Parallel, delayed
 from sklearn.impute import SimpleImputer
 from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import StandardScaler
@@ -44,8 +43,9 @@ from ..estimators.baselines import SVMRFE, FisherScore
 from ..estimators.r2w2 import R2W2
 from ..estimators.zero_norm import AROM, FSV
 from ..exceptions import InputError, ZeroNormError
-from .results_store import ResultsStore
-from .runner import results_destination
+from . import pipeline
+from .pipeline import Experiment
+from .runner import run
 
 #: The rows of the paper's tables 2 and 3.
 MICROARRAY_METHODS = ("CORR", "RFE", "R2W2", "FSV", "l2-AROM")
@@ -53,7 +53,6 @@ MICROARRAY_METHODS = ("CORR", "RFE", "R2W2", "FSV", "l2-AROM")
 BINARY_SETS = ("colon", "lymphoma", "leukemia")
 #: Selected genes are stored in the records for gene counts up to this (keeps files small).
 STORE_SELECTED_UP_TO = 100
-_KEY_FIELDS = ("dataset", "n_train", "seed", "trial", "method")
 
 
 def _is_int(value) -> bool:
@@ -344,16 +343,26 @@ def run_trial(config: MicroarrayConfig, X, y, trial: int, methods: Sequence[str]
     return records
 
 
+def load_data(config: MicroarrayConfig) -> tuple[np.ndarray, np.ndarray]:
+    """The data set of ``config`` (missing values still NaN), checked against the settings."""
+    data = load_microarray(config.dataset, config.data_dir, impute=None)
+    config.check_data(data.X, data.y)
+    return data.X, data.y
+
+
 def run_microarray(
     config: MicroarrayConfig | None = None,
     results_path=None,
     n_jobs: int = 1,
-    progress: Callable[[str], None] | None = None,
+    progress=None,
+    **backend,
 ) -> list[dict]:
     """Run E2/E3, appending each finished (trial, method) record to ``results_path``.
 
-    An interrupted run started again with the same file computes only the missing records.
-    A file written with other gene counts for the same (dataset, n_train, seed) is refused.
+    An interrupted run started again with the same file computes only the missing records;
+    records of other settings (another gene grid, say) in the same file are kept apart.
+    ``backend`` passes ``backend="dask"`` and ``scheduler=...`` on to
+    :func:`~zeronorm_opt.experiments.runner.run`.
 
     Examples
     --------
@@ -363,44 +372,9 @@ def run_microarray(
     ([2000, 20], 2, 12)
     """
     config = config or MicroarrayConfig()
-    data = load_microarray(config.dataset, config.data_dir, impute=None)
-    X, y = data.X, data.y
-    config.check_data(X, y)
-    store = ResultsStore(results_path, key_fields=_KEY_FIELDS)
-    base = {"dataset": config.dataset, "n_train": config.n_train, "seed": config.seed}
-    for r in store.records:
-        if all(r.get(k) == v for k, v in base.items()) and r.get("gene_counts") != list(
-            config.gene_counts
-        ):
-            raise InputError(
-                f"{results_path} holds records of {config.dataset} with gene counts "
-                f"{r.get('gene_counts')}, not {list(config.gene_counts)}; pass another results "
-                "file or the same gene counts."
-            )
-    todo = []
-    for trial in range(config.n_trials):
-        missing = [
-            m for m in config.methods if not store.has({**base, "trial": trial, "method": m})
-        ]
-        if missing:
-            todo.append((trial, missing))
-    if progress and len(todo) < config.n_trials:
-        progress(f"resuming: {len(store.records)} records already in {results_path}")
-    jobs = (delayed(run_trial)(config, X, y, t, ms) for t, ms in todo)
-    done = 0
-    for records in Parallel(n_jobs=n_jobs, return_as="generator")(jobs):
-        for record in records:
-            store.append(record)
-        done += 1
-        if progress and (done % max(1, len(todo) // 10) == 0 or done == len(todo)):
-            progress(f"{done}/{len(todo)} splits done")
-    return [
-        r
-        for r in store.records
-        if all(r.get(k) == v for k, v in base.items())
-        and r["trial"] < config.n_trials
-        and r["method"] in config.methods
-    ]
+    return run(
+        EXPERIMENT, config, results_path=results_path, n_jobs=n_jobs, progress=progress, **backend
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -465,38 +439,55 @@ def summarise_microarray(records: list[dict], config: MicroarrayConfig) -> str:
 
 
 def config_from_spec(spec: dict, **overrides) -> MicroarrayConfig:
-    """A :class:`MicroarrayConfig` from a catalogue TOML ``spec``, with keyword overrides."""
-    keys = (
-        "dataset n_train n_trials gene_counts methods stratify final_svm_C rfe_C "
-        "rfe_halving_above r2w2_radius fsv_solver fsv_solver_options impute max_iter"
-    ).split()
-    settings = {k: spec[k] for k in keys if k in spec}
-    settings.update({k: v for k, v in overrides.items() if v is not None})
-    return MicroarrayConfig(**settings)
+    """A :class:`MicroarrayConfig` from a catalogue TOML ``spec``, with keyword overrides
+    (None values are ignored)."""
+    overrides = {k: v for k, v in overrides.items() if v is not None}
+    return pipeline.config_from_spec(EXPERIMENT, spec, overrides)
 
 
-def run_from_cli(spec: dict, args, progress: Callable[[str], None]) -> str:
-    """CLI entry of E2/E3 (``zeronorm-opt run e2``): TOML settings overridden by the options.
+def _tidy(records: list[dict], config: MicroarrayConfig) -> list[dict]:
+    # One row per (record, gene count) with a scalar error, for the report's summary table.
+    return [
+        {"method": r["method"], "genes": k, "error": e, "status": r["status"]}
+        for r in records
+        if r.get("errors") is not None
+        for k, e in zip(r["gene_counts"], r["errors"], strict=True)
+    ]
 
-    ``--train-sizes`` takes one value, the number of training samples per split.
-    """
-    n_train = None
-    if args.train_sizes:
-        if len(args.train_sizes) != 1:
-            raise InputError(
-                f"{spec['id']} uses one training size per run (the rest of the samples is the "
-                f"test part); pass one value to --train-sizes, got {args.train_sizes}."
-            )
-        n_train = args.train_sizes[0]
-    config = config_from_spec(
-        spec, n_train=n_train, n_trials=args.trials, methods=args.methods, seed=args.seed
-    )
-    progress(
-        f"running {spec['id']} on {config.dataset}: {config.n_trials} splits of "
-        f"{config.n_train} training samples, genes {list(config.gene_counts)}, methods "
-        f"{list(config.methods)}; {results_destination(args.results)}"
-    )
-    records = run_microarray(
-        config, results_path=args.results, n_jobs=args.n_jobs, progress=progress
-    )
-    return summarise_microarray(records, config)
+
+def plot_microarray(records: list[dict], config: MicroarrayConfig, folder) -> list:
+    """Test error against the number of genes selected (log axis of genes)."""
+    from .report import plot_curves
+
+    rows = _tidy(records, config)
+    path = folder / f"{config.dataset}_error_vs_genes.png"
+    plot = plot_curves(
+        rows, "genes", "error", path, scale=100.0, log="x",
+        title=f"{config.dataset}: test error against the number of genes",
+        xlabel="genes selected", ylabel="test error %",
+    )  # fmt: skip
+    return [plot]
+
+
+def _units(config: MicroarrayConfig) -> list[dict]:
+    return [{"trial": t} for t in range(config.n_trials)]
+
+
+EXPERIMENT = Experiment(
+    id="e2",
+    module=__name__,
+    spec_keys=("dataset", "n_train", "n_trials", "gene_counts", "methods"),
+    config_class=MicroarrayConfig,
+    run_unit="run_trial",
+    units=_units,
+    shared=load_data,
+    summarise=summarise_microarray,
+    trials_key="n_trials",
+    sweep_fields=(),
+    train_size_field="n_train",
+    plots=plot_microarray,
+    tidy=_tidy,
+    group_fields=("genes",),
+    data="microarray .npz (colon.npz / lymphoma.npz) in $ZERONORM_OPT_DATA",
+    cost="colon, 500 splits × 5 methods: about 1 h on 2 cores (lymphoma about 3 h)",
+)

@@ -17,8 +17,8 @@ own classifier; ``"SVM"`` — the quadratic-kernel SVM on all features (error on
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 from sklearn.preprocessing import StandardScaler
@@ -28,9 +28,10 @@ from ..datasets import make_weston_nonlinear
 from ..estimators.adaptive_scaling import AdaptiveScaling
 from ..estimators.alignment import AlignmentSelector
 from ..exceptions import InputError, ZeroNormError
-from .runner import results_destination, run_experiment
+from .pipeline import Experiment
+from .runner import run
 
-__all__ = ["E6_METHODS", "E6Config", "draw_e6", "run_e6", "run_from_cli", "summarise_e6"]
+__all__ = ["E6_METHODS", "E6Config", "draw_e6", "run_e6", "summarise_e6"]
 
 E6_METHODS = ("dFSA", "AS-RBF", "SVM")
 RELEVANT = frozenset({0, 1})
@@ -70,10 +71,13 @@ class E6Config:
     n_test: int = 500
     n_features: int = 52
     svm_C: float = 1.0
-    #: AdaptiveScaling: σ₀, C = as_C_times_m / n_train, tolerance (choices of the P9 work).
-    as_sigma0: float = E6_SIGMA0
-    as_C_times_m: float = E6_C_TIMES_M
-    as_tol: float = E6_TOL
+    #: AdaptiveScaling: σ₀, C = adaptive_scaling_C_times_m / n_train (or the fixed
+    #: adaptive_scaling_C), tolerance, further estimator parameters (choices of the P9 work).
+    adaptive_scaling_sigma0: float = E6_SIGMA0
+    adaptive_scaling_C_times_m: float = E6_C_TIMES_M
+    adaptive_scaling_tol: float = E6_TOL
+    adaptive_scaling_C: float | None = None
+    adaptive_scaling_params: dict = field(default_factory=dict)
     methods: Sequence[str] = E6_METHODS
     seed: int = 0
 
@@ -92,6 +96,18 @@ def _quadratic_svm(C: float) -> SVC:
     return SVC(kernel="poly", degree=2, gamma=1.0, coef0=1.0, C=C)
 
 
+def _adaptive_scaling(config: E6Config, n_train: int) -> AdaptiveScaling:
+    # The one place E6 builds its adaptive-scaling estimator.
+    C = config.adaptive_scaling_C
+    return AdaptiveScaling(
+        kernel="rbf",
+        C=config.adaptive_scaling_C_times_m / n_train if C is None else C,
+        sigma0=config.adaptive_scaling_sigma0,
+        tol=config.adaptive_scaling_tol,
+        **config.adaptive_scaling_params,
+    )
+
+
 def run_trial(config: E6Config, run: int, n_train: int, methods: Sequence[str]) -> list[dict]:
     """All requested methods on one draw; one record per method."""
     Xtr, ytr, Xte, yte = draw_e6(config.seed, run, n_train, config.n_test, config.n_features)
@@ -103,14 +119,17 @@ def run_trial(config: E6Config, run: int, n_train: int, methods: Sequence[str]) 
             if np.unique(ytr).size < 2:
                 raise InputError("the training draw has a single class")
             if name == "AS-RBF":
-                model = AdaptiveScaling(
-                    kernel="rbf",
-                    C=config.as_C_times_m / n_train,
-                    sigma0=config.as_sigma0,
-                    tol=config.as_tol,
-                ).fit(Xtr, ytr)
+                model = _adaptive_scaling(config, n_train).fit(Xtr, ytr)
                 kept = model.get_support(indices=True)
                 predicted = model.predict(Xte)
+                record.update(
+                    scale=[float(v) for v in model.scale_],
+                    scale_on_relevant=float(
+                        model.scale_[sorted(RELEVANT)].sum() / model.scale_.sum()
+                    ),
+                    n_iter=int(model.n_iter_),
+                    stop_reason=model.stop_reason_,
+                )
             else:
                 if name == "dFSA":
                     sel = AlignmentSelector("decremental", kernel="poly", degree=2).fit(Xtr, ytr)
@@ -122,6 +141,7 @@ def run_trial(config: E6Config, run: int, n_train: int, methods: Sequence[str]) 
             record.update(
                 error=float(np.mean(predicted != yte)),
                 kept=[int(j) for j in kept],
+                n_kept=len(kept),
                 recall=len(RELEVANT & set(kept.tolist())) / len(RELEVANT),
                 exact=set(kept.tolist()) == RELEVANT,
                 status="ok",
@@ -138,7 +158,8 @@ def run_e6(
     *,
     results_path=None,
     n_jobs: int = 1,
-    progress: Callable[[str], None] | None = None,
+    progress=None,
+    **backend,
 ) -> list[dict]:
     """Run E6, appending every record to ``results_path`` (resumable).
 
@@ -149,12 +170,14 @@ def run_e6(
     [True, True]
     """
     config = config or E6Config()
-    keys = [{"run": r, "n_train": int(n)} for n in config.train_sizes for r in range(config.n_runs)]
-    return run_experiment(
-        run_trial, config, keys, config.methods,
-        context={"seed": config.seed},
-        results_path=results_path, n_jobs=n_jobs, progress=progress,
+    return run(
+        EXPERIMENT, config, results_path=results_path, n_jobs=n_jobs, progress=progress,
+        **backend,
     )  # fmt: skip
+
+
+def _units(config: E6Config) -> list[dict]:
+    return [{"run": r, "n_train": int(n)} for n in config.train_sizes for r in range(config.n_runs)]
 
 
 #: Seed 001, Table 4 (dFSA, quadratic kernel, 500 runs): recall %, features kept, exact %.
@@ -197,23 +220,54 @@ def summarise_e6(records: list[dict], config: E6Config) -> str:
     return "\n".join(lines)
 
 
-def run_from_cli(spec: dict, args, progress: Callable[[str], None]) -> str:
-    """CLI entry of E6 (``zeronorm-opt run e6``)."""
-    config = E6Config(
-        train_sizes=args.train_sizes or spec["train_sizes"],
-        n_runs=args.trials or spec["n_runs"],
-        n_test=spec["n_test"],
-        n_features=spec["n_features"],
-        svm_C=spec["svm_C"],
-        as_sigma0=spec["adaptive_scaling_sigma0"],
-        as_C_times_m=spec["adaptive_scaling_C_times_m"],
-        as_tol=spec["adaptive_scaling_tol"],
-        methods=args.methods or spec["methods"],
-        seed=args.seed,
-    )
-    progress(
-        f"running E6: sizes {list(config.train_sizes)}, {config.n_runs} runs each, "
-        f"methods {list(config.methods)}; {results_destination(args.results)}"
-    )
-    records = run_e6(config, results_path=args.results, n_jobs=args.n_jobs, progress=progress)
-    return summarise_e6(records, config)
+def plot_e6(records: list[dict], config: E6Config, folder) -> list:
+    """Selection frequency per feature (dFSA, adaptive scaling) and the mean scale factors of
+    adaptive scaling per training size."""
+    from .report import plot_bars, plot_selection_frequency
+
+    out = [
+        plot_selection_frequency(
+            [r for r in records if r["method"] != "SVM"], "kept", config.n_features,
+            folder / "e6_selection_frequency.png", first=10,
+            title="E6: selection frequency per feature (x1, x2 relevant)",
+        )
+    ]  # fmt: skip
+    scales = {
+        f"m={n}": [r["scale"] for r in records if r["method"] == "AS-RBF"
+                   and r["n_train"] == n and r.get("scale")]
+        for n in config.train_sizes
+    }  # fmt: skip
+    scales = {k: v for k, v in scales.items() if v}
+    if scales:
+        out.append(
+            plot_bars(
+                scales, folder / "e6_adaptive_scaling_scales.png",
+                title="E6: scale factors σ_k of adaptive scaling (RBF)", ylabel="σ_k",
+            )
+        )  # fmt: skip
+    return out
+
+
+EXPERIMENT = Experiment(
+    id="e6",
+    module=__name__,
+    spec_keys=(
+        "n_features", "train_sizes", "n_runs", "n_test", "svm_C", "adaptive_scaling_sigma0",
+        "adaptive_scaling_C_times_m", "adaptive_scaling_tol", "methods",
+    ),
+    config_class=E6Config,
+    run_unit="run_trial",
+    units=_units,
+    summarise=summarise_e6,
+    trials_key="n_runs",
+    trial_field="run",
+    setting_fields=("n_train",),
+    metrics=(
+        ("recall", "recall %", 100.0),
+        ("n_kept", "features kept", 1.0),
+        ("exact", "exact {x1, x2} %", 100.0),
+        ("error", "test error %", 100.0),
+    ),
+    plots=plot_e6,
+    cost="3 sizes × 500 runs × 3 methods: about 1 h on 2 cores",
+)

@@ -1,20 +1,40 @@
-"""The resumable, parallel loop shared by the experiment runners.
+"""The resumable, parallel or distributed runner shared by every experiment.
 
-An experiment is a list of *units* of work (one draw: a trial at a training size, say), each
-producing one record per method. :func:`run_units` runs the units that still miss a record in
-the :class:`~zeronorm_opt.experiments.results_store.ResultsStore`, in parallel with joblib, and
+:func:`run` takes an :class:`~zeronorm_opt.experiments.pipeline.Experiment` and its
+configuration, finds the units that still miss a record in the
+:class:`~zeronorm_opt.experiments.results_store.ResultsStore`, runs them on a backend and
 appends every record as soon as its unit finishes — an interrupted run loses at most the units
-in flight, and a re-run with the same results file redoes only those.
+in flight, and a rerun with the same results file redoes only those.
+
+Backends:
+
+* ``"loky"`` (default): joblib's worker processes on this machine (``n_jobs``; 1 runs in this
+  process);
+* ``"dask"``: a Dask cluster — a ``LocalCluster`` of ``n_jobs`` single-threaded worker
+  processes, or the existing cluster whose scheduler address is ``scheduler``
+  (``tcp://host:8786``). Each worker imports the experiment module and builds its own cvxpy
+  problems; only the configuration, the unit's arguments and the records travel.
+
+Every unit draws its data from a seed derived from ``(seed, trial, …)``, never from the order
+or the place in which units run: the records are the same for every backend and ``n_jobs``.
 """
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Iterable, Sequence
+import importlib
+import logging
+import signal
+import sys
+import threading
+import time
+import warnings
+from collections.abc import Callable, Sequence
 
-from joblib import Parallel, delayed
-
+from ..exceptions import InputError
+from .pipeline import RECORD_KEY, Experiment
 from .results_store import ResultsStore
+
+BACKENDS = ("loky", "dask")
 
 
 def results_destination(results_path) -> str:
@@ -24,119 +44,329 @@ def results_destination(results_path) -> str:
     return f"results appended to {results_path}"
 
 
-def missing_methods(store: ResultsStore, key: dict, methods: Sequence[str]) -> list[str]:
-    """The methods of ``methods`` without a record for the unit ``key`` in ``store``."""
-    return [m for m in methods if not store.has({**key, "method": m})]
+# ---------------------------------------------------------------------------------------------
+# Progress
+# ---------------------------------------------------------------------------------------------
+def _clock(seconds: float) -> str:
+    seconds = int(round(seconds))
+    h, rest = divmod(seconds, 3600)
+    return f"{h}:{rest // 60:02d}:{rest % 60:02d}" if h else f"{rest // 60}:{rest % 60:02d}"
 
 
-def run_units(
-    run_unit: Callable[..., list[dict]],
-    units: Iterable[tuple],
-    store: ResultsStore,
-    *,
-    n_jobs: int = 1,
-    progress: Callable[[str], None] | None = None,
-) -> int:
-    """Call ``run_unit(*args)`` for every ``args`` of ``units`` and store the records.
+class Progress:
+    """Progress of a run as plain lines (about one per tenth of the units), with the elapsed
+    time and an estimate of the time left.
 
     Parameters
     ----------
-    run_unit : callable
-        Returns the list of records of one unit; must be picklable for ``n_jobs > 1`` (a
-        module-level function).
-    units : iterable of tuple
-        The argument tuples of the units still to run.
-    store : ResultsStore
-        Receives every record as soon as its unit is done.
-    n_jobs : int, default=1
-        joblib workers.
-    progress : callable or None
-        Receives a line about every tenth of the units.
-
-    Returns
-    -------
-    n_done : int
-        Number of units run.
+    write : callable
+        Receives each line (e.g. ``print`` to stderr); None: silent.
 
     Examples
     --------
-    >>> store = ResultsStore(None, key_fields=("trial", "method"))
-    >>> def unit(trial):
-    ...     return [{"trial": trial, "method": "square", "value": trial**2}]
-    >>> run_units(unit, [(t,) for t in range(3)], store)
-    3
-    >>> [r["value"] for r in store.records]
-    [0, 1, 4]
+    >>> lines = []
+    >>> p = Progress(lines.append)
+    >>> p.start(2, "e1")
+    >>> p.advance(); p.advance(); p.stop()
+    >>> lines[-1].startswith("e1: 2/2 units done")
+    True
     """
-    units = list(units)
-    jobs = (delayed(run_unit)(*args) for args in units)
-    done = 0
-    for records in Parallel(n_jobs=n_jobs, return_as="generator")(jobs):
-        for record in records:
-            store.append(record)
-        done += 1
-        if progress and (done % max(1, len(units) // 10) == 0 or done == len(units)):
-            progress(f"{done}/{len(units)} units done")
-    return done
+
+    def __init__(self, write: Callable[[str], None] | None = None) -> None:
+        self.write = write
+        self.total = 0
+        self.done = 0
+        self.t0 = time.monotonic()
+        self.label = ""
+
+    def message(self, text: str) -> None:
+        """One line of information (settings, resume)."""
+        if self.write:
+            self.write(text)
+
+    def start(self, total: int, label: str) -> None:
+        """``total`` units are about to run."""
+        self.total, self.done, self.t0, self.label = total, 0, time.monotonic(), label
+
+    def advance(self) -> None:
+        """One more unit is done."""
+        self.done += 1
+        step = max(1, self.total // 10)
+        if self.write and (self.done % step == 0 or self.done == self.total):
+            elapsed = time.monotonic() - self.t0
+            left = elapsed / self.done * (self.total - self.done)
+            self.write(
+                f"{self.label}: {self.done}/{self.total} units done, elapsed {_clock(elapsed)}, "
+                f"about {_clock(left)} left"
+            )
+
+    def stop(self) -> None:
+        """The run ended (finished or interrupted)."""
 
 
-def run_experiment(
-    run_unit: Callable[..., list[dict]],
+class RichProgress(Progress):
+    """A progress bar with elapsed time and ETA (``rich``), for a terminal."""
+
+    def __init__(self, console=None) -> None:
+        super().__init__(None)
+        from rich.console import Console
+
+        self.console = console or Console(stderr=True)
+        self._bar = None
+
+    def message(self, text: str) -> None:
+        self.console.print(text, markup=False, highlight=False)
+
+    def start(self, total: int, label: str) -> None:
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        self._bar = __import__("rich.progress", fromlist=["Progress"]).Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("units, elapsed"),
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            console=self.console,
+            transient=False,
+        )
+        self._bar.start()
+        self._task = self._bar.add_task(label, total=total)
+
+    def advance(self) -> None:
+        if self._bar is not None:
+            self._bar.advance(self._task)
+
+    def stop(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+            self._bar = None
+
+
+def _as_progress(progress) -> Progress:
+    if isinstance(progress, Progress):
+        return progress
+    return Progress(progress)  # a callable receiving lines, or None
+
+
+# ---------------------------------------------------------------------------------------------
+# Backends
+# ---------------------------------------------------------------------------------------------
+def call_unit(module: str, name: str, config, shared: tuple, args: tuple, items: list):
+    """Run one unit: ``module.name(config, *shared, *args, items)`` (a module-level function,
+    so that joblib and Dask can send it to their workers, which import ``module`` themselves).
+    """
+    function = getattr(importlib.import_module(module), name)
+    return function(config, *shared, *args, items)
+
+
+def _run_local(tasks, n_jobs: int):
+    if n_jobs == 1:
+        # In this process, in order: a test's monkeypatch of the unit function is seen.
+        for task in tasks:
+            yield call_unit(*task)
+        return
+    from joblib import Parallel, delayed
+
+    jobs = (delayed(call_unit)(*task) for task in tasks)
+    yield from Parallel(n_jobs=n_jobs, return_as="generator_unordered")(jobs)
+
+
+def _run_dask(tasks, n_jobs: int, scheduler: str | None):
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError:  # pragma: no cover - dask is in the dev and dask extras
+        raise InputError(
+            "--backend dask needs dask[distributed]: pip install 'zeronorm_opt[dask]'"
+        ) from None
+    cluster = None
+    if scheduler is None:
+        workers = n_jobs if n_jobs > 0 else None
+        # The worker processes inherit an ignored SIGINT: Ctrl-C in the terminal reaches the
+        # whole process group, and only this process should react (close the cluster, say
+        # "interrupted"), not every worker with a traceback of its own.
+        previous = _ignore_sigint()
+        try:
+            cluster = LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                silence_logs=logging.ERROR,  # no worker start/stop chatter around the progress
+            )  # fmt: skip
+        finally:
+            _restore_sigint(previous)
+        client = Client(cluster)
+    else:
+        try:
+            client = Client(scheduler, timeout="10s")
+        except (OSError, TimeoutError) as exc:
+            raise InputError(f"cannot reach the Dask scheduler {scheduler!r}: {exc}") from None
+    try:
+        if tasks:
+            # The configuration and shared data (e.g. a microarray set) go to the workers once.
+            config, shared = client.scatter([tasks[0][2], tasks[0][3]], broadcast=True)
+            futures = [
+                client.submit(call_unit, m, n, config, shared, a, i, pure=False)
+                for m, n, _, _, a, i in tasks
+            ]
+            for future in as_completed(futures):
+                yield future.result()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _ignore_sigint():
+    if threading.current_thread() is not threading.main_thread():
+        return None  # signal handlers can only be set from the main thread
+    return signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _restore_sigint(previous) -> None:
+    if previous is not None:
+        signal.signal(signal.SIGINT, previous)
+
+
+# ---------------------------------------------------------------------------------------------
+# The runner
+# ---------------------------------------------------------------------------------------------
+def run(
+    experiment: Experiment,
     config,
-    unit_keys: Sequence[dict],
-    methods: Sequence[str] | Callable[[dict], Sequence[str]],
     *,
-    context: dict | None = None,
     results_path=None,
     n_jobs: int = 1,
-    progress: Callable[[str], None] | None = None,
+    backend: str = "loky",
+    scheduler: str | None = None,
+    progress=None,
+    shared: tuple | None = None,
+    experiment_id: str | None = None,
 ) -> list[dict]:
-    """Run an experiment resumably: the records of ``unit_keys × methods``.
+    """Run ``experiment`` resumably; return its flat records, in the order of its units.
 
-    Each unit is identified by a dict of key fields (``{"trial": 3, "n_train": 20}``); its
-    records carry those fields and ``"method"``. ``run_unit(config, *key.values(), missing)``
-    runs the methods a unit still misses. Records already in ``results_path`` are kept, the
-    missing ones computed and appended (:func:`run_units`). ``methods`` may depend on the unit:
-    a callable ``key → methods`` (e.g. a baseline that only applies to some targets).
-    ``context`` (e.g. ``{"seed": 0}``) is stamped on every record and is part of its key, so a
-    results file shared by runs with another seed never mixes their records.
+    Parameters
+    ----------
+    experiment : Experiment
+    config : experiment.config_class instance
+    results_path : path or None
+        JSON-lines store: records already there are kept, the missing ones computed and
+        appended one by one. None keeps the records in memory only.
+    n_jobs : int, default=1
+        joblib workers (``-1``: all cores), or the workers of Dask's ``LocalCluster``.
+    backend : {"loky", "dask"}
+    scheduler : str or None
+        Address of an existing Dask scheduler (only with ``backend="dask"``).
+    progress : callable, Progress or None
+        A callable receives plain progress lines; a :class:`Progress` object (e.g.
+        :class:`RichProgress`) also the bar's updates.
+    shared : tuple or None
+        Replaces ``experiment.shared(config)`` (other data, tests).
+    experiment_id : str or None
+        The spec's id stamped on the records (``"e3"`` for the lymphoma spec of the microarray
+        runner); default ``experiment.id``.
 
     Returns
     -------
-    records : list of dict
-        The records of the requested units and methods (also those of earlier runs).
+    list of dict
+        One flat record per (unit, item) of the configuration, also those of earlier runs.
 
     Examples
     --------
-    >>> def unit(config, trial, methods):
-    ...     return [{"trial": trial, "method": m, "value": config * trial} for m in methods]
-    >>> records = run_experiment(unit, 10, [{"trial": t} for t in range(2)], ["a", "b"])
-    >>> [(r["trial"], r["method"], r["value"]) for r in records]
-    [(0, 'a', 0), (0, 'b', 0), (1, 'a', 10), (1, 'b', 10)]
+    >>> from zeronorm_opt.experiments.linear_toy import E1Config, EXPERIMENT
+    >>> config = E1Config(train_sizes=[20], n_trials=2, methods=["SVM"])
+    >>> [(r["trial"], r["method"]) for r in run(EXPERIMENT, config)]
+    [(0, 'SVM'), (1, 'SVM')]
     """
-    unit_keys = list(unit_keys)
-    context = dict(context or {})
-    fields = tuple(unit_keys[0]) if unit_keys else ()
-    store = ResultsStore(results_path, key_fields=(*context, *fields, "method"))
+    if backend not in BACKENDS:
+        raise InputError(f"backend must be one of {BACKENDS}; got {backend!r}.")
+    if scheduler is not None and backend != "dask":
+        raise InputError("--scheduler is the address of a Dask scheduler: add --backend dask.")
+    report = _as_progress(progress)
+    store = ResultsStore(results_path, key_fields=RECORD_KEY)
+    if store.skipped_lines:
+        report.message(
+            f"warning: skipped unreadable line(s) {_lines(store.skipped_lines)} of "
+            f"{results_path}; their records are computed again"
+        )
+    if experiment.prepare is not None:
+        experiment.prepare(config, report.message)
+    fingerprint = experiment.fingerprint(config)
+    units = experiment.units(config)
+    plan = [(unit, experiment.items_of(config, unit)) for unit in units]
     todo = []
-    methods_of = methods if callable(methods) else (lambda key: methods)
-    for key in unit_keys:
-        missing = missing_methods(store, {**context, **key}, methods_of(key))
+    for unit, items in plan:
+        missing = [
+            item
+            for item in items
+            if not store.has(experiment.identity(config, fingerprint, unit, item, experiment_id))
+        ]
         if missing:
-            todo.append((config, *key.values(), missing))
-    if progress and store.records and todo:
-        progress(f"resuming: {len(store.records)} records already in {results_path}")
-    unit = functools.partial(_stamped, run_unit, context) if context else run_unit
-    run_units(unit, todo, store, n_jobs=n_jobs, progress=progress)
-    wanted = {tuple(key.values()): set(methods_of(key)) for key in unit_keys}
-    return [
-        r
-        for r in store.records
-        if all(r.get(k) == v for k, v in context.items())
-        and r["method"] in wanted.get(tuple(r.get(f) for f in fields), ())
-    ]
+            todo.append((unit, missing))
+    if todo and len(todo) < len(plan):
+        report.message(f"resuming: {len(plan) - len(todo)} of {len(plan)} units in {results_path}")
+    elif plan and not todo:
+        report.message(f"all {len(plan)} units already in {results_path}: nothing to run")
+    if todo:
+        shared = tuple(experiment.shared(config)) if shared is None and experiment.shared else (
+            tuple(shared or ())
+        )
+        tasks = [
+            (experiment.module, experiment.run_unit, config, shared, tuple(unit.values()), items)
+            for unit, items in todo
+        ]
+        results = (
+            _run_dask(tasks, n_jobs, scheduler)
+            if backend == "dask"
+            else _run_local(tasks, n_jobs)
+        )
+        report.start(len(tasks), experiment_id or experiment.id)
+        try:
+            for records in results:
+                for flat in records:
+                    store.append(experiment.to_schema(flat, config, fingerprint, experiment_id))
+                report.advance()
+        finally:
+            report.stop()
+            # On an interruption joblib warns about the cancelled tasks when its generator is
+            # closed: expected here (the user asked to stop), so close it now, quietly.
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                results.close()
+    return collect(
+        experiment, config, store.records, plan=plan, fingerprint=fingerprint, eid=experiment_id
+    )
 
 
-def _stamped(run_unit, context: dict, *args) -> list[dict]:
-    # Module level, so that joblib can send it to its workers.
-    return [{**context, **record} for record in run_unit(*args)]
+def collect(
+    experiment: Experiment, config, records: Sequence[dict], *, plan=None, fingerprint=None,
+    eid: str | None = None,
+) -> list[dict]:
+    """The flat records of ``config`` among stored ``records``, in the order of its units."""
+    fingerprint = fingerprint or experiment.fingerprint(config)
+    plan = plan or [(u, experiment.items_of(config, u)) for u in experiment.units(config)]
+    index = {}
+    key_store = ResultsStore(None, key_fields=RECORD_KEY)
+    for record in records:
+        index.setdefault(key_store.key(record), record)
+    out = []
+    for unit, items in plan:
+        for item in items:
+            key = key_store.key(experiment.identity(config, fingerprint, unit, item, eid))
+            if key in index:
+                out.append(experiment.flatten(index[key]))
+    return out
+
+
+def _lines(numbers: Sequence[int]) -> str:
+    shown = ", ".join(str(n) for n in numbers[:5])
+    return shown + (f" and {len(numbers) - 5} more" if len(numbers) > 5 else "")
+
+
+def _stderr(text: str) -> None:  # pragma: no cover - trivial
+    print(text, file=sys.stderr)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import time
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -33,9 +33,10 @@ from ..datasets import load_text_corpus, make_zipf_corpus
 from ..estimators.baselines import InformationGainFilter
 from ..exceptions import InputError, ZeroNormError
 from ..fast.alignment import ideal_target, incremental_selection, one_shot_alignments
-from .runner import results_destination, run_experiment
+from .pipeline import Experiment
+from .runner import run
 
-__all__ = ["E8_METHODS", "E8Config", "run_e8", "run_from_cli", "summarise_e8"]
+__all__ = ["E8_METHODS", "E8Config", "run_e8", "summarise_e8"]
 
 E8_METHODS = ("noFS", "IG", "osFSA", "iFSA")
 
@@ -199,7 +200,8 @@ def run_e8(
     *,
     results_path=None,
     n_jobs: int = 1,
-    progress: Callable[[str], None] | None = None,
+    progress=None,
+    **backend,
 ) -> list[dict]:
     """Run E8, appending every record to ``results_path`` (resumable).
 
@@ -211,12 +213,14 @@ def run_e8(
     ['IG', 'iFSA']
     """
     config = config or E8Config()
-    keys = [{"repeat": r} for r in range(config.n_repeats)]
-    return run_experiment(
-        run_repeat, config, keys, config.methods,
-        context={"seed": config.seed},
-        results_path=results_path, n_jobs=n_jobs, progress=progress,
+    return run(
+        EXPERIMENT, config, results_path=results_path, n_jobs=n_jobs, progress=progress,
+        **backend,
     )  # fmt: skip
+
+
+def _units(config: E8Config) -> list[dict]:
+    return [{"repeat": r} for r in range(config.n_repeats)]
 
 
 def summarise_e8(records: list[dict], config: E8Config) -> str:
@@ -257,21 +261,22 @@ def summarise_e8(records: list[dict], config: E8Config) -> str:
     return "\n".join(lines)
 
 
-def run_from_cli(spec: dict, args, progress: Callable[[str], None]) -> str:
-    """CLI entry of E8 (``zeronorm-opt run e8``); ``--trials`` sets the repetitions."""
-    if args.train_sizes:
-        raise InputError("E8 has no training sizes (5 subsets: validation + 4-fold CV).")
-    config = E8Config(
-        n_documents=spec["n_documents"],
-        vocabulary_size=spec["vocabulary_size"],
-        n_indicative=spec["n_indicative"],
-        positive_fraction=spec["positive_fraction"],
-        n_repeats=args.trials or spec["n_repeats"],
-        C_grid=spec["C_grid"],
-        fractions=spec["fractions"],
-        methods=args.methods or spec["methods"],
-        seed=args.seed,
-    )
-    progress(f"running E8: {config.n_repeats} repetitions; {results_destination(args.results)}")
-    records = run_e8(config, results_path=args.results, n_jobs=args.n_jobs, progress=progress)
-    return summarise_e8(records, config)
+EXPERIMENT = Experiment(
+    id="e8",
+    module=__name__,
+    spec_keys=(
+        "n_documents", "vocabulary_size", "n_indicative", "positive_fraction", "n_repeats",
+        "C_grid", "fractions", "methods",
+    ),
+    config_class=E8Config,
+    run_unit="run_repeat",
+    units=_units,
+    summarise=summarise_e8,
+    trials_key="n_repeats",
+    trial_field="repeat",
+    sweep_fields=(),
+    train_size_field=None,
+    group_fields=(),
+    metrics=(),
+    cost="5 repetitions: about 5 min on 2 cores",
+)

@@ -22,7 +22,7 @@ Every (repetition, fold, row, feature count) is one record of a
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,8 +36,8 @@ from sklearn.svm import SVC
 from ..datasets import load_microarray
 from ..estimators.multiclass import MulticlassAROM, fit_final_machine
 from ..exceptions import InputError, ZeroNormError
-from .results_store import ResultsStore
-from .runner import results_destination, run_units
+from .pipeline import Experiment
+from .runner import run
 
 #: Rows of the E4 table, in order; the second field says whether the row selects features.
 E4_METHODS: dict[str, bool] = {
@@ -190,12 +190,15 @@ def run_e4(
     *,
     results_path=None,
     n_jobs: int = 1,
-    progress: Callable[[str], None] | None = None,
+    progress=None,
     data: tuple[np.ndarray, np.ndarray] | None = None,
+    **backend,
 ) -> list[dict]:
     """Run E4, appending every finished record to ``results_path`` (resumable).
 
-    ``data`` replaces the brown yeast set by another ``(X, y)`` (tests, other data).
+    ``data`` replaces the brown yeast set by another ``(X, y)`` (tests, other data);
+    ``backend`` passes ``backend="dask"`` and ``scheduler=...`` on to
+    :func:`~zeronorm_opt.experiments.runner.run`.
 
     Examples
     --------
@@ -209,30 +212,16 @@ def run_e4(
     [('OvR-AROM', 2, 'ok')]
     """
     config = config or E4Config()
-    X, y = load_e4_data(config) if data is None else (np.asarray(data[0]), np.asarray(data[1]))
-    store = ResultsStore(results_path, key_fields=("repeat", "fold", "method", "n_features"))
+    shared = None if data is None else (np.asarray(data[0]), np.asarray(data[1]))
+    return run(
+        EXPERIMENT, config, results_path=results_path, n_jobs=n_jobs, progress=progress,
+        shared=shared, **backend,
+    )  # fmt: skip
+
+
+def _units(config: E4Config) -> list[dict]:
     folds = range(config.n_folds) if config.folds is None else [int(f) for f in config.folds]
-    units = config.units()
-    todo = []
-    for repeat in range(config.n_repeats):
-        for fold in folds:
-            missing = [
-                (m, k)
-                for m, k in units
-                if not store.has({"repeat": repeat, "fold": fold, "method": m, "n_features": k})
-            ]
-            if missing:
-                todo.append((config, X, y, repeat, fold, missing))
-    if progress and store.records and todo:
-        progress(f"resuming: {len(store.records)} records already in {results_path}")
-    run_units(run_fold, todo, store, n_jobs=n_jobs, progress=progress)
-    wanted = {(r, f) for r in range(config.n_repeats) for f in folds}
-    keys = {(m, k) for m, k in units}
-    return [
-        r
-        for r in store.records
-        if (r["repeat"], r["fold"]) in wanted and (r["method"], r["n_features"]) in keys
-    ]
+    return [{"repeat": r, "fold": f} for r in range(config.n_repeats) for f in folds]
 
 
 def summarise_e4(records: list[dict], config: E4Config, n_features: int | None = None) -> str:
@@ -267,36 +256,31 @@ def summarise_e4(records: list[dict], config: E4Config, n_features: int | None =
     return "\n".join(lines)
 
 
-def run_from_cli(spec: dict, args, progress: Callable[[str], None]) -> str:
-    """CLI entry of E4 (``zeronorm-opt run e4``): TOML settings overridden by the options.
+def _summarise(records: list[dict], config: E4Config) -> str:
+    return summarise_e4(records, config)
 
-    ``--trials`` is the number of repetitions of the cross-validation (other fold seeds);
-    ``--train-sizes`` does not apply (the folds fix the training sets) and is rejected.
-    """
-    if args.train_sizes:
-        raise InputError(
-            "E4 is a cross-validation on a fixed data set: --train-sizes does not apply. The "
-            "feature counts are set by feature_counts in e4_yeast_multiclass.toml; use "
-            "--trials N to repeat the CV with N fold seeds."
-        )
-    config = E4Config(
-        feature_counts=spec["feature_counts"],
-        n_folds=spec["n_folds"],
-        n_repeats=args.trials or spec["n_repeats"],
-        C=spec["C"],
-        arom_norm=spec["arom_norm"],
-        preprocessing=spec["preprocessing"],
-        methods=args.methods or spec["methods"],
-        seed=args.seed,
-        dataset=spec["dataset"],
-    )
-    X, y = load_e4_data(config)
-    progress(
-        f"running E4: {config.dataset} {X.shape[0]}×{X.shape[1]}, {len(np.unique(y))} classes, "
-        f"{config.n_folds}-fold CV × {config.n_repeats}, rows {list(config.methods)}, "
-        f"feature counts {list(config.feature_counts)}; {results_destination(args.results)}"
-    )
-    records = run_e4(
-        config, results_path=args.results, n_jobs=args.n_jobs, progress=progress, data=(X, y)
-    )
-    return summarise_e4(records, config, n_features=X.shape[1])
+
+EXPERIMENT = Experiment(
+    id="e4",
+    module=__name__,
+    spec_keys=(
+        "dataset", "n_folds", "n_repeats", "feature_counts", "C", "arom_norm", "preprocessing",
+        "methods",
+    ),
+    config_class=E4Config,
+    run_unit="run_fold",
+    units=_units,
+    items=lambda config, unit: config.units(),
+    item_fields=("method", "n_features"),
+    shared=load_e4_data,
+    summarise=_summarise,
+    trials_key="n_repeats",
+    trial_field="repeat",
+    fold_field="fold",
+    setting_fields=("n_features",),
+    sweep_fields=("folds", "feature_counts"),
+    train_size_field=None,
+    group_fields=("n_features",),
+    data="brown yeast microarray .npz (brown_yeast.npz) in $ZERONORM_OPT_DATA",
+    cost="8 folds × 5 rows × 3 feature counts: about 10 min on 2 cores",
+)
