@@ -64,8 +64,8 @@ def median_time(fn, repeats: int, budget: float = 120.0):
     return statistics.median(times), out
 
 
-def cold_time(case: str, timeout: float = 1800.0) -> float:
-    """Seconds of the first call of ``case`` (see :mod:`benchmarks.cold`) in a fresh process.
+def cold_time(case: str, timeout: float = 1800.0) -> tuple[float, float]:
+    """Wall and CPU seconds of the first call of ``case`` (:mod:`benchmarks.cold`), fresh process.
 
     The data are prepared before the clock starts; imports of zeronorm_opt and the first
     allocation of big temporaries are inside the measurement, as a user meets them.
@@ -81,7 +81,8 @@ def cold_time(case: str, timeout: float = 1800.0) -> float:
         timeout=timeout,
         check=True,
     )
-    return float(json.loads(proc.stdout.strip().splitlines()[-1])["seconds"])
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    return float(out["seconds"]), float(out["cpu_seconds"])
 
 
 # ------------------------------------------------------------------------------- data sets
