@@ -87,13 +87,15 @@ def write_csv(rows, path: Path) -> None:
 
 
 def plot_scaling(rows, path: Path) -> dict:
-    """Log–log plot of the scaling rows; returns the fitted slopes."""
+    """Log–log plot of the scaling rows (none: no plot); returns the fitted slopes."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     slopes = {}
+    if not any(r["group"] == "scaling" for r in rows):
+        return slopes
     panels = [("l1-AROM vs n", "n", "features n (m = 100)"), ("l2-AROM vs m", "m", "examples m")]
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.6))
     for ax, (workload, key, xlabel) in zip(axes, panels, strict=True):

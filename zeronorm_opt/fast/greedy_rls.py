@@ -389,7 +389,11 @@ def greedy_rls(
     >>> greedy_rls(X, y, 2, alpha=0.1, dtype=np.float32).selected.tolist()
     [7, 3]
     """
-    X = check_finite_matrix(X)
+    X = np.asarray(X, dtype=np.float64)
+    # A finite sum proves every entry finite in one pass without a boolean temporary of the
+    # size of X; only a non-finite sum (a NaN/inf, or an overflow) needs the full check.
+    if X.ndim != 2 or X.size == 0 or not np.isfinite(X.sum()):
+        X = check_finite_matrix(X)
     Y = check_targets(y, X.shape[0])
     m, n = X.shape
     k = check_n_features_to_select(n_features_to_select, n)
