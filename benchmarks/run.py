@@ -6,8 +6,10 @@ into ``--out`` (default
 ``benchmarks/results``). Every row times a package call against a hand-written reference in
 the same run and reports their ratio (package ÷ reference: below 1 the package is faster);
 times are medians of ``--repeats`` runs, and the greedy RLS rows at 50 000 × 1000 × 50 are the
-first call in a fresh process. ``--quick`` (a few minutes on a quiet 2-core machine) runs
-smaller sizes, fewer splits and skips FSV and lymphoma; the full suite takes about an hour.
+first call in a fresh process. ``--quick`` (about 5 minutes on the shared 2-core development
+machine under load) runs smaller sizes, fewer splits and skips FSV and lymphoma; the full
+suite takes an estimated 1-2 hours, most of it FSV on lymphoma and the largest scaling sizes
+through cvxpy.
 
 Run from the repository root with the microarray data reachable (``ZERONORM_OPT_DATA``).
 """

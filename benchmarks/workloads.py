@@ -213,7 +213,7 @@ def greedy(cfg: Config) -> list[Row]:
     from zeronorm_opt.fast.greedy_rls import greedy_rls
 
     rows = []
-    m, n, k = (10_000, 1000, 20) if cfg.quick else (20_000, 1000, 50)
+    m, n, k = (10_000, 1000, 10) if cfg.quick else (20_000, 1000, 50)
     X, y = two_gaussians(m, n)
     t_ref, sel_ref = median_time(lambda: ref.greedy_rls_plain(X, y, k), cfg.repeats)
     for dtype in (np.float64, np.float32):
@@ -238,7 +238,7 @@ def greedy(cfg: Config) -> list[Row]:
     Xb, _ = two_gaussians(M, N)
     t_bw = bandwidth_pass(Xb)
     del Xb
-    rounds = 3 if cfg.quick else 5
+    rounds = 2 if cfg.quick else 5
     t_plain = _plain_big(M, N, rounds) * K / rounds  # every round costs the same
     cases = [("greedy_rls_f64", "greedy_rls (cold)")]
     if not cfg.quick:
