@@ -7,9 +7,9 @@ into ``--out`` (default
 the same run and reports their ratio (package ÷ reference: below 1 the package is faster);
 times are medians of ``--repeats`` runs, and the greedy RLS rows at 50 000 × 1000 × 50 are the
 first call in a fresh process. ``--quick`` (about 5 minutes on the shared 2-core development
-machine under load) runs smaller sizes, fewer splits and skips FSV and lymphoma; the full
-suite takes an estimated 1-2 hours, most of it FSV on lymphoma and the largest scaling sizes
-through cvxpy.
+machine under load) runs smaller sizes, fewer splits and skips lymphoma and FSV
+(``--quick --only fsv`` runs FSV on colon); the full suite takes an estimated 1-2 hours,
+most of it FSV on lymphoma and the largest scaling sizes through cvxpy.
 
 Run from the repository root with the microarray data reachable (``ZERONORM_OPT_DATA``).
 """
@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .workloads import WORKLOADS, Config
+from .workloads import NOT_QUICK, WORKLOADS, Config
 
 
 def slope(xs, ys) -> float:
@@ -136,7 +136,8 @@ def main(argv=None) -> list[dict]:
     args.out.mkdir(parents=True, exist_ok=True)
     rows = []
     start = time.perf_counter()
-    for name in args.only or list(WORKLOADS):
+    default = [w for w in WORKLOADS if not (args.quick and w in NOT_QUICK)]
+    for name in args.only or default:
         cfg.log(f"[{name}]")
         t0 = time.perf_counter()
         rows += [r.as_dict() for r in WORKLOADS[name](cfg)]
