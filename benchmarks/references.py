@@ -69,16 +69,16 @@ def fsv_objective(v, alpha: float = 5.0) -> float:
 def fsv_highs(X, y, alpha: float = 5.0, max_iter: int = 50, rtol: float = 1e-5):
     """FSV's successive linearisation by linprog/HiGHS, ``v⁰ = 0``, costs ``α e^{−α v}``.
 
-    Stops when the objective no longer decreases (relative change ≤ ``rtol``). Returns
-    ``(v, n_iter)``.
+    The first LP (from ``v⁰ = 0``, costs ``α``) gives the first feasible iterate; the loop
+    stops when the objective no longer decreases (relative change ≤ ``rtol``). Returns
+    ``(v, n_lps)``.
     """
-    n = X.shape[1]
-    v = np.zeros(n)
+    v = _margin_lp(X, y, np.full(X.shape[1], alpha))
     f = fsv_objective(v, alpha)
-    for it in range(1, max_iter + 1):
+    for it in range(2, max_iter + 1):
         new = _margin_lp(X, y, alpha * np.exp(-alpha * np.abs(v)))
         f_new = fsv_objective(new, alpha)
-        if f_new >= f - rtol * max(abs(f), 1.0):
+        if f - f_new <= rtol * abs(f):
             return (new if f_new < f else v), it
         v, f = new, f_new
     return v, max_iter
