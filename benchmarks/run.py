@@ -37,9 +37,10 @@ def write_markdown(rows, meta, path: Path) -> None:
     lines = [
         "# zeronorm_opt benchmarks",
         "",
-        f"{meta['mode']} run, {meta['date']}, {meta['machine']}, medians of {meta['repeats']} "
-        "runs. Ratio = package ÷ reference, both measured in this run (< 1: the package is "
-        "faster). Absolute seconds depend on the machine and its load; ratios within one run "
+        f"{meta['mode']} run, {meta['date']}, {meta['machine']}, load average "
+        f"{meta['load_average'][0]:.1f}, medians of {meta['repeats']} runs. Ratio = package ÷ "
+        "reference, both measured in this run (< 1: the package is faster). Absolute seconds "
+        "depend on the machine and its load; ratios within one run "
         "are the figures to compare.",
         "",
     ]
