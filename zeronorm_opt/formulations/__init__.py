@@ -16,6 +16,11 @@ from .adaptive_scaling import (
     project_simplex,
 )
 from .base import Formulation, ReweightedFormulation
+from .exact import (
+    ExactMulticlassZeroNormFormulation,
+    ExactSolveInfo,
+    ExactZeroNormFormulation,
+)
 from .binary import MarginFormulation, RescaledMarginFormulation, arom_rescaled
 from .fsv import FSVFormulation
 from .multiclass import (
@@ -39,6 +44,9 @@ __all__ = [
     "OneVsRestFormulation",
     "WestonWatkinsFormulation",
     "encode_labels",
+    "ExactMulticlassZeroNormFormulation",
+    "ExactSolveInfo",
+    "ExactZeroNormFormulation",
     "Formulation",
     "MarginFormulation",
     "RescaledMarginFormulation",
