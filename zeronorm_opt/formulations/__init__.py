@@ -16,12 +16,12 @@ from .adaptive_scaling import (
     project_simplex,
 )
 from .base import Formulation, ReweightedFormulation
+from .binary import MarginFormulation, RescaledMarginFormulation, arom_rescaled
 from .exact import (
     ExactMulticlassZeroNormFormulation,
     ExactSolveInfo,
     ExactZeroNormFormulation,
 )
-from .binary import MarginFormulation, RescaledMarginFormulation, arom_rescaled
 from .fsv import FSVFormulation
 from .multiclass import (
     OneVsRestFormulation,

@@ -18,18 +18,17 @@ the MILPs through cvxpy; with ``ridge=ρ`` the problem is a mixed-integer QP, wh
 hyperplane (a support may need arbitrarily large weights), so ``M`` is derived from the data:
 unless the user passes ``big_m``, the l1 relaxation (``min ‖w‖₁ [+ C Σ ξ]`` over the same
 margin constraints, an LP) is solved first and ``M = big_m_factor · max_j |w_j^{l1}|``
-(``big_m_factor=1e4`` by default: on
-random problems with n ≤ 12 a factor of 10, 100 or even 1000 sometimes cut off the
-sparsest support, whose weights can be far larger than the l1 solution's when its margin is
-small; after the MILP the indicators are fixed and the weights re-solved exactly, so a large
-``M`` costs branch-and-bound time, not accuracy). After the MILP, if some ``|w_j|`` sits at ``M`` (within
-``1e-6·M``) the bound may be cutting off a better solution: ``M`` is doubled and the MILP
-re-solved (at most ``max_doublings`` times, then a ``RuntimeWarning``); an infeasible MILP
-(possible with user constraints that need larger weights) also doubles ``M`` before the
-:class:`~zeronorm_opt.InfeasibleError` is raised. The ``M`` used is
-reported in :class:`ExactSolveInfo`. This check is the standard safeguard, not a proof: a
-sparser support whose weights all exceed ``M`` would not make the bound active. The tests
-compare the result with an enumeration of all supports.
+(``big_m_factor=1e4`` by default: on random problems with n ≤ 12 a factor of 10, 100 or even
+1000 sometimes cut off the sparsest support, whose weights can be far larger than the l1
+solution's when its margin is small; after the MILP the indicators are fixed and the weights
+re-solved exactly, so a large ``M`` costs branch-and-bound time, not accuracy). After the MILP,
+if some ``|w_j|`` sits at ``M`` (within ``1e-6·M``) the bound may be cutting off a better
+solution: ``M`` is doubled and the MILP re-solved (at most ``max_doublings`` times, then a
+``RuntimeWarning``); an infeasible MILP (possible with user constraints that need larger
+weights) also doubles ``M`` before the :class:`~zeronorm_opt.InfeasibleError` is raised. The
+``M`` used is reported in :class:`ExactSolveInfo`. This check is the standard safeguard, not a
+proof: a sparser support whose weights all exceed ``M`` would not make the bound active. The
+tests compare the result with an enumeration of all supports.
 """
 
 from __future__ import annotations
@@ -329,6 +328,9 @@ class _ExactZeroNorm(Formulation):
             # cvxpy did not expose the solver's bound: without it nothing better than the
             # trivial bound is proven unless the solve finished.
             bound = value if proven else 0.0
+        if self.C is None and self.ridge is None and self.max_features is None:
+            # the objective Σ s_j is an integer: round the proven bound up
+            bound = float(np.ceil(bound - 1e-6))
         bound = min(bound, value)
         stats = self.problem.solver_stats
         self.last_solve = ExactSolveInfo(
