@@ -12,7 +12,7 @@ import textwrap
 
 from .statement import Statement, removed_note, weights_note
 
-HALF = r"\tfrac{1}{2}"
+HALF = r"\frac{1}{2}"
 
 
 def _g(value) -> str:
@@ -362,7 +362,7 @@ def squared_l1(f) -> Statement:
         [
             (
                 f"½ (Σ_k |β_k|)² / ({n}·{s0})",
-                rf"{HALF} \Big(\sum_{{k}} |\beta_k|\Big)^2 / ({n} \cdot {s0})",
+                rf"{HALF} \left(\sum_{{k}} |\beta_k|\right)^2 / ({n} \cdot {s0})",
             ),
             (f"{_coef(f.C)}Σ_i ξ_i", rf"{_coef(f.C)}\sum_{{i}} \xi_i"),
         ],

@@ -178,7 +178,7 @@ _UNICODE_LATEX = {
     "≥": r"\geq",
     "≤": r"\leq",
     "∝": r"\propto",
-    "√": r"\surd",
+    "√σ": r"\sqrt{\sigma}",
     "‖": r"\|",
     "∈": r"\in",
     "ℝ": r"\mathbb{R}",
@@ -224,7 +224,7 @@ def text_to_latex(text: str) -> str:
             flush()
             out.append(_UNICODE_LATEX[ch])
             # a subscript right after a symbol (ξ_i, σ_k) stays a subscript
-            sub = re.match(r"_(\w+)", text[k + 1 :])
+            sub = re.match(r"_([A-Za-z0-9]+)", text[k + 1 :])
             if sub:
                 out.append(f"_{{{sub.group(1)}}}")
                 k += len(sub.group(0))
