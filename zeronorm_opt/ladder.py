@@ -46,6 +46,7 @@ __all__ = [
     "ladder_over_draws",
     "relaxation_ladder",
     "summarise_ladder",
+    "support_objective",
 ]
 
 #: The rungs, from the exact problem down (names as they appear in the table).

@@ -29,6 +29,7 @@ from .multiclass import (
     encode_labels,
 )
 from .regression import BasisPursuitFormulation, LassoFormulation
+from .statement import Statement, build_statement
 from .svm_dual import RescaledSVMDual
 
 __all__ = [
@@ -52,5 +53,7 @@ __all__ = [
     "RescaledMarginFormulation",
     "RescaledSVMDual",
     "ReweightedFormulation",
+    "Statement",
     "arom_rescaled",
+    "build_statement",
 ]
