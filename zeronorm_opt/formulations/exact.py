@@ -328,7 +328,8 @@ class _ExactZeroNorm(Formulation):
             # cvxpy did not expose the solver's bound: without it nothing better than the
             # trivial bound is proven unless the solve finished.
             bound = value if proven else 0.0
-        if self.C is None and self.ridge is None and self.max_features is None:
+        integral = self.C is None and self.ridge is None and self.max_features is None
+        if integral and not self._user_objective:
             # the objective Σ s_j is an integer: round the proven bound up
             bound = float(np.ceil(bound - 1e-6))
         bound = min(bound, value)
