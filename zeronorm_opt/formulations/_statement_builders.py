@@ -541,7 +541,7 @@ def user_names(f) -> dict[str, str]:
     from .binary import MarginFormulation
 
     if isinstance(f, MarginFormulation):
-        if f.u is None:
+        if getattr(f, "u", None) is None:
             return {"coef": "v"}
         n, m = f.n_features, f.X.shape[0]
         return {f"coef[0:{n}]": "v", f"coef[{n}:{n + m}]": "u", "coef": "(v, u)"}

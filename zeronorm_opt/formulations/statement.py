@@ -354,8 +354,18 @@ def build_statement(formulation) -> Statement:
 
 
 def weights_note(formulation, kind: str) -> str:
-    """What the weights Parameter currently holds (all 1: the plain norm)."""
-    weights = np.asarray(formulation.weights, dtype=float)
+    """What the weights Parameter currently holds (all 1: the plain norm).
+
+    Read through the public ``weights`` property (or the ``"weights"`` Parameter), so a
+    formulation that stores its penalty elsewhere still gets a statement.
+    """
+    weights = getattr(formulation, "weights", None)
+    if weights is None:
+        param = formulation.parameters.get("weights")
+        weights = None if param is None else param.value
+    if weights is None:
+        return "c = the weights Parameter"
+    weights = np.asarray(weights, dtype=float)
     n_feat = getattr(formulation, "n_features", weights.size)
     if np.allclose(weights[:n_feat], 1.0):
         state = f"currently all 1: the plain {kind} norm"
@@ -365,7 +375,13 @@ def weights_note(formulation, kind: str) -> str:
 
 
 def removed_note(formulation) -> str:
-    active = np.asarray(formulation.active.value, dtype=float)
+    """How many features the ``active`` Parameter (0 = removed) currently removes."""
+    active = getattr(formulation, "active", None)
+    if active is None:
+        active = formulation.parameters.get("active")
+    if active is None or getattr(active, "value", None) is None:
+        return "none removed"
+    active = np.asarray(active.value, dtype=float)
     n_feat = getattr(formulation, "n_features", active.size)
     removed = int(np.sum(active[:n_feat] == 0))
     return "none removed" if removed == 0 else f"{removed} removed"
