@@ -85,3 +85,8 @@ __all__ += ["AdaptiveScaling"]
 from .estimators.multiclass import MulticlassAROM  # noqa: E402
 
 __all__ += ["MulticlassAROM"]
+
+# --- exact zero-norm (MILP) and the relaxation ladder (issue 13) ---
+from .ladder import relaxation_ladder  # noqa: E402
+
+__all__ += ["relaxation_ladder"]

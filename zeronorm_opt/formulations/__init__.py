@@ -18,6 +18,11 @@ from .adaptive_scaling import (
 from .base import Formulation, ReweightedFormulation
 from .binary import MarginFormulation, RescaledMarginFormulation, arom_rescaled
 from .contract import Linearisable, check_linearisable
+from .exact import (
+    ExactMulticlassZeroNormFormulation,
+    ExactSolveInfo,
+    ExactZeroNormFormulation,
+)
 from .fsv import FSVFormulation
 from .linear_oracle import LinearOracle
 from .multiclass import (
@@ -27,6 +32,7 @@ from .multiclass import (
 )
 from .penalty import ReweightedPenalty
 from .regression import BasisPursuitFormulation, LassoFormulation
+from .statement import Statement, build_statement
 from .svm_dual import RescaledSVMDual
 
 __all__ = [
@@ -42,6 +48,9 @@ __all__ = [
     "OneVsRestFormulation",
     "WestonWatkinsFormulation",
     "encode_labels",
+    "ExactMulticlassZeroNormFormulation",
+    "ExactSolveInfo",
+    "ExactZeroNormFormulation",
     "Formulation",
     "Linearisable",
     "LinearOracle",
@@ -51,5 +60,7 @@ __all__ = [
     "RescaledMarginFormulation",
     "RescaledSVMDual",
     "ReweightedFormulation",
+    "Statement",
     "arom_rescaled",
+    "build_statement",
 ]

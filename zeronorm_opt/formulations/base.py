@@ -8,7 +8,6 @@ once and then re-solved with new parameter values without recompiling (DPP).
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any
@@ -130,19 +129,42 @@ class Formulation:
         return self.last_solve
 
     # -- printing -----------------------------------------------------------------------------
-    def describe(self) -> str:
-        """The mathematics of the formulation and the cvxpy problem it builds."""
-        lines = [
-            type(self).__name__,
-            textwrap.dedent(self.statement).strip(),
-            "",
-            "cvxpy problem:",
-            str(self.problem),
-        ]
-        if self.parameters:
-            names = ", ".join(f"{k}{tuple(p.shape)}" for k, p in self.parameters.items())
-            lines.append(f"parameters: {names}")
+    def describe(self, raw: bool = False) -> str:
+        """The optimisation problem this instance builds, written out for people.
+
+        Follows the instance: its penalty, its slacks and ``C``, its current weights and
+        removed features, the constraints and objective terms the user added (see
+        :func:`~zeronorm_opt.formulations.statement.build_statement`).
+
+        Parameters
+        ----------
+        raw : bool, default=False
+            Also append cvxpy's own printout of the problem (with its data matrices) and the
+            Parameters' shapes.
+        """
+        from .statement import build_statement
+
+        lines = [build_statement(self).to_text()]
+        if raw:
+            lines += ["", "cvxpy problem:", str(self.problem)]
+            if self.parameters:
+                names = ", ".join(f"{k}{tuple(p.shape)}" for k, p in self.parameters.items())
+                lines.append(f"parameters: {names}")
         return "\n".join(lines)
+
+    def to_latex(self) -> str:
+        """The statement of :meth:`describe` as a LaTeX ``array`` (math mode).
+
+        Wrap it in ``$$ … $$`` (or an ``equation*``) on a slide; notebooks render it through
+        :meth:`_repr_latex_`. User constraints appear with a best-effort rendering and the
+        mark "(user)".
+        """
+        from .statement import build_statement
+
+        return build_statement(self).to_latex()
+
+    def _repr_latex_(self) -> str:
+        return f"$$\n{self.to_latex()}\n$$"
 
     def __repr__(self) -> str:
         n_user = len(self._user_constraints) + len(self._user_objective)

@@ -1,0 +1,109 @@
+"""The relaxation ladder: the exact row is a lower bound every relaxation respects."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+import pytest
+from scipy.optimize import linprog
+
+from zeronorm_opt import InputError
+from zeronorm_opt.datasets import make_weston_linear
+from zeronorm_opt.ladder import (
+    LADDER_METHODS,
+    ladder_over_draws,
+    relaxation_ladder,
+    summarise_ladder,
+    support_objective,
+)
+
+# the rungs that solve margin problems: their supports carry a separator by construction
+MARGIN_RUNGS = ("l1-AROM", "l2-AROM", "FSV", "l1 SVM", "bridge q=0.5", "Lasso")
+
+
+def separable_on(X, y, support) -> bool:
+    """Independent check (scipy's LP): is there (w, b) on ``support`` with y(w·x + b) ≥ 1?"""
+    Xs = X[:, support]
+    A = -np.hstack([y[:, None] * Xs, y[:, None]])
+    res = linprog(
+        np.zeros(A.shape[1]), A_ub=A, b_ub=-np.ones(len(y)), bounds=[(None, None)] * A.shape[1]
+    )
+    return res.status == 0
+
+
+def draw(seed, m=24, n=12):
+    X, y = make_weston_linear(m + 200, n_features=n, random_state=seed)
+    return X[:m], y[:m], X[m:], y[m:]
+
+
+@pytest.fixture(scope="module")
+def ladders():
+    return [relaxation_ladder(*draw(seed), time_limit=60) for seed in range(3)]
+
+
+def test_exact_row_is_never_beaten(ladders):
+    for ladder in ladders:
+        assert ladder.exact_gap == 0.0  # proven optimal on these small problems
+        exact = ladder["exact"]
+        assert exact.feasible
+        for row in ladder.rows:
+            if row.feasible:
+                assert row.support_size >= exact.support_size, row.method
+                assert row.gap >= 0
+
+
+def test_relaxation_supports_are_feasible(ladders):
+    for seed, ladder in enumerate(ladders):
+        X, y, _, _ = draw(seed)
+        y = np.where(y > 0, 1.0, -1.0)
+        for method in MARGIN_RUNGS + ("exact",):
+            row = ladder[method]
+            assert row.support.any()
+            assert separable_on(X, y, row.support), method
+            assert row.feasible
+
+
+def test_exact_row_equals_enumeration():
+    X, y, _, _ = draw(4, m=20, n=8)
+    y = np.where(y > 0, 1.0, -1.0)
+    ladder = relaxation_ladder(X, y, methods=["exact", "l1 SVM"])
+    best = next(
+        k for k in range(9) if any(separable_on(X, y, list(s)) for s in combinations(range(8), k))
+    )
+    assert ladder["exact"].support_size == best
+
+
+def test_soft_margin_exact_objective_is_lowest():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(30, 10))
+    y = np.sign(X[:, 0] + X[:, 1] + rng.normal(size=30))  # noisy: not separable
+    ladder = relaxation_ladder(X, y, C=0.5, methods=["exact", "l1-AROM", "FSV", "l1 SVM"])
+    exact = ladder["exact"].objective
+    for row in ladder.rows:
+        assert row.objective >= exact - 1e-6, row.method
+    # the objective column is |S| + C·(least hinge loss on S)
+    for row in ladder.rows:
+        assert row.objective == pytest.approx(support_objective(X, y, row.support, 0.5))
+
+
+def test_table_plot_and_summary():
+    results = ladder_over_draws(lambda s: draw(s, n=10), 2, methods=["exact", "l1 SVM"])
+    text = results[0].to_text()
+    assert "exact" in text and "l1 SVM" in text
+    fig = results[0].plot()
+    assert len(fig.axes) == 2
+    summary = summarise_ladder(results)
+    assert [s["method"] for s in summary] == ["exact", "l1 SVM"]
+    assert summary[0]["frac_exact"] == 1.0 and summary[0]["max_gap"] == 0.0
+    assert summary[1]["mean_gap"] >= 0
+    assert 0.0 <= summary[1]["mean_test_error"] <= 1.0
+
+
+def test_bad_input_is_typed():
+    X, y, Xt, _ = draw(0, n=8)
+    with pytest.raises(InputError, match="unknown ladder methods"):
+        relaxation_ladder(X, y, methods=["exact", "magic"])
+    with pytest.raises(InputError, match="both X_test and y_test"):
+        relaxation_ladder(X, y, Xt)
+    assert "exact" in LADDER_METHODS

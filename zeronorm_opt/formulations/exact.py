@@ -1,0 +1,655 @@
+"""The exact zero-norm by mixed-integer programming: the reference every relaxation is measured
+against.
+
+With binary indicators ``s ∈ {0,1}ⁿ`` and a bound ``M`` on the weights (the "big-M"
+formulation), the zero-norm problem of Weston et al. (2003) becomes a mixed-integer linear
+program::
+
+    minimise    Σ_j s_j  [+ C Σ_i ξ_i]  [+ ρ ‖w‖₂²]
+    subject to  y_i (w·x_i + b) ≥ 1 [− ξ_i],  ξ ≥ 0
+                −M s_j ≤ w_j ≤ M s_j,  s_j ∈ {0, 1}
+
+(budget form: ``Σ_j s_j ≤ r`` and the objective ``C Σ_i ξ_i [+ ρ‖w‖²]``). The multiclass
+version shares one indicator ``s_j`` between the weights ``w_kj`` of every class. HiGHS solves
+the MILPs through cvxpy; with ``ridge=ρ`` the problem is a mixed-integer QP, which needs SCIP
+(``pip install pyscipopt``, the extra ``zeronorm-opt[miqp]``) or a commercial solver.
+
+**How M is chosen.** There is no a priori bound on the weights of a sparsest separating
+hyperplane (a support may need arbitrarily large weights), so ``M`` is derived from the data:
+unless the user passes ``big_m``, the l1 relaxation (``min ‖w‖₁ [+ C Σ ξ]`` over the same
+margin constraints, an LP) is solved first and ``M = big_m_factor · max_j |w_j^{l1}|``
+(``big_m_factor=1e4`` by default: on random problems with n ≤ 12 a factor of 10, 100 or even
+1000 sometimes cut off the sparsest support, whose weights can be far larger than the l1
+solution's when its margin is small; after the MILP the indicators are fixed and the weights
+re-solved exactly, so a large ``M`` costs branch-and-bound time, not accuracy). After the MILP,
+if some ``|w_j|`` sits at ``M`` (within ``1e-6·M``) the bound may be cutting off a better
+solution: ``M`` is doubled and the MILP re-solved (at most ``max_doublings`` times, then a
+``RuntimeWarning``); an infeasible MILP (possible with user constraints that need larger
+weights) also doubles ``M`` before the :class:`~zeronorm_opt.InfeasibleError` is raised. The
+``M`` used is reported in :class:`ExactSolveInfo`. This check is the standard safeguard, not a
+proof: a sparser support whose weights all exceed ``M`` would not make the bound active. The
+tests compare the result with an enumeration of all supports.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from dataclasses import dataclass
+
+import cvxpy as cp
+import numpy as np
+
+from .._validation import (
+    check_binary_labels,
+    check_finite_matrix,
+    check_n_features_to_select,
+    check_positive,
+)
+from ..exceptions import InfeasibleError, InputError, SolverError
+from ..solvers import SolveInfo, installed_solvers, solve_problem
+from .base import Formulation
+from .multiclass import encode_labels
+
+__all__ = [
+    "ExactMulticlassZeroNormFormulation",
+    "ExactSolveInfo",
+    "ExactZeroNormFormulation",
+    "MIQP_SOLVERS",
+]
+
+#: Solvers cvxpy can hand a mixed-integer QP to, in order of preference.
+MIQP_SOLVERS = ("SCIP", "GUROBI", "CPLEX", "XPRESS")
+#: Relative distance to M at which a weight counts as "at the bound".
+AT_BOUND_TOL = 1e-6
+
+_EXACT_HINT = (
+    "The margin constraints have no solution: pass C=<positive number> for the soft-margin "
+    "exact problem (Σ s + C Σ ξ), or check the constraints you added."
+)
+
+
+@dataclass
+class ExactSolveInfo(SolveInfo):
+    """The result of an exact (mixed-integer) solve: the incumbent and its proven gap.
+
+    Attributes
+    ----------
+    bound : float
+        A proven lower bound on the optimal objective (the solver's dual bound; equal to
+        ``value`` up to the solver's gap tolerance when the solve finished).
+    gap : float
+        ``(value − bound) / max(|value|, 1)``: 0 when optimality is proven.
+    proven_optimal : bool
+        False when a time (or node) limit stopped the solver with an incumbent only.
+    big_m : float
+        The bound ``M`` of the last solve.
+    big_m_doublings : int
+        How many times ``M`` was doubled because a weight sat at the bound.
+    n_selected : int
+        ``Σ_j s_j`` of the incumbent (features used).
+    """
+
+    bound: float = float("nan")
+    gap: float = float("nan")
+    proven_optimal: bool = False
+    big_m: float = float("nan")
+    big_m_doublings: int = 0
+    n_selected: int = 0
+
+
+def _time_limit_options(solver: str, time_limit: float | None) -> dict:
+    """The solver's own spelling of a wall-clock limit in seconds."""
+    if time_limit is None:
+        return {}
+    time_limit = check_positive(time_limit, "time_limit")
+    return {
+        "HIGHS": {"time_limit": time_limit},
+        "SCIP": {"scip_params": {"limits/time": time_limit}},
+        "GUROBI": {"TimeLimit": time_limit},
+        "CPLEX": {"cplex_params": {"timelimit": time_limit}},
+        "XPRESS": {"maxtime": -int(np.ceil(time_limit))},
+    }.get(solver, {"time_limit": time_limit})
+
+
+def _dual_bound(problem: cp.Problem, solver: str) -> float | None:
+    """The solver's proven lower bound, shifted to cvxpy's objective (None if not reported).
+
+    cvxpy may drop a constant from the objective before handing it over, so the shift is
+    ``problem.value − (the solver's own primal objective)``.
+    """
+    stats = problem.solver_stats
+    extra = getattr(stats, "extra_stats", None)
+    if extra is None:
+        return None
+    if solver == "HIGHS":
+        primal = getattr(extra, "objective_function_value", None)
+        bound = getattr(extra, "mip_dual_bound", None)
+        if primal is None or bound is None or not np.isfinite(bound):
+            return None
+        return float(bound + (problem.value - primal))
+    if solver == "SCIP" and isinstance(extra, dict) and "model" in extra:
+        model = extra["model"]
+        try:
+            bound = float(model.getDualbound())
+            primal = float(model.getPrimalbound())
+        except Exception:  # the model may be freed or in a state without bounds
+            return None
+        if not (np.isfinite(bound) and np.isfinite(primal)):
+            return None
+        return float(bound + (problem.value - primal))
+    return None
+
+
+class _ExactZeroNorm(Formulation):
+    """Shared parts: indicators, the big-M bound, the objective, the solve loop."""
+
+    infeasible_hint = _EXACT_HINT
+    #: "l0" — the penalty these formulations minimise exactly (read by the statement builder).
+    penalty = "l0"
+    slack_penalty = "hinge"
+
+    def _init_exact(self, n_features, C, max_features, big_m, big_m_factor, ridge):
+        self.max_features = check_n_features_to_select(max_features, n_features, "max_features")
+        C = check_positive(C, "C", allow_none=True)
+        if self.max_features is not None and C is None:
+            C = 1.0  # the budget form minimises the hinge loss: it needs slacks
+        self.C = C
+        self.ridge = check_positive(ridge, "ridge", allow_none=True)
+        self.big_m_factor = check_positive(big_m_factor, "big_m_factor")
+        self.user_big_m = check_positive(big_m, "big_m", allow_none=True)
+        self.s = cp.Variable(n_features, boolean=True, name="s")
+        self.big_m = cp.Parameter(nonneg=True, name="M", value=1.0)
+        self.variables["s"] = self.s
+        self.parameters["M"] = self.big_m
+        self._big_m_ready = False
+
+    # -- to implement -------------------------------------------------------------------------
+    def _weights(self) -> cp.Variable:
+        raise NotImplementedError
+
+    def _margin_constraints(self, weights, b, xi) -> list[cp.Constraint]:
+        raise NotImplementedError
+
+    def _slack_shape(self) -> tuple[int, ...]:
+        raise NotImplementedError
+
+    def _bound_constraints(self) -> list[cp.Constraint]:
+        raise NotImplementedError
+
+    # -- the problem --------------------------------------------------------------------------
+    def _make_slacks(self):
+        self.xi = None
+        if self.C is not None:
+            self.xi = cp.Variable(self._slack_shape(), nonneg=True, name="xi")
+            self.variables["xi"] = self.xi
+            self.infeasible_hint = (
+                "The exact problem with your added constraints has no solution: check them."
+            )
+
+    def _objective_terms(self):
+        terms = [] if self.max_features is not None else [cp.sum(self.s)]
+        if self.xi is not None:
+            terms.append(self.C * cp.sum(self.xi))
+        if self.ridge is not None:
+            terms.append(self.ridge * cp.sum_squares(self._weights()))
+        return terms
+
+    def _base_constraints(self):
+        cons = self._margin_constraints(self._weights(), self.b, self.xi)
+        cons += self._bound_constraints()
+        if self.max_features is not None:
+            cons.append(cp.sum(self.s) <= self.max_features)
+        return cons
+
+    # -- the bound M ----------------------------------------------------------------------------
+    def l1_relaxation(self) -> tuple[cp.Problem, cp.Variable]:
+        """The LP ``min ‖w‖₁ [+ C Σ ξ]`` over the same margin constraints (user constraints
+        not included), whose solution sets the default ``M``, and its weight variable."""
+        W = cp.Variable(self._weights().shape)
+        b = cp.Variable(self.b.shape)
+        xi = None if self.xi is None else cp.Variable(self.xi.shape, nonneg=True)
+        objective = cp.sum(cp.abs(W)) + (0 if xi is None else self.C * cp.sum(xi))
+        return cp.Problem(cp.Minimize(objective), self._margin_constraints(W, b, xi)), W
+
+    def initial_big_m(self, solver=None, solver_options=None) -> float:
+        """``M`` before any doubling: ``big_m`` if given, else ``big_m_factor`` times the
+        largest weight of the l1 relaxation (1 if that is zero)."""
+        if self.user_big_m is not None:
+            return self.user_big_m
+        lp, weights = self.l1_relaxation()
+        solve_problem(lp, solver, solver_options, infeasible_hint=_EXACT_HINT)
+        top = float(np.max(np.abs(weights.value)))
+        return self.big_m_factor * (top if top > 0 else 1.0)
+
+    # -- solving ------------------------------------------------------------------------------
+    def _pick_solver(self, solver) -> str:
+        available = set(installed_solvers())
+        if solver is not None:
+            if not isinstance(solver, str):
+                raise InputError("the exact formulations take one solver name, not a list.")
+            name = solver.upper()
+            if name not in available:
+                raise InputError(
+                    f"solver {solver!r} is not installed; installed cvxpy solvers: "
+                    f"{sorted(available)}."
+                )
+            if self.ridge is not None and name not in MIQP_SOLVERS:
+                raise InputError(
+                    f"ridge=... makes a mixed-integer QP, which {name} cannot solve; pass "
+                    f"solver='SCIP' (pip install pyscipopt) or one of {MIQP_SOLVERS}."
+                )
+            return name
+        if self.ridge is None:
+            if "HIGHS" in available:
+                return "HIGHS"
+            mip = [n for n in ("SCIP", "GUROBI", "CPLEX", "GLPK_MI", "CBC") if n in available]
+            if mip:
+                return mip[0]
+            raise SolverError(
+                "no mixed-integer solver is installed; install HiGHS (pip install highspy)."
+            )
+        for name in MIQP_SOLVERS:
+            if name in available:
+                return name
+        raise SolverError(
+            "ridge=... makes the exact problem a mixed-integer QP, and no MIQP-capable cvxpy "
+            "solver is installed (HiGHS solves mixed-integer LPs only): install SCIP with "
+            "`pip install pyscipopt` (the extra zeronorm-opt[miqp]), or drop ridge.",
+            solver=None,
+        )
+
+    def solve(
+        self,
+        solver: str | None = None,
+        solver_options: dict | None = None,
+        *,
+        time_limit: float | None = None,
+        max_doublings: int = 4,
+    ) -> ExactSolveInfo:
+        """Solve the mixed-integer program; return the incumbent and its proven gap.
+
+        Parameters
+        ----------
+        solver : str or None
+            A mixed-integer cvxpy solver; None: HiGHS for the MILPs, SCIP (or another
+            installed MIQP solver) with ``ridge``.
+        solver_options : dict or None
+            Passed to the solver (e.g. ``{"mip_rel_gap": 0}`` for HiGHS).
+        time_limit : float or None
+            Wall-clock limit in seconds per MILP solve. When it stops the solver, the best
+            solution found (the incumbent) is kept, ``proven_optimal`` is False and
+            ``bound``/``gap`` say how far from optimal it may be.
+        max_doublings : int
+            How many times ``M`` may be doubled when a weight sits at the bound.
+
+        Returns
+        -------
+        ExactSolveInfo
+        """
+        name = self._pick_solver(solver)
+        options = dict(solver_options or {})
+        options.update(_time_limit_options(name, time_limit))
+        if not self._big_m_ready:
+            # The LP for M: HiGHS solves it too; the MIQP solvers would be overkill.
+            lp_solver = "HIGHS" if "HIGHS" in installed_solvers() else None
+            self.big_m.value = self.initial_big_m(lp_solver)
+            self._big_m_ready = True
+        doublings = 0
+        while True:
+            try:
+                status, elapsed = self._solve_once(name, options)
+            except InfeasibleError:
+                # The margins alone are feasible (the LP for M was solved), so the bound M
+                # (or a user constraint) is what cuts every solution off: enlarge M first.
+                if doublings >= max_doublings:
+                    raise
+                self.big_m.value = 2.0 * self.big_m.value
+                doublings += 1
+                continue
+            bound = _dual_bound(self.problem, name)
+            value = self._polish(name, float(self.problem.value))
+            top = float(np.max(np.abs(self._weights().value)))
+            if top < (1 - AT_BOUND_TOL) * self.big_m.value:
+                break
+            if doublings >= max_doublings:
+                warnings.warn(
+                    f"a weight still sits at the bound M = {self.big_m.value:g} after "
+                    f"{doublings} doublings: the solution may not be the sparsest. Pass a "
+                    "larger big_m= or max_doublings=.",
+                    RuntimeWarning,
+                    stacklevel=2,
+                )
+                break
+            self.big_m.value = 2.0 * self.big_m.value
+            doublings += 1
+        proven = status == cp.OPTIMAL
+        if bound is None:
+            # cvxpy did not expose the solver's bound: without it nothing better than the
+            # trivial bound is proven unless the solve finished.
+            bound = value if proven else 0.0
+        integral = self.C is None and self.ridge is None and self.max_features is None
+        if integral and not self._user_objective:
+            # the objective Σ s_j is an integer: round the proven bound up
+            bound = float(np.ceil(bound - 1e-6))
+        bound = min(bound, value)
+        stats = self.problem.solver_stats
+        self.last_solve = ExactSolveInfo(
+            status=status,
+            solver=name,
+            value=value,
+            solve_time=float(getattr(stats, "solve_time", None) or elapsed),
+            setup_time=getattr(stats, "setup_time", None),
+            num_iters=getattr(stats, "num_iters", None),
+            attempts=[(name, status)],
+            bound=float(bound),
+            gap=float((value - bound) / max(abs(value), 1.0)),
+            proven_optimal=proven,
+            big_m=float(self.big_m.value),
+            big_m_doublings=doublings,
+            n_selected=int(self.support().sum()),
+        )
+        return self.last_solve
+
+    def _polish(self, name: str, value: float) -> float:
+        """Re-solve with the indicators fixed at their rounded values; return the value.
+
+        The solver accepts ``s_j`` within its integrality tolerance (~1e-6) of 0, which lets
+        ``|w_j| ≤ M s_j`` leave ``w_j ≈ 1e-6·M`` unpaid. With ``s`` fixed exactly the
+        remaining problem is convex (an LP or QP): its value is the true objective of that
+        support. A second solve then picks, among the optimal weights, those of least l1
+        norm (with the hard margin the fixed-support problem is pure feasibility, and the
+        solver's vertex would often sit at ±M for no reason).
+        """
+        fixed = [self.s == self.support().astype(float)]
+        saved = {v: v.value for v in self.problem.variables()}
+        try:
+            first = cp.Problem(self.objective, self.constraints + fixed)
+            first.solve(solver=name)
+            ok = first.status in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE)
+            if ok:
+                value = float(first.value)
+                slack = 1e-7 * max(1.0, abs(value))
+                second = cp.Problem(
+                    cp.Minimize(cp.sum(cp.abs(self._weights()))),
+                    self.constraints + fixed + [self.objective.expr <= value + slack],
+                )
+                second.solve(solver=name)
+                if second.status not in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE):
+                    first.solve(solver=name)
+        except cp.error.SolverError:
+            ok = False
+        if not ok:  # keep the mixed-integer solution
+            for var, val in saved.items():
+                var.value = val
+        return value
+
+    def _solve_once(self, name: str, options: dict) -> tuple[str, float]:
+        problem = self.problem
+        start = time.perf_counter()
+        try:
+            with warnings.catch_warnings():
+                # cvxpy warns "Solution may be inaccurate" when a time limit stops the solver;
+                # the gap reported in ExactSolveInfo says how inaccurate.
+                warnings.filterwarnings("ignore", message="Solution may be inaccurate")
+                problem.solve(solver=name, **options)
+        except cp.error.SolverError as exc:
+            raise SolverError(
+                f"{name} failed on the exact problem ({exc}); try another mixed-integer solver "
+                "or a larger time_limit.",
+                solver=name,
+            ) from exc
+        elapsed = time.perf_counter() - start
+        status = problem.status
+        weights = self._weights().value
+        if status in (cp.INFEASIBLE, cp.settings.INFEASIBLE_OR_UNBOUNDED):
+            raise InfeasibleError(
+                f"the exact problem is infeasible (solver {name} reported {status!r}). "
+                f"{self.infeasible_hint}",
+                status=status,
+                solver=name,
+                stats=problem.solver_stats,
+            )
+        if status not in cp.settings.SOLUTION_PRESENT or weights is None:
+            raise SolverError(
+                f"{name} returned no solution (status {status!r}): the time limit may be too "
+                "short to find a first incumbent; raise time_limit.",
+                status=status,
+                solver=name,
+                stats=problem.solver_stats,
+            )
+        return status, elapsed
+
+    # -- values of the last solve ---------------------------------------------------------------
+    def support(self) -> np.ndarray:
+        """Boolean mask of the features whose indicator is 1 at the last solve."""
+        if self.s.value is None:
+            raise InputError("the formulation has not been solved yet; call solve() first.")
+        return np.asarray(self.s.value, dtype=float) > 0.5
+
+
+class ExactZeroNormFormulation(_ExactZeroNorm):
+    """The exact two-class zero-norm problem as a big-M mixed-integer program.
+
+    Hard margin (``C=None``): ``min Σ_j s_j`` s.t. ``y_i(w·x_i + b) ≥ 1``,
+    ``|w_j| ≤ M s_j``, ``s ∈ {0,1}ⁿ`` — the minimal number of features that separate the
+    data. Soft margin (``C``): ``min Σ_j s_j + C Σ_i ξ_i`` with ``y_i(w·x_i + b) ≥ 1 − ξ_i``.
+    Budget (``max_features=r``): ``min C Σ_i ξ_i`` s.t. ``Σ_j s_j ≤ r`` (``C`` defaults to 1:
+    the best hinge loss with at most ``r`` features). ``ridge=ρ`` adds ``ρ‖w‖₂²``
+    (a mixed-integer QP: needs SCIP). See the module docstring for how ``M`` is chosen and
+    checked.
+
+    Parameters
+    ----------
+    X : array-like of shape (m, n)
+    y : array-like of shape (m,)
+        Two classes, any labels (the larger one is +1).
+    C : float or None, default=None
+        Weight of the hinge slacks; None: hard margin (1 in the budget form).
+    max_features : int or None, default=None
+        The budget ``r``: minimise the hinge loss with at most ``r`` features.
+    big_m : float or None, default=None
+        The bound ``M`` on ``|w_j|``; None: ``big_m_factor`` times the largest weight of the
+        l1 relaxation.
+    big_m_factor : float, default=1e4
+    ridge : float or None, default=None
+        ``ρ`` of the ``ρ‖w‖₂²`` term (MIQP).
+
+    Attributes
+    ----------
+    w, b : cvxpy.Variable
+        Weights and bias.
+    s : cvxpy.Variable (boolean)
+        The indicators ``s_j = 1`` iff feature ``j`` may be used.
+    xi : cvxpy.Variable or None
+        The hinge slacks.
+    big_m : cvxpy.Parameter
+        ``M`` (set by :meth:`solve`).
+
+    References
+    ----------
+    .. [1] J. Weston, A. Elisseeff, B. Schölkopf and M. Tipping, "Use of the zero-norm with
+       linear models and kernel methods", *Journal of Machine Learning Research*
+       3:1439–1461, 2003.
+    .. [2] E. Amaldi and V. Kann, "On the approximability of minimizing nonzero variables or
+       unsatisfied relations in linear systems", *Theoretical Computer Science*
+       209(1–2):237–260, 1998.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[2.0, 1.0, 0.1], [1.5, -1.0, -0.3], [-1.0, 1.0, 0.2], [-2.0, -1.0, 0.1]])
+    >>> f = ExactZeroNormFormulation(X, [1, 1, -1, -1])
+    >>> info = f.solve()
+    >>> info.n_selected, info.proven_optimal, f.support().tolist()
+    (1, True, [True, False, False])
+    >>> f.add_constraints(lambda f: f.s[0] == 0)  # forbid feature 0: two others are needed
+    <ExactZeroNormFormulation hard margin, m=4, n=3, 1 user extension(s)>
+    >>> f.solve().n_selected
+    2
+    """
+
+    def __init__(
+        self,
+        X,
+        y,
+        C: float | None = None,
+        *,
+        max_features: int | None = None,
+        big_m: float | None = None,
+        big_m_factor: float = 1e4,
+        ridge: float | None = None,
+    ) -> None:
+        super().__init__()
+        self.X = check_finite_matrix(X)
+        _, self.y = check_binary_labels(y, self.X.shape[0])
+        m, n = self.X.shape
+        self._init_exact(n, C, max_features, big_m, big_m_factor, ridge)
+        self.w = cp.Variable(n, name="w")
+        self.b = cp.Variable(name="b")
+        self.variables.update(w=self.w, b=self.b)
+        self._make_slacks()
+
+    def _weights(self):
+        return self.w
+
+    def _slack_shape(self):
+        return (self.X.shape[0],)
+
+    def _margin_constraints(self, weights, b, xi):
+        margins = cp.multiply(self.y, self.X @ weights + b)
+        return [margins >= (1.0 if xi is None else 1.0 - xi)]
+
+    def _bound_constraints(self):
+        return [self.w <= self.big_m * self.s, -self.big_m * self.s <= self.w]
+
+    def solution(self) -> tuple[np.ndarray, float]:
+        """``(w, b)`` of the last solve, ``w_j`` set to 0 where ``s_j = 0`` (the solver's
+        integrality tolerance lets such weights be ~``1e-6·M``)."""
+        w = np.where(self.support(), np.asarray(self.w.value, dtype=float), 0.0)
+        return w, float(self.b.value)
+
+    def _repr_details(self) -> str:
+        m, n = self.X.shape
+        if self.max_features is not None:
+            mode = f"budget r={self.max_features}, C={self.C:g}"
+        else:
+            mode = "hard margin" if self.C is None else f"soft margin, C={self.C:g}"
+        ridge = "" if self.ridge is None else f", ridge={self.ridge:g}"
+        return f" {mode}{ridge}, m={m}, n={n}"
+
+
+class ExactMulticlassZeroNormFormulation(_ExactZeroNorm):
+    """The exact multiclass zero-norm with one shared support, as a big-M MILP.
+
+    ``min Σ_j s_j [+ C Σ ξ]`` over ``W ∈ R^{Q×n}``, ``b ∈ R^Q`` with ``|w_kj| ≤ M s_j`` for
+    every class ``k`` (one indicator per feature, shared by all classes: ``Σ_j s_j`` counts
+    the features used by any class) and the Weston–Watkins constraints
+    ``(w_c(i) − w_k)·x_i + b_c(i) − b_k ≥ 1 [− ξ_ik]`` for every ``k ≠ c(i)``, or the
+    one-vs-rest constraints ``y_i^k (w_k·x_i + b_k) ≥ 1 [− ξ_ik]``. Budget and ridge as in
+    :class:`ExactZeroNormFormulation`.
+
+    Parameters
+    ----------
+    X : array-like of shape (m, n)
+    y : array-like of shape (m,)
+        Class labels of any type (at least two classes).
+    C : float or None, default=None
+    scheme : {"weston_watkins", "one_vs_rest"}, default="weston_watkins"
+    max_features, big_m, big_m_factor, ridge
+        As in :class:`ExactZeroNormFormulation`.
+
+    Attributes
+    ----------
+    W, b, s, xi : cvxpy.Variable
+        Weights (Q, n), biases (Q,), shared indicators (n,), slacks.
+
+    References
+    ----------
+    .. [1] J. Weston and C. Watkins, "Support vector machines for multi-class pattern
+       recognition", *Proceedings of the European Symposium on Artificial Neural Networks*,
+       1999.
+    .. [2] J. Weston, A. Elisseeff, B. Schölkopf and M. Tipping, "Use of the zero-norm with
+       linear models and kernel methods", *Journal of Machine Learning Research*
+       3:1439–1461, 2003.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[2.0, 0.0, 1.0], [0.0, 2.0, -1.0], [-2.0, -2.0, 1.0]])
+    >>> f = ExactMulticlassZeroNormFormulation(X, ["a", "b", "c"])
+    >>> f.solve().n_selected  # three points in a row along x0: one feature separates them
+    1
+    >>> f.predict_codes().tolist()
+    [0, 1, 2]
+    """
+
+    def __init__(
+        self,
+        X,
+        y,
+        C: float | None = None,
+        *,
+        scheme: str = "weston_watkins",
+        max_features: int | None = None,
+        big_m: float | None = None,
+        big_m_factor: float = 1e4,
+        ridge: float | None = None,
+    ) -> None:
+        super().__init__()
+        if scheme not in ("weston_watkins", "one_vs_rest"):
+            raise InputError(f"scheme must be 'weston_watkins' or 'one_vs_rest'; got {scheme!r}.")
+        self.scheme = scheme
+        self.X = check_finite_matrix(X)
+        m, n = self.X.shape
+        self.classes, self.codes = encode_labels(y, m)
+        self.n_classes = Q = int(self.classes.size)
+        self._init_exact(n, C, max_features, big_m, big_m_factor, ridge)
+        self.W = cp.Variable((Q, n), name="W")
+        self.b = cp.Variable(Q, name="b")
+        self.variables.update(W=self.W, b=self.b)
+        if scheme == "weston_watkins":
+            others = np.array([k for c in self.codes for k in range(Q) if k != c], dtype=int)
+            self.pairs = np.column_stack([np.repeat(np.arange(m), Q - 1), others])
+        else:
+            self.Y = np.where(self.codes[:, None] == np.arange(Q)[None, :], 1.0, -1.0)
+        self._make_slacks()
+
+    def _weights(self):
+        return self.W
+
+    def _slack_shape(self):
+        if self.scheme == "weston_watkins":
+            return (self.pairs.shape[0],)
+        return self.Y.shape
+
+    def _margin_constraints(self, weights, b, xi):
+        S = self.X @ weights.T + b[None, :]
+        if self.scheme == "weston_watkins":
+            i, k = self.pairs[:, 0], self.pairs[:, 1]
+            margins = S[i, self.codes[i]] - S[i, k]
+        else:
+            margins = cp.multiply(self.Y, S)
+        return [margins >= (1.0 if xi is None else 1.0 - xi)]
+
+    def _bound_constraints(self):
+        bound = self.big_m * cp.vstack([self.s] * self.n_classes)
+        return [self.W <= bound, -bound <= self.W]
+
+    def solution(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(W, b)`` of the last solve, columns of unselected features set to 0."""
+        W = np.asarray(self.W.value, dtype=float) * self.support()[None, :]
+        return W, np.asarray(self.b.value, dtype=float)
+
+    def predict_codes(self, X=None) -> np.ndarray:
+        """``argmax_k (w_k·x + b_k)`` as class codes ``0..Q−1``."""
+        W, b = self.solution()
+        X = self.X if X is None else check_finite_matrix(X)
+        return np.argmax(X @ W.T + b, axis=1)
+
+    def _repr_details(self) -> str:
+        m, n = self.X.shape
+        mode = "hard margin" if self.C is None else f"C={self.C:g}"
+        if self.max_features is not None:
+            mode = f"budget r={self.max_features}, C={self.C:g}"
+        return f" {self.scheme}, {mode}, Q={self.n_classes}, m={m}, n={n}"

@@ -1,0 +1,387 @@
+"""The mathematical statement of a formulation *instance*, as text and as LaTeX.
+
+:func:`build_statement` reads what an instance is — its penalty (l1 / l2 / l0), its slacks
+(none, hinge with ``C``, the augmented l0 slacks), its current weights and removed features,
+the user's added constraints and objective terms — and writes the optimisation problem with
+the names the documentation uses (``v`` for the original-space weights, ``b``, ``ξ``,
+``β``, ``σ``; never the cvxpy variable name ``coef``). :class:`Statement` renders it as
+plain text (:meth:`Statement.to_text`, what ``Formulation.describe()`` prints) and LaTeX
+(:meth:`Statement.to_latex`, one ``array`` block for notebooks and slides;
+:meth:`Statement.latex_lines`, each line alone for renderers without environments such as
+matplotlib's mathtext).
+
+User constraints are cvxpy objects: their text is cvxpy's own printout with the variables
+renamed; their LaTeX a best-effort translation of simple expressions (indexing, sums, l1
+norms, comparisons) and a ``\\text{}`` line otherwise.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+__all__ = [
+    "Statement",
+    "build_statement",
+    "constraint_latex",
+    "constraint_text",
+    "text_to_latex",
+]
+
+
+@dataclass
+class Statement:
+    """An optimisation problem written out for people.
+
+    Attributes
+    ----------
+    title : str
+        The class and what the instance is (e.g. ``"MarginFormulation — l1 step, hard
+        margin"``).
+    sense : {"minimise", "maximise"}
+    variables : tuple of (str, str)
+        The optimisation variables, text and LaTeX.
+    objective : list of (str, str)
+        Terms of the objective, text and LaTeX (summed).
+    constraints : list of (str, str)
+        One line per constraint family, text and LaTeX.
+    user_constraints : list of (str, str)
+        The constraints the user added.
+    notes : list of str
+        What the symbols stand for (plain text; ``\\text{}`` lines in LaTeX).
+
+    Examples
+    --------
+    >>> s = Statement("demo", "minimise", [("x", "x")], [("|x|", "|x|")], [("x ≥ 1", r"x \\geq 1")])
+    >>> print(s.to_text())
+    demo
+      minimise    |x|
+      over        x
+      subject to  x ≥ 1
+    >>> s.latex_lines()
+    ['\\\\min_{x}\\\\; |x|', '\\\\mathrm{s.t.}\\\\; x \\\\geq 1']
+    """
+
+    title: str
+    sense: str
+    variables: list[tuple[str, str]]
+    objective: list[tuple[str, str]]
+    constraints: list[tuple[str, str]] = field(default_factory=list)
+    user_constraints: list[tuple[str, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    # -- text ---------------------------------------------------------------------------------
+    def _objective_text(self) -> str:
+        return " + ".join(t for t, _ in self.objective).replace("+ −", "− ")
+
+    def to_text(self) -> str:
+        """The statement as indented plain text (Unicode symbols)."""
+        lines = [self.title]
+        if self.objective:
+            lines.append(f"  {self.sense:<10}  {self._objective_text()}")
+        if self.variables:
+            lines.append(f"  {'over':<10}  {', '.join(t for t, _ in self.variables)}")
+        cons = [t for t, _ in self.constraints] + [
+            f"{t}   (user)" for t, _ in self.user_constraints
+        ]
+        for k, text in enumerate(cons):
+            lines.append(f"  {'subject to' if k == 0 else '':<10}  {text}")
+        lines += [f"  {note}" for note in self.notes]
+        return "\n".join(lines)
+
+    # -- LaTeX --------------------------------------------------------------------------------
+    def _objective_latex(self) -> str:
+        return " + ".join(t for _, t in self.objective).replace("+ -", "- ")
+
+    def _head_latex(self) -> str:
+        op = r"\min" if self.sense == "minimise" else r"\max"
+        over = r",\,".join(t for _, t in self.variables)
+        return rf"{op}_{{{over}}}"
+
+    def latex_lines(self) -> list[str]:
+        """Each line of the statement as a standalone math expression (no environment).
+
+        The objective line, then one line per constraint (the user's marked "user"), then
+        the notes as ``\\text{}`` lines. Every entry renders with matplotlib's mathtext.
+        """
+        lines = [rf"{self._head_latex()}\; {self._objective_latex()}"] if self.objective else []
+        cons = [t for _, t in self.constraints] + [
+            rf"{t}\quad\text{{(user)}}" for _, t in self.user_constraints
+        ]
+        lines += [rf"\mathrm{{s.t.}}\; {t}" for t in cons]
+        lines += [text_to_latex(note) for note in self.notes]
+        return lines
+
+    def to_latex(self) -> str:
+        """The statement as one LaTeX ``array`` (math mode; wrap in ``$$ … $$``)."""
+        rows = []
+        if self.objective:
+            rows.append(rf"\displaystyle {self._head_latex()} & {self._objective_latex()}")
+        cons = [t for _, t in self.constraints] + [
+            rf"{t} \quad \text{{(user)}}" for _, t in self.user_constraints
+        ]
+        for k, line in enumerate(cons):
+            rows.append((r"\text{s.t.}" if k == 0 else "") + rf" & {line}")
+        for note in self.notes:
+            rows.append(rf"& {text_to_latex(note)}")
+        body = r" \\" + "\n"
+        return "\\begin{array}{ll}\n" + body.join(rows) + "\n\\end{array}"
+
+
+# ---------------------------------------------------------------------------------------------
+# user constraints: cvxpy printout → text and best-effort LaTeX
+# ---------------------------------------------------------------------------------------------
+
+_LATEX_SPECIAL = {
+    "\\": r"\backslash ",
+    "_": r"\_",
+    "#": r"\#",
+    "%": r"\%",
+    "&": r"\&",
+    "{": r"\{",
+    "}": r"\}",
+    "$": r"\$",
+    "^": r"\^{}",
+    "~": r"\~{}",
+}
+_GREEK = {"beta": r"\beta", "sigma": r"\sigma", "xi": r"\xi", "alpha": r"\alpha"}
+_TEXT_GREEK = {"beta": "β", "sigma": "σ", "xi": "ξ", "alpha": "α"}
+
+
+def _escape_text(text: str) -> str:
+    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in text)
+
+
+def _rename(text: str, names: dict[str, str]) -> str:
+    for old, new in names.items():
+        # word boundaries only where the name starts/ends with a word character
+        left = r"\b" if re.match(r"\w", old) else ""
+        right = r"\b" if re.search(r"\w$", old) else ""
+        text = re.sub(rf"{left}{re.escape(old)}{right}", lambda _m, new=new: new, text)
+    return text
+
+
+#: Unicode symbols of the text statements and their LaTeX (math mode) spelling.
+_UNICODE_LATEX = {
+    "ξ": r"\xi",
+    "δ": r"\delta",
+    "α": r"\alpha",
+    "β": r"\beta",
+    "σ": r"\sigma",
+    "λ": r"\lambda",
+    "Φ": r"\Phi",
+    "Σ": r"\Sigma",
+    "·": r"\cdot",
+    "∘": r"\circ",
+    "≥": r"\geq",
+    "≤": r"\leq",
+    "∝": r"\propto",
+    "√σ": r"\sqrt{\sigma}",
+    "‖": r"\|",
+    "∈": r"\in",
+    "ℝ": r"\mathbb{R}",
+    "−": "-",
+    "₀": "_0",
+    "²": "^2",
+    "ᵀ": r"^\top",
+    "→": r"\to",
+    "x̂": r"\hat{x}",
+    "–": "-",
+    "…": r"\dots",
+}
+
+
+def text_to_latex(text: str) -> str:
+    """Plain text with Unicode maths as LaTeX: words in ``\\text{}``, symbols as commands.
+
+    The result compiles with pdflatex (no Unicode left inside ``\\text``) and renders with
+    matplotlib's mathtext.
+
+    Examples
+    --------
+    >>> print(text_to_latex("slack ξ_i = c·y_i"))
+    \\text{slack }\\xi_{i}\\text{ = c}\\cdot\\text{y\\_i}
+    """
+    out, run = [], []
+
+    def flush():
+        if run:
+            out.append(rf"\text{{{_escape_text(''.join(run))}}}")
+            run.clear()
+
+    k = 0
+    while k < len(text):
+        pair = text[k : k + 2]
+        if pair in _UNICODE_LATEX:
+            flush()
+            out.append(_UNICODE_LATEX[pair])
+            k += 2
+            continue
+        ch = text[k]
+        if ch in _UNICODE_LATEX:
+            flush()
+            out.append(_UNICODE_LATEX[ch])
+            # a subscript right after a symbol (ξ_i, σ_k) stays a subscript
+            sub = re.match(r"_([A-Za-z0-9]+)", text[k + 1 :])
+            if sub:
+                out.append(f"_{{{sub.group(1)}}}")
+                k += len(sub.group(0))
+        elif ord(ch) < 128:
+            run.append(ch)
+        else:  # a symbol without a LaTeX spelling here: keep the text compilable
+            run.append("?")
+        k += 1
+    flush()
+    return "".join(out)
+
+
+def _tidy_numbers(text: str) -> str:
+    return re.sub(r"(?<![\w.])(-?\d+)\.0\b", r"\1", text)
+
+
+def constraint_text(item, names: dict[str, str] | None = None) -> str:
+    """cvxpy's printout of a constraint or expression, variables renamed, ≤ ≥ = symbols.
+
+    Examples
+    --------
+    >>> import cvxpy as cp
+    >>> coef = cp.Variable(3, name="coef")
+    >>> constraint_text(coef[1] >= 0.5, {"coef": "v"})
+    '0.5 ≤ v[1]'
+    """
+    text = _tidy_numbers(_rename(str(item), {**_TEXT_GREEK, **(names or {})}))
+    for old, new in ((" <= ", " ≤ "), (" >= ", " ≥ "), (" == ", " = ")):
+        text = text.replace(old, new)
+    return text
+
+
+_SIMPLE = re.compile(r"^[\w\s.,:\[\]()+\-*@<>=|\\{}^]*$")
+
+
+def constraint_latex(item, names: dict[str, str] | None = None) -> str:
+    """A best-effort LaTeX rendering of a cvxpy constraint or expression.
+
+    Indexing becomes subscripts, ``Sum``/``norm1`` become ``\\sum``/``\\|·\\|_1``, the
+    comparison signs ``\\leq``/``\\geq``/``=``; anything else (other atoms) is set as
+    ``\\text{…}`` with LaTeX's special characters escaped, so the result always compiles.
+
+    Examples
+    --------
+    >>> import cvxpy as cp
+    >>> coef = cp.Variable(3, name="coef")
+    >>> constraint_latex(coef[1] >= 0.5, {"coef": "v"})
+    '0.5 \\\\leq v_{1}'
+    >>> constraint_latex(cp.sum(coef) <= 2, {"coef": "v"})
+    '\\\\sum v \\\\leq 2'
+    """
+    latex_names = {k: _GREEK.get(v, v) for k, v in (names or {}).items()}
+    text = _tidy_numbers(str(item))
+    text = re.sub(r"Sum\(([\w\[\]:, ]+?), None, False\)", r"\\sum \1", text)
+    text = re.sub(r"norm1\(([\w\[\]:, ]+?)\)", r"\\|\1\\|_1", text)
+    if re.search(r"[A-Za-z_]\w*\(", text) or not _SIMPLE.match(text):
+        return text_to_latex(constraint_text(item, names))
+
+    def index(match):
+        inner = match.group(2).replace(" ", "").replace(",", r",\,")
+        return f"{match.group(1)}_{{{inner}}}"
+
+    text = _rename(text, {**latex_names, **_GREEK})
+    text = re.sub(r"\b([A-Za-z]\w*)\[([^\]]+)\]", index, text)
+    # multi-letter identifiers that are not commands: upright
+    text = re.sub(r"(?<![\\\w])([A-Za-z]{2,}\w*)", r"\\mathrm{\1}", text)
+    for old, new in (
+        ("<=", r"\leq"),
+        (">=", r"\geq"),
+        ("==", "="),
+        ("@", r"\cdot"),
+        ("*", r"\cdot"),
+    ):
+        text = text.replace(old, new)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def _user_lines(formulation, names) -> list[tuple[str, str]]:
+    items = formulation._resolve(formulation._user_constraints, "constraint")
+    return [(constraint_text(c, names), constraint_latex(c, names)) for c in items]
+
+
+def _user_terms(formulation, names) -> list[tuple[str, str]]:
+    items = formulation._resolve(formulation._user_objective, "objective term")
+    return [(constraint_text(t, names), constraint_latex(t, names)) for t in items]
+
+
+# ---------------------------------------------------------------------------------------------
+# dispatch
+# ---------------------------------------------------------------------------------------------
+
+
+def build_statement(formulation) -> Statement:
+    """The :class:`Statement` of a formulation instance (any class of this package).
+
+    Unknown subclasses of :class:`~zeronorm_opt.formulations.base.Formulation` get their
+    class ``statement`` text (one ``\\text{}`` line each in LaTeX) and their user
+    constraints.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from zeronorm_opt.formulations import MarginFormulation
+    >>> X = np.array([[2.0, 0.1], [1.5, -0.3], [-1.0, 0.2], [-2.0, -0.1]])
+    >>> f = MarginFormulation(X, [1, 1, -1, -1], penalty="l2", C=1.0)
+    >>> print(build_statement(f).to_text())
+    MarginFormulation — l2 step, soft margin (C = 1)
+      minimise    ½ Σ_j c_j v_j² + C Σ_i ξ_i
+      over        v ∈ ℝ^2, b ∈ ℝ, ξ ∈ ℝ^4
+      subject to  y_i (v·x_i + b) ≥ 1 − ξ_i,  i = 1..4
+                  ξ_i ≥ 0
+                  v_j = 0 for the removed features j (none removed)
+      c = the weights Parameter (currently all 1: the plain l2 norm)
+    """
+    from . import _statement_builders as builders
+
+    for cls, builder in builders.registry():
+        if isinstance(formulation, cls):
+            statement = builder(formulation)
+            break
+    else:
+        statement = builders.generic(formulation)
+    names = builders.user_names(formulation)
+    statement.user_constraints = _user_lines(formulation, names)
+    statement.objective = statement.objective + _user_terms(formulation, names)
+    return statement
+
+
+def weights_note(formulation, kind: str) -> str:
+    """What the weights Parameter currently holds (all 1: the plain norm).
+
+    Read through the public ``weights`` property (or the ``"weights"`` Parameter), so a
+    formulation that stores its penalty elsewhere still gets a statement.
+    """
+    weights = getattr(formulation, "weights", None)
+    if weights is None:
+        param = formulation.parameters.get("weights")
+        weights = None if param is None else param.value
+    if weights is None:
+        return "c = the weights Parameter"
+    weights = np.asarray(weights, dtype=float)
+    n_feat = getattr(formulation, "n_features", weights.size)
+    if np.allclose(weights[:n_feat], 1.0):
+        state = f"currently all 1: the plain {kind} norm"
+    else:
+        state = f"currently in [{weights.min():.3g}, {weights.max():.3g}]"
+    return f"c = the weights Parameter ({state})"
+
+
+def removed_note(formulation) -> str:
+    """How many features the ``active`` Parameter (0 = removed) currently removes."""
+    active = getattr(formulation, "active", None)
+    if active is None:
+        active = formulation.parameters.get("active")
+    if active is None or getattr(active, "value", None) is None:
+        return "none removed"
+    active = np.asarray(active.value, dtype=float)
+    n_feat = getattr(formulation, "n_features", active.size)
+    removed = int(np.sum(active[:n_feat] == 0))
+    return "none removed" if removed == 0 else f"{removed} removed"
