@@ -224,7 +224,7 @@ def adaptive_scaling_path(
     max_iter: int = 100,
     tol: float = 1e-3,
     inner_iter: int = 5,
-    step: str = "projected",
+    sigma_step: str = "projected",
     alpha_update: str = "tracked",
     sigma_init=None,
     allowed=None,
@@ -262,7 +262,7 @@ def adaptive_scaling_path(
     tol : float, default=1e-3
     inner_iter : int, default=5
         Descent steps per σ-step (each with its own line search).
-    step : {"projected", "frank_wolfe"}, default="projected"
+    sigma_step : {"projected", "frank_wolfe"}, default="projected"
         The σ-step: projected gradient (all σ_k move at once, exact zeros through the
         projection; faster and sparser on E6) or Frank–Wolfe with away steps (one vertex of
         the simplex per step; takes user constraints added to ``subproblem``).
@@ -275,7 +275,8 @@ def adaptive_scaling_path(
     svm_tol : float, default=1e-8
         libsvm's stopping tolerance.
     subproblem : MetricSubproblem or None
-        The direction LP of ``step="frank_wolfe"`` (e.g. with user constraints); built if None.
+        The direction LP of ``sigma_step="frank_wolfe"`` (e.g. with user constraints); built
+        if None.
     solver, solver_options
         cvxpy solver (or fallback list) and options for the direction LP.
 
@@ -311,9 +312,9 @@ def adaptive_scaling_path(
     if not np.any(sigma[allowed] > 0):
         sigma = np.where(allowed, 1.0, 0.0)
     sigma = _prune(sigma, allowed, total)
-    if step not in SIGMA_STEPS:
-        raise InputError(f"step must be one of {SIGMA_STEPS}; got {step!r}.")
-    if step == "frank_wolfe":
+    if sigma_step not in SIGMA_STEPS:
+        raise InputError(f"sigma_step must be one of {SIGMA_STEPS}; got {sigma_step!r}.")
+    if sigma_step == "frank_wolfe":
         subproblem = MetricSubproblem(n, total) if subproblem is None else subproblem
         sigma_step = _FrankWolfe(subproblem, solver, solver_options)
     else:
