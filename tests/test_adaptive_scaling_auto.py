@@ -175,3 +175,13 @@ def test_auto_choice_keeps_x1_x2_on_e6():
         assert {0, 1} <= support and len(support) <= 4
         assert np.mean(model.predict(Xte) != yte) < 0.1
     assert exact >= 3, kept
+
+
+def test_e6_adaptive_scaling_row_uses_the_automatic_choice():
+    from zeronorm_opt.experiments.nonlinear_52d import E6_TOL, E6Config, run_e6
+
+    config = E6Config(train_sizes=[50], n_runs=1, n_test=50, methods=["AS-RBF"], seed=2)
+    (record,) = run_e6(config)
+    Xtr, ytr, _, _ = draw_e6(2, 0, 50, 50)
+    model = AdaptiveScaling(kernel="rbf", tol=E6_TOL).fit(Xtr, ytr)
+    assert record["kept"] == model.get_support(indices=True).tolist()

@@ -74,6 +74,8 @@ class E6Config:
     as_sigma0: float = E6_SIGMA0
     as_C_times_m: float = E6_C_TIMES_M
     as_tol: float = E6_TOL
+    #: True: C, σ₀ by AdaptiveScaling's span estimate (its defaults; the two above unused).
+    as_auto: bool = True
     methods: Sequence[str] = E6_METHODS
     seed: int = 0
 
@@ -103,11 +105,9 @@ def run_trial(config: E6Config, run: int, n_train: int, methods: Sequence[str]) 
             if np.unique(ytr).size < 2:
                 raise InputError("the training draw has a single class")
             if name == "AS-RBF":
+                fixed = dict(C=config.as_C_times_m / n_train, sigma0=config.as_sigma0)
                 model = AdaptiveScaling(
-                    kernel="rbf",
-                    C=config.as_C_times_m / n_train,
-                    sigma0=config.as_sigma0,
-                    tol=config.as_tol,
+                    kernel="rbf", tol=config.as_tol, **({} if config.as_auto else fixed)
                 ).fit(Xtr, ytr)
                 kept = model.get_support(indices=True)
                 predicted = model.predict(Xte)
