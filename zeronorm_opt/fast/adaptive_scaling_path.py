@@ -1,4 +1,4 @@
-"""The alternating scheme of adaptive scaling for non-linear kernels (SPEC P9 steps 1–4).
+"""The alternating scheme of adaptive scaling for non-linear kernels (Grandvalet & Canu 2002).
 
 With σ fixed the SVM is solved (libsvm on the precomputed kernel); then σ takes a descent step
 on the SVM cost over ``{σ ≥ 0, Σσ = n·σ₀}`` (projected gradient or Frank–Wolfe with line search,
@@ -29,7 +29,7 @@ from .scaled_svm import IntermediateCost, ScaledKernel, svm_primal_cost
 __all__ = ["PRUNE_FRACTION", "SIGMA_STEPS", "ScalingResult", "adaptive_scaling_path"]
 
 
-#: SPEC P9 step 4: σ_k below this fraction of mean(σ) is set to zero.
+#: Pruning of the scheme: σ_k below this fraction of mean(σ) is set to zero.
 PRUNE_FRACTION = 1e-6
 
 
@@ -82,7 +82,7 @@ def _fit_svm(K, y, C: float, tol: float) -> np.ndarray:
 
 
 def _prune(sigma, allowed, total: float) -> np.ndarray:
-    """SPEC P9 step 4: zero σ_k < 1e-6·mean(σ) (and any negative rounding), renormalise."""
+    """Zero σ_k < 1e-6·mean(σ) (and any negative rounding), renormalise."""
     sigma = np.where(allowed, np.maximum(sigma, 0.0), 0.0)
     sigma[sigma < PRUNE_FRACTION * sigma.mean()] = 0.0
     return sigma * (total / sigma.sum())
@@ -121,7 +121,7 @@ class _ProjectedGradient:
 
     ``σ(t) = Π(σ − t∇J)`` on the metric simplex (:func:`project_simplex`): all scale factors
     move at once and those with a large positive gradient reach exactly 0 — sparsity comes
-    from the projection, as in the reduced-gradient method of seed 004. The trial step is
+    from the projection, as in the reduced-gradient method of Grandvalet & Canu. The trial step is
     doubled while the cost keeps decreasing and halved until the Armijo condition holds; the
     accepted step is remembered for the next iteration (and the next outer loop).
     """
@@ -233,7 +233,7 @@ def adaptive_scaling_path(
     solver=None,
     solver_options=None,
 ) -> ScalingResult:
-    """The alternating scheme of adaptive scaling for a (non-linear) kernel (SPEC P9 steps 1–4).
+    """The alternating scheme of adaptive scaling for a (non-linear) kernel.
 
     Repeat: (1) with σ fixed, solve the SVM (libsvm on the precomputed kernel) → α; its cost
     (primal, exact bias) is recorded; (2) with the support-vector set frozen and α moving along
@@ -267,7 +267,7 @@ def adaptive_scaling_path(
         projection; faster and sparser on E6) or Frank–Wolfe with away steps (one vertex of
         the simplex per step; takes user constraints added to ``subproblem``).
     alpha_update : {"tracked", "fixed"}, default="tracked"
-        Seed 004's version (SV set frozen, α along dα/dσ) or α frozen.
+        Grandvalet & Canu's version (SV set frozen, α along dα/dσ) or α frozen.
     sigma_init : array-like or None
         Starting σ (rescaled to sum ``n σ₀``); default all ``σ₀``.
     allowed : array-like of bool or None
@@ -283,6 +283,11 @@ def adaptive_scaling_path(
     Returns
     -------
     ScalingResult
+
+    References
+    ----------
+    Y. Grandvalet and S. Canu, "Adaptive scaling for feature selection in SVMs", Advances in
+    Neural Information Processing Systems 15 (NIPS), 2002.
 
     Examples
     --------
