@@ -80,8 +80,8 @@ class AdaptiveScaling(SelectorMixin, ClassifierMixin, BaseEstimator):
     a ``cv``-fold cross-validation instead, and a number fixes ``C``. On the 52-feature problem
     of Weston et al. (2000) at 100 points the plain minimum of the span estimate keeps 10–23
     features (their estimates differ from the 2-feature model's by 1–5 points of 100, within
-    the noise of the estimate) while the sign-test rule keeps exactly ``{x1, x2}`` in 19 of 20
-    draws; cross-validation with the same rule did so in 4 of 6.
+    the noise of the estimate) while the sign-test rule (with ``tol=1e-5``) keeps exactly
+    ``{x1, x2}`` in 19 of 20 draws; cross-validation with the same rule did so in 4 of 6.
 
     Parameters
     ----------
