@@ -291,7 +291,7 @@ def test_svm_cost_never_increases(small_nonlinear, kind, step, alpha_update):
         C=1.0,
         sigma0=0.3,
         max_iter=30,
-        step=step,
+        sigma_step=step,
         alpha_update=alpha_update,
     )
     path = res.objective_path
@@ -318,7 +318,7 @@ def test_path_rejects_bad_arguments(small_nonlinear):
     X, y = small_nonlinear
     kernel = ScaledKernel("rbf")
     with pytest.raises(InputError, match="step"):
-        adaptive_scaling_path(X, y, kernel, step="newton")
+        adaptive_scaling_path(X, y, kernel, sigma_step="newton")
     with pytest.raises(InputError, match="alpha_update"):
         adaptive_scaling_path(X, y, kernel, alpha_update="moving")
     with pytest.raises(InputError, match="allowed"):
@@ -381,13 +381,13 @@ def test_budget_gives_exactly_r_features(kernel):
 @pytest.mark.parametrize(
     "params, match",
     [
-        (dict(kernel="sigmoid"), "kernel"),
-        (dict(C=-1.0), "C must be"),
-        (dict(sigma0=0.0), "sigma0 must be"),
+        (dict(kernel="sigmoid"), "'kernel' parameter"),
+        (dict(C=-1.0), "'C' parameter"),
+        (dict(sigma0=0.0), "'sigma0' parameter"),
         (dict(n_features_to_select=7), "out of range"),
-        (dict(kernel="poly", degree=0), "degree"),
-        (dict(kernel="rbf", max_iter=0), "max_iter"),
-        (dict(kernel="rbf", step="newton"), "step"),
+        (dict(kernel="poly", degree=0), "'degree' parameter"),
+        (dict(kernel="rbf", max_iter=0), "'max_iter' parameter"),
+        (dict(kernel="rbf", sigma_step="newton"), "'sigma_step' parameter"),
     ],
 )
 def test_estimator_errors(params, match):
@@ -404,9 +404,11 @@ def test_estimator_rejects_three_classes():
 
 @parametrize_with_checks(
     [
-        AdaptiveScaling(),
-        AdaptiveScaling(kernel="rbf", max_iter=10),
-        AdaptiveScaling(kernel="poly", max_iter=5),
+        AdaptiveScaling(C=1.0),
+        AdaptiveScaling(kernel="rbf", C=1.0, max_iter=10),
+        AdaptiveScaling(kernel="poly", C=1.0, max_iter=5),
+        # The automatic choice, on a small grid (the default one fits 15 models per fit).
+        AdaptiveScaling(kernel="rbf", max_iter=5, C_grid=[0.3, 3.0], sigma0_grid=[1.0]),
     ]
 )
 def test_sklearn_compatible(estimator, check):

@@ -78,6 +78,9 @@ class E6Config:
     adaptive_scaling_tol: float = E6_TOL
     adaptive_scaling_C: float | None = None
     adaptive_scaling_params: dict = field(default_factory=dict)
+    #: True: C and σ₀ chosen by AdaptiveScaling's span estimate (its defaults; the fixed
+    #: σ₀ and C above are then unused unless adaptive_scaling_C is given).
+    adaptive_scaling_auto: bool = True
     methods: Sequence[str] = E6_METHODS
     seed: int = 0
 
@@ -99,6 +102,10 @@ def _quadratic_svm(C: float) -> SVC:
 def _adaptive_scaling(config: E6Config, n_train: int) -> AdaptiveScaling:
     # The one place E6 builds its adaptive-scaling estimator.
     C = config.adaptive_scaling_C
+    if config.adaptive_scaling_auto and C is None:
+        return AdaptiveScaling(
+            kernel="rbf", tol=config.adaptive_scaling_tol, **config.adaptive_scaling_params
+        )
     return AdaptiveScaling(
         kernel="rbf",
         C=config.adaptive_scaling_C_times_m / n_train if C is None else C,

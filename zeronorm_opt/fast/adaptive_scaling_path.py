@@ -1,4 +1,4 @@
-"""The alternating scheme of adaptive scaling for non-linear kernels (SPEC P9 steps 1–4).
+"""The alternating scheme of adaptive scaling for non-linear kernels (Grandvalet & Canu 2002).
 
 With σ fixed the SVM is solved (libsvm on the precomputed kernel); then σ takes a descent step
 on the SVM cost over ``{σ ≥ 0, Σσ = n·σ₀}`` (projected gradient or Frank–Wolfe with line search,
@@ -29,7 +29,7 @@ from .scaled_svm import IntermediateCost, ScaledKernel, svm_primal_cost
 __all__ = ["PRUNE_FRACTION", "SIGMA_STEPS", "ScalingResult", "adaptive_scaling_path"]
 
 
-#: SPEC P9 step 4: σ_k below this fraction of mean(σ) is set to zero.
+#: Pruning of the scheme: σ_k below this fraction of mean(σ) is set to zero.
 PRUNE_FRACTION = 1e-6
 
 
@@ -82,7 +82,7 @@ def _fit_svm(K, y, C: float, tol: float) -> np.ndarray:
 
 
 def _prune(sigma, allowed, total: float) -> np.ndarray:
-    """SPEC P9 step 4: zero σ_k < 1e-6·mean(σ) (and any negative rounding), renormalise."""
+    """Zero σ_k < 1e-6·mean(σ) (and any negative rounding), renormalise."""
     sigma = np.where(allowed, np.maximum(sigma, 0.0), 0.0)
     sigma[sigma < PRUNE_FRACTION * sigma.mean()] = 0.0
     return sigma * (total / sigma.sum())
@@ -121,7 +121,7 @@ class _ProjectedGradient:
 
     ``σ(t) = Π(σ − t∇J)`` on the metric simplex (:func:`project_simplex`): all scale factors
     move at once and those with a large positive gradient reach exactly 0 — sparsity comes
-    from the projection, as in the reduced-gradient method of seed 004. The trial step is
+    from the projection, as in the reduced-gradient method of Grandvalet & Canu. The trial step is
     doubled while the cost keeps decreasing and halved until the Armijo condition holds; the
     accepted step is remembered for the next iteration (and the next outer loop).
     """
@@ -224,7 +224,7 @@ def adaptive_scaling_path(
     max_iter: int = 100,
     tol: float = 1e-3,
     inner_iter: int = 5,
-    step: str = "projected",
+    sigma_step: str = "projected",
     alpha_update: str = "tracked",
     sigma_init=None,
     allowed=None,
@@ -233,7 +233,7 @@ def adaptive_scaling_path(
     solver=None,
     solver_options=None,
 ) -> ScalingResult:
-    """The alternating scheme of adaptive scaling for a (non-linear) kernel (SPEC P9 steps 1–4).
+    """The alternating scheme of adaptive scaling for a (non-linear) kernel.
 
     Repeat: (1) with σ fixed, solve the SVM (libsvm on the precomputed kernel) → α; its cost
     (primal, exact bias) is recorded; (2) with the support-vector set frozen and α moving along
@@ -262,12 +262,12 @@ def adaptive_scaling_path(
     tol : float, default=1e-3
     inner_iter : int, default=5
         Descent steps per σ-step (each with its own line search).
-    step : {"projected", "frank_wolfe"}, default="projected"
+    sigma_step : {"projected", "frank_wolfe"}, default="projected"
         The σ-step: projected gradient (all σ_k move at once, exact zeros through the
         projection; faster and sparser on E6) or Frank–Wolfe with away steps (one vertex of
         the simplex per step; takes user constraints added to ``subproblem``).
     alpha_update : {"tracked", "fixed"}, default="tracked"
-        Seed 004's version (SV set frozen, α along dα/dσ) or α frozen.
+        Grandvalet & Canu's version (SV set frozen, α along dα/dσ) or α frozen.
     sigma_init : array-like or None
         Starting σ (rescaled to sum ``n σ₀``); default all ``σ₀``.
     allowed : array-like of bool or None
@@ -275,13 +275,19 @@ def adaptive_scaling_path(
     svm_tol : float, default=1e-8
         libsvm's stopping tolerance.
     subproblem : MetricSubproblem or None
-        The direction LP of ``step="frank_wolfe"`` (e.g. with user constraints); built if None.
+        The direction LP of ``sigma_step="frank_wolfe"`` (e.g. with user constraints); built
+        if None.
     solver, solver_options
         cvxpy solver (or fallback list) and options for the direction LP.
 
     Returns
     -------
     ScalingResult
+
+    References
+    ----------
+    Y. Grandvalet and S. Canu, "Adaptive scaling for feature selection in SVMs", Advances in
+    Neural Information Processing Systems 15 (NIPS), 2002.
 
     Examples
     --------
@@ -311,9 +317,9 @@ def adaptive_scaling_path(
     if not np.any(sigma[allowed] > 0):
         sigma = np.where(allowed, 1.0, 0.0)
     sigma = _prune(sigma, allowed, total)
-    if step not in SIGMA_STEPS:
-        raise InputError(f"step must be one of {SIGMA_STEPS}; got {step!r}.")
-    if step == "frank_wolfe":
+    if sigma_step not in SIGMA_STEPS:
+        raise InputError(f"sigma_step must be one of {SIGMA_STEPS}; got {sigma_step!r}.")
+    if sigma_step == "frank_wolfe":
         subproblem = MetricSubproblem(n, total) if subproblem is None else subproblem
         sigma_step = _FrankWolfe(subproblem, solver, solver_options)
     else:
