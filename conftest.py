@@ -9,6 +9,15 @@ from __future__ import annotations
 
 import pytest
 
+# The gallery's scripts and the docs' figure scripts run when the documentation is built; as
+# modules to collect for doctests they would run (slowly) at import. Build products too.
+collect_ignore_glob = [
+    "docs/gallery/*.py",
+    "docs/methods/plot_*.py",
+    "docs/auto_examples/*",
+    "docs/_build/*",
+]
+
 _NEEDS_MICROARRAY = ("load_microarray(", "run_microarray(")
 
 

@@ -3,7 +3,7 @@
 Prints, for ``MarginFormulation(X, y, "l1")`` on colon (62 × 2000, log10 then standardised) or
 lymphoma (96 × 4026, mean-imputed, standardised), the rows / columns / non-zeros of the matrix
 cvxpy hands HiGHS (``get_problem_data``) next to those of the hand-written split-variable LP
-(m rows, 2n + 1 columns), and the median wall time of ``AROM(norm="l1", method="cvxpy").fit``
+(m rows, 2n + 1 columns), and the median wall time of ``AROM(penalty="l1", backend="cvxpy").fit``
 and of the plain driver run (with ``--fsv``: also of ``FSV().fit``). To compare two versions of
 the package, run it with each on ``PYTHONPATH``. Usage:
 ``PYTHONPATH=. python benchmarks/bench_compact_forms.py [--dataset colon] [--repeats 3] [--fsv]``.
@@ -65,7 +65,7 @@ def main(argv=None):
     print(f"  hand-written LP: rows={m} cols={2 * n + 1} nnz={2 * m * n + m}")
 
     def arom():
-        AROM(norm="l1", method="cvxpy").fit(X, y)
+        AROM(penalty="l1", backend="cvxpy").fit(X, y)
 
     def driver():
         f = MarginFormulation(X, y, "l1")
@@ -73,7 +73,7 @@ def main(argv=None):
 
     res = driver()
     print(f"  driver: {res.n_iter} LPs, {int(res.support.sum())} genes, {res.stop_reason}")
-    runs = [("AROM(norm='l1', method='cvxpy').fit", arom), ("driver run", driver)]
+    runs = [("AROM(penalty='l1', backend='cvxpy').fit", arom), ("driver run", driver)]
     if args.fsv:
         runs.append(("FSV().fit", lambda: FSV().fit(X, y)))
     for name, fn in runs:

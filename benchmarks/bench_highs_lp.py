@@ -8,7 +8,7 @@ timed in one process, repeats interleaved so that every path sees the same machi
 * ``fix``     — the same with pruned columns fixed at ``[0, 0]`` instead of deleted;
 * ``linprog`` — the hand-written reference: the split-variable LP rebuilt on the active
   features at every step and solved by ``scipy.optimize.linprog(method="highs")``;
-* ``cvxpy``   — ``AROM(norm="l1", method="cvxpy")`` / ``FSV()`` (the declarative
+* ``cvxpy``   — ``AROM(penalty="l1", backend="cvxpy")`` / ``FSV()`` (the declarative
   formulations through the driver; FSV on lymphoma takes ~13 min a fit and is skipped).
 
 Data: colon (62 × 2000) log10 then standardised; lymphoma (96 × 4026) mean-imputed then
@@ -132,7 +132,7 @@ def _runs(method, X, y, include_cvxpy):
             "linprog": lambda: reference_l1_arom(X, y),
         }
         if include_cvxpy:
-            runs["cvxpy"] = lambda: _estimator(AROM(norm="l1", method="cvxpy"), X, y)
+            runs["cvxpy"] = lambda: _estimator(AROM(penalty="l1", backend="cvxpy"), X, y)
         return runs
     runs = {
         "fast": lambda: _pair(fsv_highs(X, y, ALPHA, tol=TOL, prune_tol=PRUNE)),

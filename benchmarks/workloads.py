@@ -2,8 +2,8 @@
 
 The package is always called through its public API (``AROM``, ``FSV``, ``MulticlassAROM``,
 ``GreedyRLS``, ``greedy_rls``), so the suite measures whatever path that API takes by default;
-``method="cvxpy"`` rows measure the declarative path explicitly (when an estimator has no
-``method`` parameter, or its default already is the cvxpy path, the row says so).
+``backend="cvxpy"`` rows measure the declarative path explicitly (when an estimator has no
+``backend`` parameter, or its default already is the cvxpy path, the row says so).
 """
 
 from __future__ import annotations
@@ -45,9 +45,9 @@ def _support(est) -> int:
 
 
 def _declarative(cls, **params):
-    """``cls(**params, method="cvxpy")`` when the estimator has that switch, else None."""
-    if "method" in inspect.signature(cls).parameters:
-        return cls(**params, method="cvxpy")
+    """``cls(**params, backend="cvxpy")`` when the estimator has that switch, else None."""
+    if "backend" in inspect.signature(cls).parameters:
+        return cls(**params, backend="cvxpy")
     return None
 
 
@@ -114,13 +114,13 @@ def zero_norm(cfg: Config) -> list[Row]:
         )
     X, y = colon()
     t_ref, (v_ref, it_ref) = median_time(lambda: ref.l2_arom_svc(X, y), cfg.repeats)
-    t_pkg, fitted = median_time(lambda: AROM(norm="l2").fit(X, y), cfg.repeats)
+    t_pkg, fitted = median_time(lambda: AROM(penalty="l2").fit(X, y), cfg.repeats)
     rows.append(
         Row(
             "zero-norm",
             "l2-AROM",
             "colon",
-            "AROM(norm='l2')",
+            "AROM(penalty='l2')",
             'SVC(kernel="linear", C=1e6) loop on the rescaled active features',
             t_pkg,
             t_ref,
@@ -172,7 +172,7 @@ def multiclass(cfg: Config) -> list[Row]:
             "multiclass",
             "one-vs-rest l2-AROM (Q = 5)",
             "brown yeast",
-            "MulticlassAROM(scheme='ovr', norm='l2', C=1)",
+            "MulticlassAROM(scheme='ovr', penalty='l2', C=1)",
             "per-class SVC(kernel='linear', C=1) loop",
             t_pkg,
             t_ref,
@@ -358,12 +358,12 @@ def peers(cfg: Config) -> list[Row]:
     budgets = (20,) if cfg.quick else (20, 100)
     splits = list(StratifiedShuffleSplit(n_splits, test_size=12, random_state=0).split(X, y))
     methods = {
-        "AROM(norm='l1', r)": lambda Xt, yt, r: (
-            AROM(norm="l1", n_features_to_select=r).fit(Xt, yt),
+        "AROM(penalty='l1', r)": lambda Xt, yt, r: (
+            AROM(penalty="l1", n_features_to_select=r).fit(Xt, yt),
             r,
         ),
-        "AROM(norm='l2', r)": lambda Xt, yt, r: (
-            AROM(norm="l2", n_features_to_select=r).fit(Xt, yt),
+        "AROM(penalty='l2', r)": lambda Xt, yt, r: (
+            AROM(penalty="l2", n_features_to_select=r).fit(Xt, yt),
             r,
         ),
         "RFE(SVC(linear), r)": lambda Xt, yt, r: (
@@ -431,7 +431,7 @@ def scaling(cfg: Config) -> list[Row]:
             note = f"path {_path(fitted)}"
             if t_pkg > CAP_S:
                 given_up.add(workload)
-        label = "AROM(norm='l1')" if key == "n" else "AROM(norm='l2', C=1)"
+        label = "AROM(penalty='l1')" if key == "n" else "AROM(penalty='l2', C=1)"
         ref_label = "linprog(highs) loop" if key == "n" else "SVC(kernel='linear', C=1) loop"
         rows.append(
             Row(

@@ -17,19 +17,19 @@ class SparseSVR(ReweightedFormulation):
         super().__init__()
         self.X, self.y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
         m, n = self.X.shape
-        self.coef = self.w = cp.Variable(n, name="w")
-        self._init_weights(n)
+        self._init_penalty(n)  # the weights, the active set and the term Σ_j c_j |w_j|
+        self.w = self.coef
         self.b = cp.Variable(name="b")
         self.xi = cp.Variable(m, nonneg=True, name="xi")
-        self.variables.update(w=self.w, b=self.b, xi=self.xi)
+        self.variables.update(b=self.b, xi=self.xi)
         self.epsilon, self.C = epsilon, C
 
-    def _objective_terms(self):
-        return [self.penalty_expression(), self.C * cp.sum(self.xi)]
+    def _loss_terms(self):
+        return [self.C * cp.sum(self.xi)]
 
-    def _base_constraints(self):
+    def _loss_constraints(self):
         residual = self.X @ self.w + self.b - self.y
-        return [cp.abs(residual) <= self.epsilon + self.xi, self.active_constraint()]
+        return [cp.abs(residual) <= self.epsilon + self.xi]
 
 
 # The checks use small random data sets that are often not linearly separable, so the

@@ -39,7 +39,7 @@ def _e5_errors(target: str, n_train: int, trials: int, max_iters=(50,)):
         model = SVC(kernel=PolynomialSumKernel(2), C=config.svm_C).fit(X, y)
         svm.append(np.mean(model.predict(X_te) != y_te))
         for k in max_iters:
-            model = PolynomialAROM(degree=2, norm="l2", max_iter=k).fit(X, y)
+            model = PolynomialAROM(degree=2, penalty="l2", max_iter=k).fit(X, y)
             arom[k].append(np.mean(model.predict(X_te) != y_te))
     return 100 * np.array(svm), {k: 100 * np.array(v) for k, v in arom.items()}
 

@@ -228,9 +228,9 @@ def _lasso_support(X, y, C) -> tuple[np.ndarray, str]:
 
 def _run(method, X, y, C, k_hint, solver_options, time_limit):
     if method == "l1-AROM":
-        return AROM(norm="l1", C=C).fit(X, y).support_, ""
+        return AROM(penalty="l1", C=C).fit(X, y).support_, ""
     if method == "l2-AROM":
-        return AROM(norm="l2", C=C).fit(X, y).support_, ""
+        return AROM(penalty="l2", C=C).fit(X, y).support_, ""
     if method == "FSV":
         return FSV(C=C).fit(X, y).support_, ""
     if method == "l1 SVM":

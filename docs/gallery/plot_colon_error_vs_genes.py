@@ -29,7 +29,7 @@ except DataNotFoundError as err:
 
 gene_counts = [2, 4, 8, 16, 32, 64, 128]
 methods = {
-    "l2-AROM": lambda r: AROM(norm="l2", n_features_to_select=r),
+    "l2-AROM": lambda r: AROM(penalty="l2", n_features_to_select=r),
     "SVM-RFE": lambda r: SVMRFE(n_features_to_select=r),
     "Fisher score": lambda r: FisherScore(n_features_to_select=r),
 }

@@ -6,7 +6,7 @@
 ``highspy.Highs`` model; only its costs change between steps, pruned features' columns are
 deleted): same weights, normalisation, pruning, objective, stopping rule and feature budget,
 same :class:`~zeronorm_opt.driver.LinearisationResult`. :func:`l1_arom_highs` and
-:func:`fsv_highs` configure it as :class:`~zeronorm_opt.AROM` (``norm="l1"``) and
+:func:`fsv_highs` configure it as :class:`~zeronorm_opt.AROM` (``penalty="l1"``) and
 :class:`~zeronorm_opt.FSV` run the declarative
 :class:`~zeronorm_opt.formulations.MarginFormulation` and
 :class:`~zeronorm_opt.formulations.FSVFormulation`; the tests compare the two paths.
@@ -206,7 +206,7 @@ def l1_arom_highs(
     slack_scale: float = 1.0,
     callback: Callable[[IterationRecord], None] | None = None,
 ) -> tuple[LinearisationResult, np.ndarray, float]:
-    """l1-AROM on HiGHS directly (the fast path of ``AROM(norm="l1")``).
+    """l1-AROM on HiGHS directly (the fast path of ``AROM(penalty="l1")``).
 
     Solves exactly what :func:`~zeronorm_opt.driver.successive_linearisation` solves on
     ``MarginFormulation(X, y, penalty="l1", C=C, slack_penalty=..., slack_scale=...)`` with

@@ -140,7 +140,7 @@ def l2_arom_dual_path(
     ``C Σ ξ + ½ Σ_j ln v_j²`` over the remaining coordinates (the l2-AROM surrogate with
     ε = 0, as the primal driver records it), the support size, the coefficients ``(v, u)``,
     the solver and its time; with ``n_features_to_select`` it applies 000's budget procedure.
-    This is the fast path :class:`~zeronorm_opt.AROM` uses for ``norm="l2"`` when n > m.
+    This is the fast path :class:`~zeronorm_opt.AROM` uses for ``penalty="l2"`` when n > m.
 
     Coefficients ``≤ prune_tol·max`` (default ``tol``) are removed for good; the loop stops,
     as the driver does, when the support is unchanged and either the largest change of

@@ -541,8 +541,9 @@ def user_names(f) -> dict[str, str]:
     from .binary import MarginFormulation
 
     if isinstance(f, MarginFormulation):
+        # v (and u) are expressions of the split variables (coef_pos, coef_neg, the active
+        # mask): name them by how cvxpy prints them, the longer (indexed) ones first.
         if getattr(f, "u", None) is None:
-            return {"coef": "v"}
-        n, m = f.n_features, f.X.shape[0]
-        return {f"coef[0:{n}]": "v", f"coef[{n}:{n + m}]": "u", "coef": "(v, u)"}
+            return {str(f.v): "v"}
+        return {str(f.v): "v", str(f.u): "u", str(f.coef): "(v, u)"}
     return {}

@@ -277,7 +277,9 @@ def constraint_latex(item, names: dict[str, str] | None = None) -> str:
     '\\\\sum v \\\\leq 2'
     """
     latex_names = {k: _GREEK.get(v, v) for k, v in (names or {}).items()}
-    text = _tidy_numbers(str(item))
+    # Rename first: the variables may be expressions (v = the split variables under the
+    # active mask) whose printout would hide the atoms matched below.
+    text = _rename(_tidy_numbers(str(item)), latex_names)
     text = re.sub(r"Sum\(([\w\[\]:, ]+?), None, False\)", r"\\sum \1", text)
     text = re.sub(r"norm1\(([\w\[\]:, ]+?)\)", r"\\|\1\\|_1", text)
     if re.search(r"[A-Za-z_]\w*\(", text) or not _SIMPLE.match(text):
@@ -375,13 +377,18 @@ def weights_note(formulation, kind: str) -> str:
 
 
 def removed_note(formulation) -> str:
-    """How many features the ``active`` Parameter (0 = removed) currently removes."""
-    active = getattr(formulation, "active", None)
+    """How many features the active set (0 = removed) currently removes.
+
+    Read through the public ``active_mask`` of a reweighted formulation, else an ``active``
+    Parameter of another formulation.
+    """
+    active = getattr(formulation, "active_mask", None)
     if active is None:
-        active = formulation.parameters.get("active")
-    if active is None or getattr(active, "value", None) is None:
+        param = getattr(formulation, "active", None) or formulation.parameters.get("active")
+        active = None if param is None else getattr(param, "value", None)
+    if active is None:
         return "none removed"
-    active = np.asarray(active.value, dtype=float)
+    active = np.asarray(active, dtype=float)
     n_feat = getattr(formulation, "n_features", active.size)
     removed = int(np.sum(active[:n_feat] == 0))
     return "none removed" if removed == 0 else f"{removed} removed"
