@@ -100,6 +100,9 @@ def run_adaptive_scaling_e6(
         adaptive_scaling_tol=tol,
         adaptive_scaling_C=C,
         adaptive_scaling_params=dict(estimator_params),
+        # This protocol states σ₀ and C (the fixed choice of the adaptive-scaling work); the
+        # E6 runner's default instead chooses them by the span estimate.
+        adaptive_scaling_auto=False,
         methods=["AS-RBF"],
         seed=int(seed),
     )
