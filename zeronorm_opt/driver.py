@@ -25,7 +25,6 @@ from .formulations.base import ReweightedFormulation
 from .oracle import LinearOracle  # noqa: F401  (re-exported: its home is zeronorm_opt.oracle)
 from .surrogates import check_surrogate
 
-
 #: Largest ratio between two positive active weights of one solve; a coefficient whose weight
 #: passes it is numerically zero and is removed (see :func:`bound_weight_range`).
 MAX_WEIGHT_RATIO = 1e6
