@@ -135,10 +135,7 @@ def test_l2_arom_dual_equals_the_primal_reweighted_form(e1_data):
     X, y = e1_data
     v, b, _, n_iter = l2_arom_dual(X, y, tol=1e-8)
     f = MarginFormulation(X, y, "l2")
-    # The dual loop prunes by prune_tol only: the same rule in the driver (no weight bound).
-    res = successive_linearisation(
-        f, LogSurrogate(), normalise_weights=True, tol=1e-8, max_weight_ratio=None
-    )
+    res = successive_linearisation(f, LogSurrogate(), normalise_weights=True, tol=1e-8)
     assert n_iter == res.n_iter
     assert np.array_equal(support_mask(v), res.support)
     np.testing.assert_allclose(v, res.coef, atol=1e-6 * np.abs(v).max())
