@@ -27,7 +27,7 @@ from .surrogates import check_surrogate
 
 #: Largest ratio between two positive active weights of one solve; a coefficient whose weight
 #: passes it is numerically zero and is removed (see :func:`bound_weight_range`).
-MAX_WEIGHT_RATIO = 1e6
+MAX_WEIGHT_RATIO = 1e5
 
 
 @dataclass
@@ -120,13 +120,14 @@ def successive_linearisation(
         (weights of 0, e.g. from capped-l1 or SCAD, stay 0). Valid when the
         argmin is invariant to a positive scaling of the penalty (hard-margin problems);
         keeps AROM's weights ``1/z`` with ``max z = 1``.
-    max_weight_ratio : float or None, default=1e6 (``MAX_WEIGHT_RATIO``)
+    max_weight_ratio : float or None, default=1e5 (``MAX_WEIGHT_RATIO``)
         Bound on the dynamic range of the weights of one solve: a coefficient whose weight
         exceeds ``max_weight_ratio`` times the smallest positive active weight is removed for
         good, as numerically zero (:func:`bound_weight_range`). For ``φ'(h) = 1/h`` (AROM)
-        that is ``|x_j| ≤ 1e-6·max |x|`` with ``h = |x|`` (the default ``prune_tol``) and
-        ``|x_j| ≤ 1e-3·max |x|`` with ``h = x²``. Solvers fail beyond: ECOS on colon's
-        l2-AROM step at a ratio of 1e7, Clarabel and HiGHS near 1e11. Applied only when
+        that is ``|x_j| ≤ 1e-5·max |x|`` with ``h = |x|`` and ``|x_j| ≤ max |x|/316`` with
+        ``h = x²`` (l2-AROM squares such a ratio at every step: the coefficient is on its way
+        to 0). Solvers fail beyond: on colon's l2-AROM steps ECOS at a ratio of 1e6 (soft
+        margin, C=1) or 1e7 (hard margin), Clarabel and HiGHS near 1e11. Applied only when
         ``φ'(0) = ∞`` (log with ``eps=0``, power): with a finite ``φ'(0)`` (FSV's exp,
         capped-l1, SCAD, log with ``eps > 0``) the weights are bounded by ``φ'(0)`` and a
         large ratio means a tiny weight on a large coefficient, not a zero. None: no bound.
