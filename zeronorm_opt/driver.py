@@ -209,7 +209,7 @@ def successive_linearisation(
         try:
             info = formulation.solve(solver, solver_options)
         except SolverError as err:
-            raise failed_at(err, it, w[active], history, max_weight_ratio) from err
+            raise failed_at(err, it, w[active], history, ratio) from err
         coef = formulation.coef_value()
         h = formulation.magnitudes()
         if prune_tol > 0:
@@ -303,11 +303,15 @@ def failed_at(error: SolverError, iteration: int, weights, history, max_weight_r
         span = f"the {weights.size} active weights were all 0"
     way_out = ""
     if not isinstance(error, InfeasibleError):  # an infeasibility diagnosis says what to do
-        limit = f"now {max_weight_ratio:g}" if max_weight_ratio else "now None"
+        lower = (
+            f", or lower max_weight_ratio (now {max_weight_ratio:g}) so that fewer decades of "
+            "weights reach the solver"
+            if max_weight_ratio
+            else ""
+        )
         way_out = (
-            f" Way out: pass a fallback list (solver=[{error.solver!r}, 'CLARABEL', 'HIGHS']), "
-            f"tighten the solver's tolerances, or lower max_weight_ratio ({limit}) so that "
-            "fewer decades of weights reach the solver."
+            f" Way out: pass a fallback list (solver=[{error.solver!r}, 'CLARABEL', 'HIGHS']) "
+            f"or tighten the solver's tolerances{lower}."
         )
     message = (
         f"successive linearisation failed at iteration {iteration} (solver {error.solver}, "
