@@ -186,3 +186,19 @@ def test_scad_with_zero_derivative_runs_with_normalised_weights(toy):
     objs = res.objective_path
     assert np.all(np.diff(objs) <= 1e-6 * np.maximum(1.0, np.abs(objs[:-1])))
     assert 0 < res.support.sum() < X.shape[1]
+
+
+@pytest.mark.slow
+def test_l2_arom_with_nonnegative_weights_on_colon_runs_with_every_qp_solver():
+    # Reported failing in Clarabel at iteration 8 when the weights reached ~1e11.
+    from zeronorm_opt import AROM
+
+    X, y = _standardised("colon")
+    supports = set()
+    for solver in _installed(("CLARABEL", "ECOS")):
+        est = AROM(norm="l2", method="cvxpy", C=1.0, solver=solver)
+        est.set_params(extra_constraints=lambda w, b: [w >= 0])
+        est.fit(X, y)
+        assert est.stop_reason_ == "converged" and np.all(est.coef_ >= -1e-8)
+        supports.add(tuple(np.flatnonzero(est.support_)))
+    assert len(supports) == 1
