@@ -156,7 +156,7 @@ def test_real_iteration_limit_is_not_blamed_on_the_data(separable):
     f = MarginFormulation(X, y, penalty="l2")  # hard margin: the data could be blamed
     err = _raised(lambda: f.solve("OSQP", {"max_iter": 5, "polishing": False}))
     assert type(err) is SolverInaccurateError and err.status == cp.USER_LIMIT
-    assert "iteration/time limit" in str(err) and "OSQP" in str(err)
+    assert "iteration limit" in str(err) and "OSQP" in str(err)
     assert "separable" not in str(err)
 
 
