@@ -70,3 +70,47 @@ def test_infeasibility_report_gets_a_second_opinion(monkeypatch):
     with pytest.raises(InfeasibleError, match="also tried CLARABEL") as err:
         solve_problem(cp.Problem(cp.Minimize(x), [x >= 1, x <= 0]), ["HIGHS", "CLARABEL"])
     assert err.value.solver == "HIGHS"
+
+
+def _report(monkeypatch, statuses):
+    """Make each named solver answer the given status without solving."""
+    original = cp.Problem.solve
+
+    def solve(self, *args, solver=None, **kwargs):
+        if solver in statuses:
+            self._status = statuses[solver]
+            return None
+        return original(self, *args, solver=solver, **kwargs)
+
+    monkeypatch.setattr(cp.Problem, "solve", solve)
+
+
+def test_an_inaccurate_infeasibility_report_is_no_infeasible_error(monkeypatch):
+    # "infeasible_inaccurate" is a solver that stopped without a certificate: it must not be
+    # reported as an infeasible problem (which formulations turn into "pass C=").
+    from zeronorm_opt.exceptions import SolverInaccurateError
+
+    _report(monkeypatch, {"SCS": cp.INFEASIBLE_INACCURATE})
+    with pytest.raises(SolverInaccurateError, match="without a certificate") as err:
+        solve_problem(_lp(), "SCS")
+    assert not isinstance(err.value, InfeasibleError)
+    assert err.value.solver == "SCS" and err.value.status == cp.INFEASIBLE_INACCURATE
+
+
+def test_a_certificate_wins_over_an_inaccurate_report(monkeypatch):
+    _report(monkeypatch, {"SCS": cp.INFEASIBLE_INACCURATE, "CLARABEL": cp.INFEASIBLE})
+    with pytest.raises(InfeasibleError) as err:
+        solve_problem(_lp(), ["SCS", "CLARABEL"])
+    assert err.value.solver == "CLARABEL" and err.value.status == cp.INFEASIBLE
+
+
+def test_a_user_limit_is_a_solver_inaccurate_error(monkeypatch):
+    from zeronorm_opt.exceptions import SolverInaccurateError
+
+    _report(monkeypatch, {"HIGHS": cp.USER_LIMIT})
+    with pytest.raises(SolverInaccurateError) as err:
+        solve_problem(_lp(), "HIGHS")
+    assert err.value.status == cp.USER_LIMIT
+    # ...and a later solver of the list still gets its chance.
+    info = solve_problem(_lp(), ["HIGHS", "CLARABEL"])
+    assert info.solver == "CLARABEL" and info.attempts[0] == ("HIGHS", cp.USER_LIMIT)

@@ -21,10 +21,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._validation import check_n_features_to_select, support_mask
-from .exceptions import InputError
+from .exceptions import InfeasibleError, InputError, SolverError
 from .formulations.contract import Linearisable, check_linearisable
 from .formulations.linear_oracle import LinearOracle  # noqa: F401  (re-exported)
 from .surrogates import check_surrogate
+
+#: Largest ratio between two positive active weights of one solve; a coefficient whose weight
+#: passes it is numerically zero and is removed (see :func:`bound_weight_range`).
+MAX_WEIGHT_RATIO = 1e5
 
 
 @dataclass
@@ -92,6 +96,7 @@ def successive_linearisation(
     tol: float = 1e-5,
     prune_tol: float = 1e-6,
     normalise_weights: bool = False,
+    max_weight_ratio: float | None = MAX_WEIGHT_RATIO,
     n_features_to_select: int | None = None,
     initial_weights=None,
     solver=None,
@@ -124,6 +129,17 @@ def successive_linearisation(
         (weights of 0, e.g. from capped-l1 or SCAD, stay 0). Valid when the
         argmin is invariant to a positive scaling of the penalty (hard-margin problems);
         keeps AROM's weights ``1/z`` with ``max z = 1``.
+    max_weight_ratio : float or None, default=1e5 (``MAX_WEIGHT_RATIO``)
+        Bound on the dynamic range of the weights of one solve: a coefficient whose weight
+        exceeds ``max_weight_ratio`` times the smallest positive active weight is removed for
+        good, as numerically zero (:func:`bound_weight_range`). For ``φ'(h) = 1/h`` (AROM)
+        that is ``|x_j| ≤ 1e-5·max |x|`` with ``h = |x|`` and ``|x_j| ≤ max |x|/316`` with
+        ``h = x²`` (l2-AROM squares such a ratio at every step: the coefficient is on its way
+        to 0). Solvers fail beyond: on colon's l2-AROM steps ECOS at a ratio of 1e6 (soft
+        margin, C=1) or 1e7 (hard margin), Clarabel and HiGHS near 1e11. Applied only when
+        ``φ'(0) = ∞`` (log with ``eps=0``, power): with a finite ``φ'(0)`` (FSV's exp,
+        capped-l1, SCAD, log with ``eps > 0``) the weights are bounded by ``φ'(0)`` and a
+        large ratio means a tiny weight on a large coefficient, not a zero. None: no bound.
     n_features_to_select : int or None
         Feature budget ``r``: stop at the last iterate before ``‖x‖₀ ≤ r`` holds and keep its
         ``r`` largest features (the caller retrains on them).
@@ -139,6 +155,15 @@ def successive_linearisation(
     -------
     LinearisationResult
 
+    Raises
+    ------
+    SolverError
+        When a solve of the loop fails, of the type the solve raised (e.g. the
+        :class:`~zeronorm_opt.exceptions.InfeasibleError` subclasses of
+        :mod:`zeronorm_opt.diagnosis`), its message naming the iteration, the solver and its
+        status and the range of the active weights; ``err.iteration`` and ``err.history``
+        (the completed iterations) are kept on it.
+
     Examples
     --------
     >>> from zeronorm_opt.datasets import make_weston_linear
@@ -152,6 +177,10 @@ def successive_linearisation(
     """
     check_linearisable(formulation)
     check_surrogate(surrogate)
+    if max_weight_ratio is not None and not max_weight_ratio > 1:
+        raise InputError(
+            f"max_weight_ratio must be a number > 1 or None; got {max_weight_ratio!r}."
+        )
     if int(max_iter) != max_iter or max_iter < 1:
         raise InputError(f"max_iter must be a positive integer; got {max_iter!r}.")
     n_feat = formulation.n_features
@@ -167,8 +196,12 @@ def successive_linearisation(
     prev_obj = np.inf
     stop_reason = "max_iter"
     coef = np.zeros(n_coef)
+    # Only a surrogate with φ'(0) = ∞ (AROM's log, the bridge) drives the weight of a
+    # vanishing coefficient to infinity; with φ'(0) finite (FSV's exp, capped-l1, SCAD) a large
+    # ratio comes from a tiny weight on a *large* coefficient, which is no reason to remove it.
+    ratio = max_weight_ratio if _unbounded_derivative(surrogate) else None
     for it in range(1, int(max_iter) + 1):
-        w = np.where(active, weights, 0.0)
+        w = bound_weight_range(weights, active, ratio)
         if normalise_weights:
             # Scale by the smallest *positive* active weight: a surrogate whose derivative
             # reaches 0 (capped-l1, SCAD) gives weights of 0 (coefficients free of penalty),
@@ -178,7 +211,10 @@ def successive_linearisation(
                 w = w / positive.min()
         formulation.set_active(active)
         formulation.set_weights(w)
-        info = formulation.solve(solver, solver_options)
+        try:
+            info = formulation.solve(solver, solver_options)
+        except SolverError as err:
+            raise failed_at(err, it, w[active], history, ratio) from err
         coef = formulation.coef_value()
         h = formulation.magnitudes()
         if prune_tol > 0:
@@ -223,6 +259,77 @@ def successive_linearisation(
     return LinearisationResult(
         coef=coef, support=support, history=history, n_iter=len(history), stop_reason=stop_reason
     )
+
+
+def _unbounded_derivative(surrogate) -> bool:
+    """True when ``φ'(0)`` is infinite (or cannot be evaluated): the weights may blow up."""
+    try:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            d0 = np.asarray(surrogate.derivative(np.zeros(1)), dtype=float)
+    except (ArithmeticError, ValueError):
+        return True
+    return not bool(np.all(np.isfinite(d0)))
+
+
+def bound_weight_range(weights, active, max_weight_ratio) -> np.ndarray:
+    """Weights of the next solve, with a bounded dynamic range (``active`` updated in place).
+
+    A coefficient whose weight exceeds ``max_weight_ratio`` times the smallest positive active
+    weight is removed (``active_j = False``, weight 0): for AROM's ``φ'(h) = 1/h`` that is
+    ``h_j ≤ h_max / max_weight_ratio``, a coefficient the next solve would set to zero anyway,
+    and keeping it would hand the solver a problem whose data span more than
+    ``max_weight_ratio`` (interior-point and first-order solvers fail near 1e11).
+    """
+    w = np.where(active, weights, 0.0)
+    if max_weight_ratio is None:
+        return w
+    positive = w[active & (w > 0)]
+    if positive.size:
+        too_large = active & (w > max_weight_ratio * positive.min())
+        active &= ~too_large
+        w[too_large] = 0.0
+    return w
+
+
+def failed_at(error: SolverError, iteration: int, weights, history, max_weight_ratio):
+    """``error`` re-made (same type) with the iteration, the active weight range and a way out.
+
+    The history of the completed iterations and the iteration number are kept on the new
+    exception (``err.history``, ``err.iteration``): the last good iterate is
+    ``err.history[-1].coef``.
+    """
+    positive = weights[weights > 0]
+    if positive.size:
+        span = (
+            f"the {weights.size} active weights ranged over [{positive.min():.3g}, "
+            f"{positive.max():.3g}] (ratio {positive.max() / positive.min():.3g})"
+        )
+    else:
+        span = f"the {weights.size} active weights were all 0"
+    way_out = ""
+    if not isinstance(error, InfeasibleError):  # an infeasibility diagnosis says what to do
+        lower = (
+            f", or lower max_weight_ratio (now {max_weight_ratio:g}) so that fewer decades of "
+            "weights reach the solver"
+            if max_weight_ratio
+            else ""
+        )
+        way_out = (
+            f" Way out: pass a fallback list (solver=[{error.solver!r}, 'CLARABEL', 'HIGHS']) "
+            f"or tighten the solver's tolerances{lower}."
+        )
+    message = (
+        f"successive linearisation failed at iteration {iteration} (solver {error.solver}, "
+        f"status {error.status!r}; {span}): {error}{way_out} The {len(history)} completed "
+        "iterations are in err.history."
+    )
+    new = type(error)(message, status=error.status, solver=error.solver, stats=error.stats)
+    for name, value in vars(error).items():  # diagnosis payloads such as ``required``
+        if name not in ("iteration", "history"):
+            setattr(new, name, value)
+    new.iteration = iteration
+    new.history = list(history)
+    return new
 
 
 def has_converged(h, prev_h, objective: float, prev_objective: float, tol: float) -> bool:

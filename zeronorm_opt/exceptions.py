@@ -57,13 +57,60 @@ class SolverError(ZeroNormError, RuntimeError):
         self.status = status
         self.solver = solver
         self.stats = stats
+        #: Set by the successive-linearisation driver when a solve of its loop fails: the
+        #: iteration (1-based) and the history of the iterations completed before it.
+        self.iteration: int | None = None
+        self.history: list | None = None
 
 
 class InfeasibleError(SolverError):
     """The problem has no feasible point.
 
-    Raised for a hard-margin problem (``C=None``) on training data that are not linearly
-    separable; the message says to pass ``C=`` for the soft-margin formulation.
+    A solver reported infeasibility. When the problem is a formulation of the package, the
+    report is checked (:mod:`zeronorm_opt.diagnosis`) and one of the subclasses below says
+    *why*: :class:`NotSeparableError`, :class:`UserConstraintsInfeasibleError` or
+    :class:`RemovedCoefficientsRequiredError`. Catch ``InfeasibleError`` to handle all three.
+    """
+
+
+# -- diagnoses of a failed solve (zeronorm_opt.diagnosis) -------------------------------------
+
+
+class NotSeparableError(InfeasibleError):
+    """The data alone, without any constraint or term the user added, admit no solution.
+
+    For a hard-margin problem (``C=None``): the training data (or the features still active)
+    are not linearly separable; the message says to pass ``C=`` for the soft margin.
+    """
+
+
+class UserConstraintsInfeasibleError(InfeasibleError):
+    """The data alone are feasible (separable), the constraints/terms the user added are not.
+
+    The message lists the user's constraints; relax or remove one of them.
+    """
+
+
+class RemovedCoefficientsRequiredError(InfeasibleError):
+    """The user's constraints need coefficients that were removed (pruned, or left out by the
+    ``n_features_to_select`` budget).
+
+    Attributes
+    ----------
+    required : ndarray of int
+        Indices of removed coefficients that a feasible point needs (those non-zero in the
+        feasible point of least l1 norm on the removed coefficients).
+    """
+
+    required = None
+
+
+class SolverInaccurateError(SolverError):
+    """The solver stopped without an answer one can trust (iteration limit, ``*_inaccurate``,
+    or an infeasibility report on a problem another solver solves): not the data's fault.
+
+    The message says which solver and status, and what to change (another solver or a
+    fallback list, tighter tolerances, a larger iteration limit).
     """
 
 

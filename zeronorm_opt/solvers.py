@@ -18,7 +18,7 @@ from typing import Any
 
 import cvxpy as cp
 
-from .exceptions import InfeasibleError, InputError, SolverError
+from .exceptions import InfeasibleError, InputError, SolverError, SolverInaccurateError
 
 #: Preferred solvers per problem class, first installed one wins.
 DEFAULT_SOLVERS: dict[str, tuple[str, ...]] = {
@@ -30,7 +30,8 @@ DEFAULT_SOLVERS: dict[str, tuple[str, ...]] = {
 _ACCEPTED = (cp.OPTIMAL, cp.OPTIMAL_INACCURATE)
 #: Every solver name cvxpy knows (installed or not), to recognise per-solver option dicts.
 DEFAULT_SOLVER_NAMES = frozenset(cp.settings.SOLVERS)
-_INFEASIBLE = (cp.INFEASIBLE, cp.INFEASIBLE_INACCURATE)
+#: Statuses of a solver that stopped without an answer or a certificate.
+_GAVE_UP = (cp.INFEASIBLE_INACCURATE, cp.UNBOUNDED_INACCURATE, cp.USER_LIMIT)
 
 
 def _construct_highs_quietly() -> None:
@@ -169,7 +170,12 @@ def solve_problem(
     Raises
     ------
     InfeasibleError
-        When a solver reports the problem infeasible and no later solver of the list solves it.
+        When a solver reports the problem infeasible (status ``"infeasible"``) and no later
+        solver of the list solves it.
+    SolverInaccurateError
+        When no solver of the list solves the problem and none proved it infeasible, but some
+        stopped without a certificate (``"infeasible_inaccurate"``, ``"unbounded_inaccurate"``,
+        ``"user_limit"``): the solver gave up, nothing is known about the problem.
     SolverError
         When no solver of the list returned a usable solution; carries the last status.
 
@@ -232,7 +238,8 @@ def solve_problem(
                 num_iters=getattr(stats, "num_iters", None),
                 attempts=attempts,
             )
-        if status in _INFEASIBLE and infeasible is None:
+        # Only a certificate counts; "infeasible_inaccurate" is a solver giving up (below).
+        if status == cp.INFEASIBLE and infeasible is None:
             infeasible = (name, status, problem.solver_stats)
     if infeasible is not None:
         name, status, stats = infeasible
@@ -246,11 +253,27 @@ def solve_problem(
             stats=stats,
         )
     tried = ", ".join(f"{n}: {s}" for n, s in attempts)
+    gave_up = [(n, st) for n, st in attempts if st in _GAVE_UP]
+    if gave_up:
+        # The solver stopped (iteration or time limit, loose tolerance) without a certificate:
+        # that proves nothing about the problem, so this is no InfeasibleError.
+        name, status = gave_up[0]
+        raise SolverInaccurateError(
+            f"no solver returned an optimal solution ({tried}); {status!r} means the solver "
+            "stopped (iteration/time limit or tolerance) without a certificate, which says "
+            f"nothing about the problem. Add a fallback solver (solver=[{name!r}, "
+            "'CLARABEL']), or tighten the tolerances / raise the iteration limit in "
+            "solver_options.",
+            status=status,
+            solver=name,
+            stats=getattr(problem, "solver_stats", None),
+        )
     raise SolverError(
         f"no solver returned an optimal solution ({tried}). Try another solver "
         f"(installed: {installed_solvers()}), pass a fallback list such as "
         "solver=['HIGHS', 'CLARABEL', 'SCS'], loosen the tolerances in solver_options, or "
-        f"standardise the data.{f' Last error: {last_exc}' if last_exc else ''}",
+        "rescale the data (standardised features, weights of moderate range)."
+        f"{f' Last error: {last_exc}' if last_exc else ''}",
         status=attempts[-1][1] if attempts else None,
         solver=attempts[-1][0] if attempts else None,
         stats=getattr(problem, "solver_stats", None),

@@ -14,7 +14,13 @@ from scipy.optimize import linprog
 from sklearn.svm import SVC
 
 from .._validation import support_mask
-from ..driver import IterationRecord, LinearisationResult, final_support, has_converged
+from ..driver import (
+    MAX_WEIGHT_RATIO,
+    IterationRecord,
+    LinearisationResult,
+    final_support,
+    has_converged,
+)
 from ..exceptions import InfeasibleError, InputError
 from ..formulations.binary import HARD_MARGIN_HINT
 from ..formulations.svm_dual import RescaledSVMDual
@@ -129,6 +135,7 @@ def l2_arom_dual_path(
     tol: float = 1e-6,
     prune_tol: float | None = None,
     n_features_to_select: int | None = None,
+    max_weight_ratio: float | None = MAX_WEIGHT_RATIO,
     backend: str = "libsvm",
     solver=None,
     solver_options=None,
@@ -142,7 +149,8 @@ def l2_arom_dual_path(
     the solver and its time; with ``n_features_to_select`` it applies 000's budget procedure.
     This is the fast path :class:`~zeronorm_opt.AROM` uses for ``penalty="l2"`` when n > m.
 
-    Coefficients ``≤ prune_tol·max`` (default ``tol``) are removed for good; the loop stops,
+    Coefficients ``≤ prune_tol·max`` (default ``tol``) are removed for good, and so are those
+    whose weight ``1/z_j²`` passes ``max_weight_ratio`` (as in the driver); the loop stops,
     as the driver does, when the support is unchanged and either the largest change of
     ``h/max h`` (``h = v²``) or the relative decrease of the objective is at most ``tol``.
 
@@ -210,6 +218,8 @@ def l2_arom_dual_path(
             break
         prev_h, prev_obj = h, objective
         scale = np.abs(coef) / np.abs(coef).max()
+        if max_weight_ratio is not None:  # the driver's bound: weights 1/z² ≤ ratio·min
+            scale[scale**2 < 1.0 / max_weight_ratio] = 0.0
         z, zu = scale[:n], (scale[n:] if augmented else zu)
     support = final_support(history, n_features_to_select, n, prune_tol)
     result = LinearisationResult(

@@ -15,7 +15,8 @@ from typing import Any
 import cvxpy as cp
 import numpy as np
 
-from ..exceptions import InputError
+from ..diagnosis import diagnose_failure
+from ..exceptions import InputError, SolverError
 from ..solvers import SolveInfo, solve_problem
 from .penalty import ReweightedPenalty, check_weights  # noqa: F401  (check_weights: old home)
 
@@ -37,7 +38,8 @@ class Formulation:
         The named parameters that change between solves.
     """
 
-    #: Sentence added to :class:`~zeronorm_opt.InfeasibleError` messages.
+    #: What to change when the formulation's own constraints are infeasible on the data
+    #: (added to :class:`~zeronorm_opt.exceptions.NotSeparableError` messages only).
     infeasible_hint: str | None = None
     #: Short mathematical statement used by :meth:`describe`.
     statement: str = ""
@@ -123,9 +125,10 @@ class Formulation:
     def solve(self, solver=None, solver_options: dict | None = None) -> SolveInfo:
         """Solve with a cvxpy solver name (or fallback list); see
         :func:`zeronorm_opt.solvers.solve_problem`."""
-        self.last_solve = solve_problem(
-            self.problem, solver, solver_options, infeasible_hint=self.infeasible_hint
-        )
+        try:
+            self.last_solve = solve_problem(self.problem, solver, solver_options)
+        except SolverError as err:  # infeasible or gave up: say whether data, user or solver
+            raise diagnose_failure(self, err) from err
         return self.last_solve
 
     # -- printing -----------------------------------------------------------------------------
