@@ -89,7 +89,7 @@ def test_inseparable_data_blame_the_data(inseparable, make, with_user):
 def test_inseparable_estimator_keeps_except_infeasible_working(inseparable):
     X, y = inseparable
     with pytest.raises(InfeasibleError, match="pass C=") as info:
-        AROM(norm="l1").fit(X, y)
+        AROM(penalty="l1").fit(X, y)
     assert type(info.value) is NotSeparableError
     assert info.value.iteration == 1 and info.value.history == []
 
@@ -103,14 +103,14 @@ def test_contradictory_user_constraints_blame_the_constraints(separable):
     err = _raised(f.solve)
     assert type(err) is UserConstraintsInfeasibleError and isinstance(err, InfeasibleError)
     message = str(err)
-    assert "constraints you added" in message and "coef[0]" in message
+    assert "constraints you added" in message and "v[0]" in message
     assert "separable" not in message.replace("data alone are feasible", "")
     assert "C=" not in message
 
 
 def test_user_constraints_with_soft_margin(separable):
     X, y = separable
-    est = AROM(norm="l1", C=1.0, extra_constraints=lambda w, b: [b >= 1, b <= -1])
+    est = AROM(penalty="l1", C=1.0, extra_constraints=lambda f: [f.b >= 1, f.b <= -1])
     with pytest.raises(UserConstraintsInfeasibleError, match="constraints you added"):
         est.fit(X, y)
 
@@ -166,8 +166,8 @@ def test_real_iteration_limit_is_not_blamed_on_the_data(separable):
 @pytest.mark.parametrize(
     "estimator",
     [
-        AROM(norm="l1", n_features_to_select=3),
-        AROM(norm="l2", method="cvxpy", n_features_to_select=3),
+        AROM(penalty="l1", n_features_to_select=3),
+        AROM(penalty="l2", backend="cvxpy", n_features_to_select=3),
         FSV(n_features_to_select=3),
     ],
     ids=["l1-arom", "l2-arom", "fsv"],
@@ -175,7 +175,7 @@ def test_real_iteration_limit_is_not_blamed_on_the_data(separable):
 def test_budget_dropping_a_forced_feature_names_it(separable, estimator):
     X, y = separable
     # Feature 10 is irrelevant: a small forced weight keeps it out of the 3 largest.
-    estimator.set_params(extra_constraints=lambda w, b: [w[10] >= 0.01])
+    estimator.set_params(extra_constraints=lambda f: [f.coef[10] >= 0.01])
     err = _raised(lambda: estimator.fit(X, y))
     assert type(err) is RemovedCoefficientsRequiredError and isinstance(err, InfeasibleError)
     assert list(err.required) == [10]
@@ -184,7 +184,7 @@ def test_budget_dropping_a_forced_feature_names_it(separable, estimator):
 
 def test_forced_feature_kept_by_the_budget_is_fine(separable):
     X, y = separable
-    est = AROM(norm="l1", n_features_to_select=3, extra_constraints=lambda w, b: [w[10] >= 1])
+    est = AROM(penalty="l1", n_features_to_select=3, extra_constraints=lambda f: [f.v[10] >= 1])
     est.fit(X, y)
     assert est.support_[10] and est.support_.sum() == 3
 

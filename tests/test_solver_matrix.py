@@ -205,8 +205,8 @@ def test_l2_arom_with_nonnegative_weights_on_colon_runs_with_every_qp_solver():
     X, y = _standardised("colon")
     supports = set()
     for solver in _installed(("CLARABEL", "ECOS")):
-        est = AROM(norm="l2", method="cvxpy", C=1.0, solver=solver)
-        est.set_params(extra_constraints=lambda w, b: [w >= 0])
+        est = AROM(penalty="l2", backend="cvxpy", C=1.0, solver=solver)
+        est.set_params(extra_constraints=lambda f: [f.v >= 0])
         est.fit(X, y)
         assert est.stop_reason_ == "converged" and np.all(est.coef_ >= -1e-8)
         supports.add(tuple(np.flatnonzero(est.support_)))

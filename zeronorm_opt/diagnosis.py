@@ -84,10 +84,16 @@ def _feasible(constraints: list[cp.Constraint], avoid: str | None) -> bool | Non
     return _solvable(cp.Problem(cp.Minimize(0), constraints), avoid)
 
 
-def _describe(items, k: int = 3, width: int = 70) -> str:
+def _describe(items, formulation=None, k: int = 3, width: int = 70) -> str:
+    # The constraints as the formulation's statement prints them (v, not the expression of
+    # the split variables it is built from).
+    from .formulations._statement_builders import user_names
+    from .formulations.statement import constraint_text
+
+    names = user_names(formulation) if formulation is not None else {}
     shown = []
     for item in items[:k]:
-        text = " ".join(str(item).split())
+        text = " ".join(constraint_text(item, names).split())
         shown.append(text if len(text) <= width else text[: width - 1] + "…")
     more = f" and {len(items) - k} more" if len(items) > k else ""
     return "; ".join(shown) + more
@@ -105,7 +111,8 @@ def diagnose_failure(formulation, error: SolverError) -> SolverError:
     ----------
     formulation : Formulation
         A formulation of the package (``_base_constraints``, ``problem``, user extensions;
-        ``active`` Parameter, ``set_active`` and ``coef`` when it has removable coefficients).
+        ``active_mask`` (or an ``active`` Parameter), ``set_active`` and ``coef`` when it has
+        removable coefficients).
     error : SolverError
         What :func:`~zeronorm_opt.solvers.solve_problem` raised. Only
         :class:`InfeasibleError` and :class:`SolverInaccurateError` are diagnosed; any other
@@ -138,10 +145,15 @@ def diagnose_failure(formulation, error: SolverError) -> SolverError:
         return error
     user = list(formulation._resolve(getattr(formulation, "_user_constraints", []), "constraint"))
     has_user_terms = bool(getattr(formulation, "_user_objective", []))
-    active_param = getattr(formulation, "active", None)
-    mask = None
-    if isinstance(active_param, cp.Parameter) and active_param.value is not None:
-        mask = np.asarray(active_param.value) > 0
+    # The active set: a reweighted formulation's ``active_mask`` (the penalty component's),
+    # else an ``active`` Parameter of another formulation.
+    mask = getattr(formulation, "active_mask", None)
+    if mask is not None:
+        mask = np.asarray(mask, dtype=bool)
+    else:
+        active_param = getattr(formulation, "active", None)
+        if isinstance(active_param, cp.Parameter) and active_param.value is not None:
+            mask = np.asarray(active_param.value) > 0
     partial = mask is not None and not mask.all()
     avoid = error.solver
     reported = f"solver {error.solver} reported {error.status!r}"
@@ -191,9 +203,9 @@ def diagnose_failure(formulation, error: SolverError) -> SolverError:
                 which = _head(required) if required is not None and required.size else "some"
                 err = RemovedCoefficientsRequiredError(
                     f"the problem is infeasible ({reported}) because the constraints you "
-                    f"added ({_describe(user)}) need coefficient(s) {which} that were removed "
-                    "(pruned as zero, or left out by the n_features_to_select budget). The "
-                    "data alone are feasible. Keep these features (a larger "
+                    f"added ({_describe(user, formulation)}) need coefficient(s) {which} that "
+                    "were removed (pruned as zero, or left out by the n_features_to_select "
+                    "budget). The data alone are feasible. Keep these features (a larger "
                     "n_features_to_select) or drop the constraints on them.",
                     **kwargs,
                 )
@@ -203,16 +215,17 @@ def diagnose_failure(formulation, error: SolverError) -> SolverError:
             return UserConstraintsInfeasibleError(
                 f"the problem is infeasible ({reported}) because of the constraints you added: "
                 "the data alone are feasible (without your additions the formulation has a "
-                f"solution), with them it has none. Your constraints: {_describe(user)}. "
-                "Relax or remove one of them.",
+                "solution), with them it has none. Your constraints: "
+                f"{_describe(user, formulation)}. Relax or remove one of them.",
                 **kwargs,
             )
         if has_user_terms and base_all and (not user or user_all):
+            user_terms = formulation._resolve(formulation._user_objective, "objective term")
             return UserConstraintsInfeasibleError(
                 f"the problem is infeasible ({reported}) because of the objective terms you "
                 "added: the constraints are feasible, but the terms' domains (log, sqrt, "
                 f"inverse …) exclude every feasible point. Your terms: "
-                f"{_describe(formulation._user_objective)}.",
+                f"{_describe(user_terms, formulation)}.",
                 **kwargs,
             )
     finally:

@@ -43,7 +43,7 @@ from ..driver import (
     final_support,
     has_converged,
 )
-from ..exceptions import InputError
+from ..exceptions import InputError, SolverError
 from ..formulations.binary import HARD_MARGIN_HINT, check_slack_penalty
 from ..surrogates import ExpSurrogate, LogSurrogate, check_surrogate
 from .highs_model import HighsStepResult, SplitMarginLP
@@ -133,7 +133,12 @@ def highs_successive_linearisation(
             positive = w[active & (w > 0)]
             if positive.size:
                 w = w / positive.min()
-        step = lp.solve(w)
+        try:
+            step = lp.solve(w)
+        except SolverError as err:
+            # As the driver does: say where the run stopped and keep what it had done.
+            err.iteration, err.history = it, list(history)
+            raise
         coef = step.coef.copy()
         h = np.abs(coef)
         if prune_tol > 0:

@@ -32,7 +32,7 @@ import numpy as np
 
 from .. import solvers  # noqa: F401  (importing it constructs the first Highs object silently)
 from .._validation import check_binary_labels, check_finite_matrix, check_positive
-from ..exceptions import InfeasibleError, InputError, SolverError
+from ..exceptions import InputError, NotSeparableError, SolverError
 from ..formulations.base import check_weights
 from ..formulations.binary import HARD_MARGIN_HINT
 
@@ -233,7 +233,7 @@ class SplitMarginLP:
 
         Raises
         ------
-        InfeasibleError
+        NotSeparableError (an InfeasibleError)
             Hard margin on data that are not linearly separable (on the remaining features).
         SolverError
             HiGHS returned another status after a retry with its default options; the error's
@@ -260,7 +260,9 @@ class SplitMarginLP:
             status = h.getModelStatus()
         elapsed = time.perf_counter() - start
         if status in _INFEASIBLE:
-            raise InfeasibleError(
+            # This LP has no constraint of the user's: its infeasibility is the data's (the
+            # features still active do not separate the classes).
+            raise NotSeparableError(
                 "the problem is infeasible (HiGHS via highspy reported "
                 f"{h.modelStatusToString(status)!r}). {self.infeasible_hint}",
                 status="infeasible",
@@ -271,7 +273,7 @@ class SplitMarginLP:
             text = h.modelStatusToString(status)
             raise SolverError(
                 f"HiGHS (via highspy) did not solve the LP: model status {text!r}. Standardise "
-                "the data, or run the declarative path (method='cvxpy') with another solver.",
+                "the data, or run the declarative path (backend='cvxpy') with another solver.",
                 status=text,
                 solver="HIGHS",
                 stats=h.getInfo(),
