@@ -1,4 +1,4 @@
-"""l2-AROM through the SVM dual (SPEC P4, P6): the loops and the libsvm fast path.
+"""l2-AROM through the SVM dual (Weston et al., 2003): the loops and the libsvm fast path.
 
 The declarative dual is :class:`~zeronorm_opt.formulations.RescaledSVMDual`; this module holds
 the solver-specific code around it (moved from ``zeronorm_opt.formulations.svm_dual``):
@@ -71,7 +71,7 @@ def l2_arom_dual(
     solver=None,
     solver_options=None,
 ):
-    """l2-AROM through the dual (the form to use when n > m), SPEC P4 / P6.
+    """l2-AROM through the dual (the form to use when n > m; Weston et al., 2003).
 
     ``z ← 1``; repeat: solve the dual of the SVM on the rescaled data; ``z ← |v|`` (and
     ``z_u ← |u|``), normalised to ``max = 1``, entries ``≤ tol·max`` removed; until the support
@@ -139,7 +139,8 @@ def l2_arom_dual_path(
     :class:`~zeronorm_opt.driver.LinearisationResult` whose records hold the objective
     ``C Σ ξ + ½ Σ_j ln v_j²`` over the remaining coordinates (the l2-AROM surrogate with
     ε = 0, as the primal driver records it), the support size, the coefficients ``(v, u)``,
-    the solver and its time; with ``n_features_to_select`` it applies 000's budget procedure.
+    the solver and its time; with ``n_features_to_select`` it applies the budget procedure of
+    Weston et al. (2003).
     This is the fast path :class:`~zeronorm_opt.AROM` uses for ``norm="l2"`` when n > m.
 
     Coefficients ``≤ prune_tol·max`` (default ``tol``) are removed for good; the loop stops,
