@@ -129,7 +129,13 @@ def _renamed(record: dict) -> dict:
 def summarise_adaptive_scaling_e6(records: list[dict]) -> str:
     """Table per training size: recall of {x1, x2} (%), mean number of features kept,
     % runs with exactly {x1, x2}, mean ± std test error (%), the way Català and Martin report
-    dFSA."""
+    dFSA.
+
+    References
+    ----------
+    N. Català and M. Martin, "Feature selection for support vector machines by alignment with ideal
+    kernel", Universitat Politècnica de Catalunya, Barcelona.
+    """
     head = f"{'m':<5}{'runs':>5}{'recall %':>10}{'features':>10}{'exact %':>9}{'test error %':>14}"
     lines = [head]
     for n in sorted({r["n_train"] for r in records}):

@@ -181,7 +181,13 @@ def _units(config: E7Config) -> list[dict]:
 
 def summarise_e7(records: list[dict], config: E7Config, reference: dict | None = None) -> str:
     """Table 5 of Català and Martin (recall %, inputs kept) per target and size, the test errors of
-    dFSA and the SVM, and the paper's figures where ``reference`` has them."""
+    dFSA and the SVM, and the paper's figures where ``reference`` has them.
+
+    References
+    ----------
+    N. Català and M. Martin, "Feature selection for support vector machines by alignment with ideal
+    kernel", Universitat Politècnica de Catalunya, Barcelona.
+    """
     reference = reference or {}
     lines = [
         f"E7 sparse quadratic polynomials: {config.n_inputs} inputs, validation {config.n_val}, "

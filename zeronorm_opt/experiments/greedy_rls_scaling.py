@@ -208,7 +208,15 @@ def _median(records: list[dict], field: str) -> float:
 
 
 def summarise_e9(records: list[dict], config: E9Config) -> str:
-    """Run time per ``m`` (median over trials) beside the low-rank LS-SVM and Pahikkala et al."""
+    """Run time per ``m`` (median over trials) beside the low-rank LS-SVM and Pahikkala et al.
+
+    References
+    ----------
+    T. Pahikkala, A. Airola and T. Salakoski, "Speeding up greedy forward selection for regularized
+    least-squares", Proceedings of the 9th International Conference on Machine Learning and
+    Applications (ICMLA), 2010 (also arXiv:1003.3570, "Linear time feature selection for regularized
+    least-squares").
+    """
     k, n = config.n_selected, config.n_features
     head = (
         f"{'m':>7}{'greedy RLS [s]':>16}{'ns/(k·m·n)':>12}{'informative':>13}"

@@ -48,6 +48,11 @@ def draw_e6(seed: int, run: int, n_train: int, n_test: int, n_features: int = 52
     mean and deviation (Català and Martin, §5.1). One seed per ``(seed, run, n_train)``: every
     method of a run sees the same draw, and a rerun is identical.
 
+    References
+    ----------
+    N. Català and M. Martin, "Feature selection for support vector machines by alignment with ideal
+    kernel", Universitat Politècnica de Catalunya, Barcelona.
+
     Examples
     --------
     >>> Xtr, ytr, Xte, yte = draw_e6(0, 0, 40, 10)
@@ -192,7 +197,13 @@ PAPER_TABLE_4 = {50: (99.4, 6.38, 38.6), 100: (100.0, 2.40, 95.9), 150: (100.0, 
 
 
 def summarise_e6(records: list[dict], config: E6Config) -> str:
-    """Català and Martin's Table 4 (recall %, features kept, % exactly {x1, x2}), test errors."""
+    """Català and Martin's Table 4 (recall %, features kept, % exactly {x1, x2}), test errors.
+
+    References
+    ----------
+    N. Català and M. Martin, "Feature selection for support vector machines by alignment with ideal
+    kernel", Universitat Politècnica de Catalunya, Barcelona.
+    """
     head = (
         f"{'method':<7}{'train':>6}{'runs':>6}{'recall %':>10}{'features':>10}{'exact %':>9}"
         f"{'error %':>15}   paper (recall / features / exact)"

@@ -225,7 +225,13 @@ def _units(config: E8Config) -> list[dict]:
 
 def summarise_e8(records: list[dict], config: E8Config) -> str:
     """Tables 1–2 of Català and Martin: accuracy and number of features per method (plus the recall
-    of the planted words on the synthetic corpus)."""
+    of the planted words on the synthetic corpus).
+
+    References
+    ----------
+    N. Català and M. Martin, "Feature selection for support vector machines by alignment with ideal
+    kernel", Universitat Politècnica de Catalunya, Barcelona.
+    """
     data = (
         f"corpus {config.corpus_dir} ({config.positive_class} against the rest)"
         if config.corpus_dir

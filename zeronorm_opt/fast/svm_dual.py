@@ -94,6 +94,11 @@ def l2_arom_dual(
     --------
     l2_arom_dual_path : the same loop with the driver's history and the feature budget.
 
+    References
+    ----------
+    J. Weston, A. Elisseeff, B. Schölkopf and M. Tipping, "Use of the zero-norm with linear models
+    and kernel methods", Journal of Machine Learning Research 3:1439–1461, 2003.
+
     Examples
     --------
     >>> from zeronorm_opt.datasets import make_weston_linear
@@ -152,6 +157,11 @@ def l2_arom_dual_path(
     result : LinearisationResult
     b : float
         Bias of the last solve.
+
+    References
+    ----------
+    J. Weston, A. Elisseeff, B. Schölkopf and M. Tipping, "Use of the zero-norm with linear models
+    and kernel methods", Journal of Machine Learning Research 3:1439–1461, 2003.
     """
     if backend not in ("cvxpy", "libsvm"):
         raise InputError(f"backend must be 'cvxpy' or 'libsvm'; got {backend!r}.")

@@ -86,6 +86,11 @@ class L1ConstrainedMetricFormulation(Formulation):
     t : cvxpy.Variable or None
         The epigraph variables of the vectorised form.
 
+    References
+    ----------
+    Y. Grandvalet and S. Canu, "Adaptive scaling for feature selection in SVMs", Advances in Neural
+    Information Processing Systems 15, 2002.
+
     Examples
     --------
     >>> import numpy as np
@@ -167,6 +172,11 @@ class SquaredL1SVMFormulation(Formulation):
     ----------
     X, y, C, sigma0
         As in :class:`L1ConstrainedMetricFormulation`.
+
+    References
+    ----------
+    Y. Grandvalet and S. Canu, "Adaptive scaling for feature selection in SVMs", Advances in Neural
+    Information Processing Systems 15, 2002.
 
     Examples
     --------
@@ -367,6 +377,11 @@ def optimal_bias(f, y) -> OptimalBias:
     -------
     OptimalBias
 
+    References
+    ----------
+    Y. Grandvalet and S. Canu, "Adaptive scaling for feature selection in SVMs", Advances in Neural
+    Information Processing Systems 15, 2002.
+
     Examples
     --------
     >>> import numpy as np
@@ -415,6 +430,11 @@ class BiasFormulation(Formulation):
         Labels (two classes, the larger one is +1).
     f : array-like of shape (m,) or None
         Initial outputs (zeros if None).
+
+    References
+    ----------
+    Y. Grandvalet and S. Canu, "Adaptive scaling for feature selection in SVMs", Advances in Neural
+    Information Processing Systems 15, 2002.
 
     Examples
     --------

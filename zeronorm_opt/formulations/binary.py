@@ -304,6 +304,11 @@ def arom_rescaled(
         The scale vectors, one per iteration (the first is all ones).
     infos : list of SolveInfo
 
+    References
+    ----------
+    J. Weston, A. Elisseeff, B. Schölkopf and M. Tipping, "Use of the zero-norm with linear models
+    and kernel methods", Journal of Machine Learning Research 3:1439–1461, 2003.
+
     Examples
     --------
     >>> from zeronorm_opt.datasets import make_weston_linear

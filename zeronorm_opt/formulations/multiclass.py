@@ -198,6 +198,14 @@ class WestonWatkinsFormulation(_MulticlassMargin):
     classes : ndarray
         The labels of codes ``0..Q−1``.
 
+    References
+    ----------
+    J. Weston, A. Elisseeff, B. Schölkopf and M. Tipping, "Use of the zero-norm with linear models
+    and kernel methods", Journal of Machine Learning Research 3:1439–1461, 2003.
+
+    J. Weston and C. Watkins, "Support vector machines for multi-class pattern recognition",
+    Proceedings of the 7th European Symposium on Artificial Neural Networks (ESANN), 1999.
+
     Examples
     --------
     >>> import numpy as np
@@ -261,6 +269,11 @@ class OneVsRestFormulation(_MulticlassMargin):
     xi : cvxpy.Variable of shape (m, Q) or None
     Y : ndarray of shape (m, Q)
         ``y_i^k = +1`` iff ``c(i) = k``, else −1.
+
+    References
+    ----------
+    J. Weston, A. Elisseeff, B. Schölkopf and M. Tipping, "Use of the zero-norm with linear models
+    and kernel methods", Journal of Machine Learning Research 3:1439–1461, 2003.
 
     Examples
     --------

@@ -151,6 +151,11 @@ class BasisPursuitFormulation(ReweightedFormulation):
     Phi : array-like of shape (n, p)
     Y : array-like of shape (n,)
 
+    References
+    ----------
+    L. Rosasco, "Sparse approximation and variable selection", lecture slides, MIT 9.520 Statistical
+    Learning Theory and Applications, 2007.
+
     Examples
     --------
     >>> import numpy as np
