@@ -77,7 +77,8 @@ class E6Config:
     n_features: int = 52
     svm_C: float = 1.0
     #: AdaptiveScaling: σ₀, C = adaptive_scaling_C_times_m / n_train (or the fixed
-    #: adaptive_scaling_C), tolerance, further estimator parameters (choices of the P9 work).
+    #: adaptive_scaling_C), tolerance, further estimator parameters (choices of this
+    #: implementation, not of Grandvalet and Canu, 2002).
     adaptive_scaling_sigma0: float = E6_SIGMA0
     adaptive_scaling_C_times_m: float = E6_C_TIMES_M
     adaptive_scaling_tol: float = E6_TOL
