@@ -69,19 +69,19 @@ from .estimators.alignment import AlignmentSelector  # noqa: E402
 
 __all__ += ["AlignmentSelector"]
 
-# --- polynomial feature space (SPEC P8) ---
+# --- polynomial feature space (Weston et al., 2003) ---
 from . import kernels  # noqa: E402
 from .estimators.polynomial import PolynomialAROM  # noqa: E402
 from .kernels import PolynomialFeatureMap, PolynomialSumKernel  # noqa: E402
 
 __all__ += ["PolynomialAROM", "PolynomialFeatureMap", "PolynomialSumKernel", "kernels"]
 
-# --- adaptive scaling (SPEC P9) ---
+# --- adaptive scaling (Grandvalet and Canu, 2002) ---
 from .estimators.adaptive_scaling import AdaptiveScaling  # noqa: E402
 
 __all__ += ["AdaptiveScaling"]
 
-# --- multiclass zero-norm (SPEC P7) ---
+# --- multiclass zero-norm (Weston et al., 2003) ---
 from .estimators.multiclass import MulticlassAROM  # noqa: E402
 
 __all__ += ["MulticlassAROM"]

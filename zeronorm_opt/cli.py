@@ -1,9 +1,9 @@
 """Command line: ``zeronorm-opt list | show | run | report``.
 
 * ``zeronorm-opt list`` — the experiments of the catalogue, the data they need, their rough cost;
-* ``zeronorm-opt show SPEC`` — one spec (a catalogue id such as ``e1``, or a ``.toml`` path) and
+* ``zeronorm-opt show ID`` — one spec (a catalogue id such as ``e1``, or a ``.toml`` path) and
   the settings its run would use;
-* ``zeronorm-opt run SPEC|PATH.toml [--set key=value …] [--trials N] [--n-jobs N]
+* ``zeronorm-opt run ID|PATH.toml [--set key=value …] [--trials N] [--n-jobs N]
   [--backend loky|dask] [--scheduler ADDRESS] [--results FILE] [--quiet]`` — run it and print
   its table; ``--set`` overrides any setting of the spec (the spec's keys are the settings);
 * ``zeronorm-opt report FILE [--format md|html] [--plots DIR]`` — the tables of a results file

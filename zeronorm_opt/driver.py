@@ -1,4 +1,4 @@
-"""The generic successive-linearisation (majorise–minimise) and Frank–Wolfe driver (SPEC D).
+"""The generic successive-linearisation (majorise–minimise) and Frank–Wolfe driver.
 
 :func:`successive_linearisation` minimises ``base(x) + s·Σ_j φ(h_j(x))`` over the feasible set
 of any problem implementing :class:`~zeronorm_opt.formulations.contract.Linearisable`
@@ -55,7 +55,7 @@ class LinearisationResult:
         Final coefficients (all of them, including e.g. slack coordinates).
     support : ndarray of bool
         Selected features among the first ``n_features`` coefficients. With a feature
-        budget ``r`` it holds exactly ``r`` features (000's procedure).
+        budget ``r`` it holds exactly ``r`` features (the budget procedure of Weston et al., 2003).
     history : list of IterationRecord
     n_iter : int
     stop_reason : {"converged", "max_iter", "budget"}
@@ -218,7 +218,7 @@ def successive_linearisation(
         coef = formulation.coef_value()
         h = formulation.magnitudes()
         if prune_tol > 0:
-            # |x_j| relative to max |x| (SPEC's notion of zero), whatever the penalty's h.
+            # |x_j| relative to max |x| (the package's notion of zero), whatever the penalty's h.
             newly_zero = ~support_mask(coef, prune_tol) & active
             active &= ~newly_zero
             coef[~active] = 0.0
@@ -349,11 +349,11 @@ def has_converged(h, prev_h, objective: float, prev_objective: float, tol: float
 
 
 def final_support(history, budget, n_feat, prune_tol) -> np.ndarray:
-    """Selected features of a run: the last support, or 000's budget procedure (shared)."""
+    """Selected features of a run: the last support, or the budget procedure of Weston et al."""
     last = history[-1].coef[:n_feat]
     if budget is None:
         return support_mask(last, prune_tol if prune_tol > 0 else 1e-12)
-    # 000's procedure: the last iterate *before* ‖x‖₀ ≤ r, and its r largest features.
+    # Weston et al.'s procedure: the last iterate *before* ‖x‖₀ ≤ r, and its r largest features.
     source = last
     if len(history) > 1 and history[-1].support_size <= budget:
         source = history[-2].coef[:n_feat]

@@ -131,6 +131,11 @@ class SparsePolynomial:
     def named(cls, target: str, n_inputs: int) -> SparsePolynomial:
         """The fixed targets of Català and Martin §5.2: ``"x1"`` or ``"x1x2+x3"`` over ``n_inputs``.
 
+        References
+        ----------
+        N. Català and M. Martin, "Feature selection for support vector machines by alignment with
+        ideal kernel", Universitat Politècnica de Catalunya, Barcelona.
+
         Examples
         --------
         >>> SparsePolynomial.named("x1x2+x3", 20).relevant
@@ -155,6 +160,11 @@ class SparsePolynomial:
         Of the ``n_inputs + n_inputs (n_inputs + 1) / 2`` terms (linear, squares, products:
         230 for 20 inputs), ``round((1 − sparseness) · n_terms)`` — at least one — get a
         coefficient ±1 with equal probability, the others 0 (Català and Martin §5.2).
+
+        References
+        ----------
+        N. Català and M. Martin, "Feature selection for support vector machines by alignment with
+        ideal kernel", Universitat Politècnica de Catalunya, Barcelona.
 
         Examples
         --------

@@ -73,6 +73,13 @@ def make_two_gaussians(
     y : ndarray of shape (n_samples,)
         Labels in {-1, +1} (int).
 
+    References
+    ----------
+    T. Pahikkala, A. Airola and T. Salakoski, "Speeding up greedy forward selection for regularized
+    least-squares", Proceedings of the 9th International Conference on Machine Learning and
+    Applications (ICMLA), 2010 (also arXiv:1003.3570, "Linear time feature selection for regularized
+    least-squares").
+
     Examples
     --------
     >>> import numpy as np

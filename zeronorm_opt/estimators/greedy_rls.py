@@ -70,11 +70,12 @@ class GreedyRLS(SelectorMixin, RegressorMixin, BaseEstimator):
         LOO selection criterion. A callable receives ``y_true`` of shape ``(m, t)`` and the LOO
         predictions of ``c`` candidate sets, shape ``(c, m, t)``, and returns ``c`` losses.
     fit_intercept : bool, default=True
-        Seed 002 has no bias. With True, a constant feature of value ``intercept_scaling`` is
-        in the model from the start (it is not counted in ``n_features_to_select``). It is
-        regularised like the other weights — the liblinear / RLScore convention — which keeps
-        the LOO shortcut exact (centring the data would not: the held-out example would leak
-        into the mean). Increase ``intercept_scaling`` to penalise the intercept less.
+        Pahikkala et al. (2010) have no bias. With True, a constant feature of value
+        ``intercept_scaling`` is in the model from the start (it is not counted in
+        ``n_features_to_select``). It is regularised like the other weights — the liblinear /
+        RLScore convention — which keeps the LOO shortcut exact (centring the data would not: the
+        held-out example would leak into the mean). Increase ``intercept_scaling`` to penalise the
+        intercept less.
     intercept_scaling : float, default=1.0
         Value of the constant feature.
     verbose : int, default=0

@@ -41,6 +41,11 @@ def fit_final_machine(
         Zero outside ``support``.
     b : ndarray of shape (Q,)
 
+    References
+    ----------
+    J. Weston and C. Watkins, "Support vector machines for multi-class pattern recognition",
+    Proceedings of the 7th European Symposium on Artificial Neural Networks (ESANN), 1999.
+
     Examples
     --------
     >>> import numpy as np

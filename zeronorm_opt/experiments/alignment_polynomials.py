@@ -1,4 +1,4 @@
-"""Experiment E7: dFSA on sparse quadratic polynomials of 20 inputs (seed 001 §5.2, Table 5).
+"""Experiment E7: dFSA on sparse quadratic polynomials of 20 inputs (Català and Martin, Table 5).
 
 For each target — ``sign(x1)``, ``sign(x1·x2 + x3)`` and random quadratic polynomials with a
 given sparseness (:class:`~zeronorm_opt.datasets.SparsePolynomial`) — and training size, a run
@@ -7,7 +7,7 @@ test set of ``n_test`` points of 20 ``N(0, 1)`` inputs, standardised with the tr
 statistics. dFSA with the quadratic kernel selects inputs, stopped with the validation set
 (``validation_stop``: see :class:`~zeronorm_opt.AlignmentSelector`); recorded: the recall of the
 relevant inputs, the number kept and the test error of the quadratic SVM on them. The ``"SVM"``
-row is that SVM on all inputs (seed 001's Figure 1 compares the two errors).
+row is that SVM on all inputs (Figure 1 of Català and Martin compares the two errors).
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ def parse_target(name: str) -> str | float:
 
 @dataclass
 class E7Config:
-    """Settings of E7 (defaults: SPEC / problems/e7_alignment_polynomials.toml)."""
+    """Settings of E7 (defaults: problems/e7_alignment_polynomials.toml)."""
 
     targets: Sequence[str] = ("x1", "x1x2+x3", "sp0.99", "sp0.97", "sp0.95", "sp0.0")
     train_sizes: Sequence[int] = (25, 50, 75, 100, 200, 250, 300)
@@ -89,7 +89,7 @@ def run_trial(
     config: E7Config, run: int, target: str, n_train: int, methods: Sequence[str]
 ) -> list[dict]:
     """All requested methods on one draw; one record per method."""
-    # One polynomial per (run, target), shared by all training sizes (seed 001 builds 100
+    # One polynomial per (run, target), shared by all training sizes (Català and Martin build 100
     # polynomials per kind); the samples depend on the size too.
     poly_rng = np.random.default_rng([config.seed, run, hash_target(target)])
     kind = parse_target(target)
@@ -180,8 +180,14 @@ def _units(config: E7Config) -> list[dict]:
 
 
 def summarise_e7(records: list[dict], config: E7Config, reference: dict | None = None) -> str:
-    """Seed 001's Table 5 (recall %, inputs kept) per target and size, the test errors of
-    dFSA and the SVM, and the paper's figures where ``reference`` has them."""
+    """Table 5 of Català and Martin (recall %, inputs kept) per target and size, the test errors of
+    dFSA and the SVM, and the paper's figures where ``reference`` has them.
+
+    References
+    ----------
+    N. Català and M. Martin, "Feature selection for support vector machines by alignment with ideal
+    kernel", Universitat Politècnica de Catalunya, Barcelona.
+    """
     reference = reference or {}
     lines = [
         f"E7 sparse quadratic polynomials: {config.n_inputs} inputs, validation {config.n_val}, "

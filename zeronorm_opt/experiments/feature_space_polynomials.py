@@ -49,7 +49,7 @@ MAX_REDRAWS = 100
 
 @dataclass
 class E5Config:
-    """Settings of E5 (defaults: SPEC / problems/e5_sparse_polynomials.toml)."""
+    """Settings of E5 (defaults: problems/e5_sparse_polynomials.toml)."""
 
     targets: Sequence[str] = (
         "x1x2+x3",

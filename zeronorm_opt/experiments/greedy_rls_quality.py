@@ -1,22 +1,22 @@
-"""Experiment E10: quality of the features greedy RLS selects (seed 002, §4.2–4.3).
+"""Experiment E10: quality of the features greedy RLS selects (Pahikkala et al., 2010, §4.2–4.3).
 
-Protocol (seed 002's, with the choices it leaves open marked): for every data set, stratified
-``n_folds``-fold cross-validation (10 in seed 002), repeated ``n_repeats`` times with different
-shuffles *(choice)*. On each training part
+Protocol (that of Pahikkala et al. (2010), with the choices it leaves open marked): for every data
+set, stratified ``n_folds``-fold cross-validation (10 in Pahikkala et al.), repeated ``n_repeats``
+times with different shuffles *(choice)*. On each training part
 
 1. the features are standardised with the training part's mean and deviation *(choice)*;
-2. ``λ`` is chosen by grid search on the LOO accuracy of RLS with **all** features (seed 002;
-   ties go to the smaller LOO squared error);
+2. ``λ`` is chosen by grid search on the LOO accuracy of RLS with **all** features (Pahikkala
+   et al.; ties go to the smaller LOO squared error);
 3. ``"greedy"`` — greedy RLS (:func:`~zeronorm_opt.fast.greedy_rls.greedy_rls`) adds the
    feature with the best LOO criterion (``selection_loss``: ``"zero_one"``, i.e. LOO accuracy,
-   as seed 002; or ``"squared"``) until the largest feature count of the grid; after each
+   as Pahikkala et al.; or ``"squared"``) until the largest feature count of the grid; after each
    count of the grid the RLS model on the selected features is scored on the test fold, and
-   its LOO accuracy on the training part is recorded (seed 002 §4.3: LOO vs test accuracy);
+   its LOO accuracy on the training part is recorded (Pahikkala et al. §4.3: LOO vs test accuracy);
 4. ``"random"`` — the same counts of features drawn at random (nested draws, ``n_random``
-   draws averaged), the baseline of seed 002.
+   draws averaged), the baseline of Pahikkala et al. (2010).
 
 The classifier is RLS with a constant feature of value ``bias`` in the model from the start
-(regularised like the others, which keeps the LOO shortcut exact; seed 002 has no bias) and
+(regularised like the others, which keeps the LOO shortcut exact; Pahikkala et al. have no bias) and
 predicts ``+1`` when its output is positive, else ``−1``. The counts larger than a set's
 number of features are dropped; the RLS model with all features is recorded too.
 
@@ -59,7 +59,7 @@ E10_DATASETS = ("colon", "leukemia", "breast_cancer")
 
 @dataclass
 class E10Config:
-    """Settings of E10 (defaults: SPEC / problems/e10_greedy_rls_quality.toml)."""
+    """Settings of E10 (defaults: problems/e10_greedy_rls_quality.toml)."""
 
     datasets: Sequence[str] = E10_DATASETS
     n_folds: int = 10
@@ -90,7 +90,7 @@ class E10Config:
             raise InputError("alpha_grid must be a non-empty list of positive λ values.")
         if self.selection_loss not in ("zero_one", "squared"):
             raise InputError(
-                f"selection_loss must be 'zero_one' (LOO accuracy, seed 002) or 'squared'; got "
+                f"selection_loss must be 'zero_one' (LOO accuracy) or 'squared'; got "
                 f"{self.selection_loss!r}."
             )
         if not self.bias >= 0:

@@ -1,4 +1,4 @@
-"""Experiment E9: run time of greedy RLS against the number of examples (seed 002, §4.1).
+"""Experiment E9: run time of greedy RLS against the number of examples (Pahikkala et al., 2010).
 
 Two Gaussian classes (:func:`~zeronorm_opt.datasets.synthetic_regression.make_two_gaussians`),
 ``n = 1000`` features, ``k = 50`` selected by the squared LOO loss, ``m`` from 500 to 50 000.
@@ -9,14 +9,14 @@ Per size and trial the runner times
 * ``"lowrank"`` — the low-rank updated LS-SVM of Ojeda et al.
   (:func:`~zeronorm_opt.fast.rls_reference.greedy_rls_lowrank`, Algorithm 2, ``O(k·m²·n)`` time,
   ``O(m²)`` memory), only for ``m ≤ lowrank_max_m``. At the smallest such ``m`` it runs all
-  ``k`` rounds and the record says whether it selected exactly greedy RLS's features (SPEC
-  P11: the algorithms are equivalent). At larger ``m`` only ``lowrank_rounds`` rounds are run
+  ``k`` rounds and the record says whether it selected exactly greedy RLS's features (the
+  algorithms are equivalent). At larger ``m`` only ``lowrank_rounds`` rounds are run
   and the total is *extrapolated* linearly in the rounds, as ``benchmarks/bench_greedy_rls.py``
   does (each round scores all remaining candidates, ``n − t`` of them, at the same cost); the
   rounds run are still compared with greedy RLS's first features.
 
 Times are wall-clock seconds (``time.perf_counter``) with the BLAS threads the machine has;
-process CPU seconds are recorded too (seed 002 reports CPU seconds on one 2010 core).
+process CPU seconds are recorded too (Pahikkala et al. (2010) report CPU seconds on one 2010 core).
 """
 
 from __future__ import annotations
@@ -43,13 +43,14 @@ __all__ = [
 ]
 
 E9_METHODS = ("greedy-rls", "lowrank")
-#: Seed 002, Fig. 3: "a bit less than twelve minutes" for m = 50 000 (Core 2 Duo E6600, 2010).
+#: Pahikkala et al. (2010), Fig. 3: "a bit less than twelve minutes" for m = 50 000 (Core 2
+#: Duo E6600, 2010).
 PAPER_SECONDS_AT_50000 = 12 * 60
 
 
 @dataclass
 class E9Config:
-    """Settings of E9 (defaults: SPEC / problems/e9_greedy_rls_scaling.toml)."""
+    """Settings of E9 (defaults: problems/e9_greedy_rls_scaling.toml)."""
 
     train_sizes: Sequence[int] = (500, 1000, 2000, 5000, 10_000, 20_000, 50_000)
     n_features: int = 1000
@@ -207,7 +208,15 @@ def _median(records: list[dict], field: str) -> float:
 
 
 def summarise_e9(records: list[dict], config: E9Config) -> str:
-    """Run time per ``m`` (median over trials), the low-rank LS-SVM beside it, and seed 002."""
+    """Run time per ``m`` (median over trials) beside the low-rank LS-SVM and Pahikkala et al.
+
+    References
+    ----------
+    T. Pahikkala, A. Airola and T. Salakoski, "Speeding up greedy forward selection for regularized
+    least-squares", Proceedings of the 9th International Conference on Machine Learning and
+    Applications (ICMLA), 2010 (also arXiv:1003.3570, "Linear time feature selection for regularized
+    least-squares").
+    """
     k, n = config.n_selected, config.n_features
     head = (
         f"{'m':>7}{'greedy RLS [s]':>16}{'ns/(k·m·n)':>12}{'informative':>13}"
@@ -254,7 +263,7 @@ def summarise_e9(records: list[dict], config: E9Config) -> str:
     at_50000 = [r for r in records if r["m"] == 50_000 and r["method"] == "greedy-rls"]
     ours = f"{_median(at_50000, 'seconds'):.1f} s" if at_50000 else "not run"
     lines.append(
-        f"seed 002 (Fig. 3, 2.4 GHz Core 2 Duo, 2010): a bit under 12 min "
+        f"Pahikkala et al. 2010 (Fig. 3, 2.4 GHz Core 2 Duo, 2010): a bit under 12 min "
         f"(< {PAPER_SECONDS_AT_50000} s) for k = 50 of n = 1000 at m = 50 000; here: {ours}."
     )
     return "\n".join(lines)

@@ -1,4 +1,4 @@
-"""Experiment E11: sparse recovery with more features than examples (seed 003, SPEC P10).
+"""Experiment E11: sparse recovery with more features than examples (Rosasco, 2007).
 
 Each trial draws ``y = Φβ + noise·ε`` with ``n`` examples, ``p > n`` standardised columns and
 ``k`` non-zero coefficients (:func:`~zeronorm_opt.datasets.synthetic_regression.
@@ -52,7 +52,7 @@ _PATH_METHODS = ("ISTA", "FISTA", "cvxpy", "sklearn")
 
 @dataclass
 class E11Config:
-    """Settings of E11 (defaults: SPEC / problems/e11_lasso_recovery.toml)."""
+    """Settings of E11 (defaults: problems/e11_lasso_recovery.toml)."""
 
     train_sizes: Sequence[int] = (50, 100)
     n_features: int = 400
@@ -155,7 +155,7 @@ def _path(config: E11Config, method: str, Phi, y, lams) -> tuple[list, list, lis
             _, coefs, gaps, n_iter = lasso_path(
                 Phi,
                 y,
-                alphas=np.asarray(lams) / 2.0,  # sklearn's objective is half of seed 003's
+                alphas=np.asarray(lams) / 2.0,  # sklearn's objective is half of Rosasco's
                 tol=config.sklearn_tol,
                 max_iter=config.max_iter,
                 return_n_iter=True,

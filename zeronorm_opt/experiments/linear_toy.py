@@ -29,7 +29,8 @@ from .runner import run
 E1_METHODS: dict[str, Callable[[int], object] | None] = {
     "SVM": None,
     "CORR": lambda k: FisherScore(n_features_to_select=k),
-    # 000's RFE: half of the remaining features per step while many remain, then one.
+    # The RFE of Weston et al. (2003): half of the remaining features per step while many
+    # remain, then one.
     "RFE": lambda k: SVMRFE(n_features_to_select=k),
     "R2W2": lambda k: R2W2(n_features_to_select=k, radius="variance"),
     "FSV": lambda k: FSV(n_features_to_select=k),
@@ -40,7 +41,7 @@ E1_METHODS: dict[str, Callable[[int], object] | None] = {
 
 @dataclass
 class E1Config:
-    """Settings of E1 (defaults: SPEC / problems/e1_linear_toy.toml)."""
+    """Settings of E1 (defaults: problems/e1_linear_toy.toml)."""
 
     train_sizes: Sequence[int] = (10, 20, 30)
     n_trials: int = 100

@@ -1,4 +1,4 @@
-"""Experiments E2 (colon) and E3 (lymphoma): gene selection on microarray data (000, §5).
+"""Experiments E2 (colon) and E3 (lymphoma): microarray gene selection (Weston et al., 2003, §5).
 
 For each trial the samples are split at random into a training and a test part (the same
 split for every method of the trial, reproducible from ``(seed, trial)``; stratified by class
@@ -14,8 +14,9 @@ Every gene count of a method comes from **one** run of the method per trial:
 * RFE: one elimination path (:func:`rfe_path`) that halves the genes while many remain, one
   at a time below ``halving_above``, and stops at every gene count of the grid on the way.
 * FSV and l2-AROM: one run of the driver without a budget; the history holds the whole path
-  and :func:`support_at_budget` applies 000's budget rule for each ``r`` (identical to
-  fitting with ``n_features_to_select=r``: the budgeted run's history is a prefix of it).
+  and :func:`support_at_budget` applies the budget rule of Weston et al. (2003) for each ``r``
+  (identical to fitting with ``n_features_to_select=r``: the budgeted run's history is a prefix of
+  it).
 
 When a method gives fewer than ``r`` genes a non-zero weight (FSV's LP solutions have at most
 about ``m`` non-zeros; most of R2W2's scale factors reach 0), the selection is completed in

@@ -1,17 +1,17 @@
-"""Experiment E6: the non-linear 52-feature problem of Weston et al. (2000) (seed 001, Table 4).
+"""Experiment E6: the non-linear 52-feature problem (Weston et al., 2000; Català and Martin).
 
 Only ``x1, x2`` of 52 features are relevant and the classes need a quadratic kernel
 (:func:`~zeronorm_opt.datasets.make_weston_nonlinear`). Each run draws ``n_train + n_test``
-points, standardises them with the training part's mean and deviation (seed 001 §5.1), runs
-each method on the training part and records the recall of ``{x1, x2}``, the number of
-features kept, whether exactly ``{x1, x2}`` was kept, and the test error of an SVM with the
-method's kernel on the kept features.
+points, standardises them with the training part's mean and deviation (Català and Martin, §5.1),
+runs each method on the training part and records the recall of ``{x1, x2}``, the number of features
+kept, whether exactly ``{x1, x2}`` was kept, and the test error of an SVM with the method's kernel
+on the kept features.
 
 Methods: ``"dFSA"`` — decremental selection by alignment with the quadratic kernel
-``(1 + x·x')²``, stopping by itself (no validation set, as in seed 001), then the quadratic SVM
-on the kept features; ``"AS-RBF"`` — adaptive scaling with the Gaussian kernel (seed 004, SPEC
-P9; :class:`~zeronorm_opt.AdaptiveScaling`), features with a non-zero scale kept, error of its
-own classifier; ``"SVM"`` — the quadratic-kernel SVM on all features (error only).
+``(1 + x·x')²``, stopping by itself (no validation set, as in Català and Martin), then the quadratic
+SVM on the kept features; ``"AS-RBF"`` — adaptive scaling with the Gaussian kernel (Grandvalet and
+Canu, 2002; :class:`~zeronorm_opt.AdaptiveScaling`), features with a non-zero scale kept, error of
+its own classifier; ``"SVM"`` — the quadratic-kernel SVM on all features (error only).
 """
 
 from __future__ import annotations
@@ -45,8 +45,13 @@ E6_TOL = 1e-5
 
 def draw_e6(seed: int, run: int, n_train: int, n_test: int, n_features: int = 52):
     """One E6 draw: ``Xtr, ytr, Xte, yte``, both parts standardised with the training part's
-    mean and deviation (seed 001 §5.1). One seed per ``(seed, run, n_train)``: every method of
-    a run sees the same draw, and a rerun is identical.
+    mean and deviation (Català and Martin, §5.1). One seed per ``(seed, run, n_train)``: every
+    method of a run sees the same draw, and a rerun is identical.
+
+    References
+    ----------
+    N. Català and M. Martin, "Feature selection for support vector machines by alignment with ideal
+    kernel", Universitat Politècnica de Catalunya, Barcelona.
 
     Examples
     --------
@@ -64,7 +69,7 @@ def draw_e6(seed: int, run: int, n_train: int, n_test: int, n_features: int = 52
 
 @dataclass
 class E6Config:
-    """Settings of E6 (defaults: SPEC / problems/e6_nonlinear_52d.toml)."""
+    """Settings of E6 (defaults: problems/e6_nonlinear_52d.toml)."""
 
     train_sizes: Sequence[int] = (50, 100, 150)
     n_runs: int = 500
@@ -72,7 +77,8 @@ class E6Config:
     n_features: int = 52
     svm_C: float = 1.0
     #: AdaptiveScaling: σ₀, C = adaptive_scaling_C_times_m / n_train (or the fixed
-    #: adaptive_scaling_C), tolerance, further estimator parameters (choices of the P9 work).
+    #: adaptive_scaling_C), tolerance, further estimator parameters (choices of this
+    #: implementation, not of Grandvalet and Canu, 2002).
     adaptive_scaling_sigma0: float = E6_SIGMA0
     adaptive_scaling_C_times_m: float = E6_C_TIMES_M
     adaptive_scaling_tol: float = E6_TOL
@@ -95,7 +101,7 @@ class E6Config:
 
 
 def _quadratic_svm(C: float) -> SVC:
-    # The kernel dFSA selects for: (1 + x·x')², seed 001 eq. 4.
+    # The kernel dFSA selects for: (1 + x·x')², Català and Martin, eq. 4.
     return SVC(kernel="poly", degree=2, gamma=1.0, coef0=1.0, C=C)
 
 
@@ -187,12 +193,18 @@ def _units(config: E6Config) -> list[dict]:
     return [{"run": r, "n_train": int(n)} for n in config.train_sizes for r in range(config.n_runs)]
 
 
-#: Seed 001, Table 4 (dFSA, quadratic kernel, 500 runs): recall %, features kept, exact %.
+#: Català and Martin, Table 4 (dFSA, quadratic kernel, 500 runs): recall %, features kept, exact %.
 PAPER_TABLE_4 = {50: (99.4, 6.38, 38.6), 100: (100.0, 2.40, 95.9), 150: (100.0, 2.00, 100.0)}
 
 
 def summarise_e6(records: list[dict], config: E6Config) -> str:
-    """Seed 001's Table 4 (recall %, features kept, % exactly {x1, x2}) plus test errors."""
+    """Català and Martin's Table 4 (recall %, features kept, % exactly {x1, x2}), test errors.
+
+    References
+    ----------
+    N. Català and M. Martin, "Feature selection for support vector machines by alignment with ideal
+    kernel", Universitat Politècnica de Catalunya, Barcelona.
+    """
     head = (
         f"{'method':<7}{'train':>6}{'runs':>6}{'recall %':>10}{'features':>10}{'exact %':>9}"
         f"{'error %':>15}   paper (recall / features / exact)"

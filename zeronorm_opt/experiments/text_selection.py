@@ -1,18 +1,18 @@
-"""Experiment E8: iFSA / osFSA against information gain on text (seed 001 §4, Tables 1–2).
+"""Experiment E8: iFSA / osFSA against information gain on text (Català and Martin, §4, Tables 1–2).
 
-Protocol of seed 001 §4.1, per repetition: the documents are split into 5 stratified subsets.
-One is the validation set that tunes the parameters — the number of features ``r`` and the
-SVM's ``C`` ∈ {10¹ … 10⁷}: each method selects on the other 4 subsets, a linear SVM is trained
-there and scored on the validation set. The ``r`` values tried are those of iFSA: the shortest
-prefixes of its path that reach 85 %, 86 %, …, 100 % of its final alignment; IG and osFSA
-try the same ``r`` values. With the chosen parameters, a 4-fold cross-validation over the
-other 4 subsets (select and train on 3, test on 1) gives the accuracy. iFSA keeps its chosen
-*fraction* (its ``r`` follows from each fold's path); IG and osFSA keep the chosen ``r``.
+Protocol of Català and Martin, §4.1, per repetition: the documents are split into 5 stratified
+subsets. One is the validation set that tunes the parameters — the number of features ``r`` and the
+SVM's ``C`` ∈ {10¹ … 10⁷}: each method selects on the other 4 subsets, a linear SVM is trained there
+and scored on the validation set. The ``r`` values tried are those of iFSA: the shortest prefixes of
+its path that reach 85 %, 86 %, …, 100 % of its final alignment; IG and osFSA try the same ``r``
+values. With the chosen parameters, a 4-fold cross-validation over the other 4 subsets (select and
+train on 3, test on 1) gives the accuracy. iFSA keeps its chosen *fraction* (its ``r`` follows from
+each fold's path); IG and osFSA keep the chosen ``r``.
 
 Alignment uses the ideal kernel for unbalanced classes (``+1/m₊``, ``−1/m₋``), the choice of
-seed 001 for one class against the rest. Data: :func:`~zeronorm_opt.datasets.make_zipf_corpus`
-(planted words, so the recall of relevant words is reported too) or a folder of text files
-(:func:`~zeronorm_opt.datasets.load_text_corpus`) as tf-idf.
+Català and Martin for one class against the rest. Data:
+:func:`~zeronorm_opt.datasets.make_zipf_corpus` (planted words, so the recall of relevant words is
+reported too) or a folder of text files (:func:`~zeronorm_opt.datasets.load_text_corpus`) as tf-idf.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ E8_METHODS = ("noFS", "IG", "osFSA", "iFSA")
 
 @dataclass
 class E8Config:
-    """Settings of E8 (defaults: SPEC / problems/e8_text.toml)."""
+    """Settings of E8 (defaults: problems/e8_text.toml)."""
 
     n_documents: int = 500
     vocabulary_size: int = 2000
@@ -75,7 +75,7 @@ def load_corpus(config: E8Config, repeat: int):
     if config.corpus_dir is not None:
         X, y = _folder_corpus(config.corpus_dir, config.positive_class)
         return X, y, None
-    # A new synthetic corpus per repetition (seed 001 repeats on 100 corpora of TechTC).
+    # A new synthetic corpus per repetition (Català and Martin repeat on 100 corpora of TechTC).
     counts, y, words = make_zipf_corpus(
         config.n_documents,
         config.vocabulary_size,
@@ -117,7 +117,7 @@ def _ranked(method: str, X, y) -> np.ndarray:
 def _accuracy(X, y, Xt, yt, features, C) -> float:
     if len(features) == 0:  # no feature: the majority class
         return float(np.mean(yt == (1 if np.mean(y > 0) > 0.5 else -1)))
-    # liblinear's dual coordinate descent, not libsvm: at the large C of seed 001's grid
+    # liblinear's dual coordinate descent, not libsvm: at the large C of Català and Martin's grid
     # (up to 10⁷) on data a few words cannot separate, libsvm runs for minutes per fit, while
     # each liblinear pass costs O(nnz). An unconverged fit (at most max_iter passes) is what a
     # bounded budget gives at such C; it is not an error.
@@ -224,8 +224,14 @@ def _units(config: E8Config) -> list[dict]:
 
 
 def summarise_e8(records: list[dict], config: E8Config) -> str:
-    """Seed 001's Tables 1–2: accuracy and number of features per method (plus the recall of
-    the planted words on the synthetic corpus)."""
+    """Tables 1–2 of Català and Martin: accuracy and number of features per method (plus the recall
+    of the planted words on the synthetic corpus).
+
+    References
+    ----------
+    N. Català and M. Martin, "Feature selection for support vector machines by alignment with ideal
+    kernel", Universitat Politècnica de Catalunya, Barcelona.
+    """
     data = (
         f"corpus {config.corpus_dir} ({config.positive_class} against the rest)"
         if config.corpus_dir

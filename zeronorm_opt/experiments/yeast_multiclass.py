@@ -52,7 +52,7 @@ PREPROCESSING = ("standardise", "none")
 
 @dataclass
 class E4Config:
-    """Settings of E4 (defaults: SPEC / problems/e4_yeast_multiclass.toml).
+    """Settings of E4 (defaults: problems/e4_yeast_multiclass.toml).
 
     ``folds`` restricts a run to some of the folds (e.g. ``[0]`` for a quick check); None
     runs them all. ``n_repeats`` repeats the cross-validation with other fold seeds.

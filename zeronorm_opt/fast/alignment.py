@@ -69,6 +69,11 @@ def ideal_target(y, balanced: bool = False) -> np.ndarray:
     -------
     t : ndarray of shape (m,)
 
+    References
+    ----------
+    N. Català and M. Martin, "Feature selection for support vector machines by alignment with ideal
+    kernel", Universitat Politècnica de Catalunya, Barcelona.
+
     Examples
     --------
     >>> ideal_target([1, -1, -1, -1], balanced=True).tolist()
@@ -109,6 +114,11 @@ def alignment(K, T, *, centred: bool = False) -> float:
     2012), which — unlike Català and Martin's plain alignment — is invariant to adding a constant to
     ``K`` (the constant is the mean of the feature map, removed by ``H``).
 
+    References
+    ----------
+    N. Català and M. Martin, "Feature selection for support vector machines by alignment with ideal
+    kernel", Universitat Politècnica de Catalunya, Barcelona.
+
     Examples
     --------
     >>> import numpy as np
@@ -137,6 +147,11 @@ def subset_kernel(
 
     ``"linear"``: ``x·x'``; ``"poly"``: ``(1 + x·x')^degree`` (Català and Martin eq. 4); ``"rbf"``:
     ``exp(−γ ‖x − x'‖²)``. The empty feature set gives ``0`` (linear) or ``1`` (poly, rbf).
+
+    References
+    ----------
+    N. Català and M. Martin, "Feature selection for support vector machines by alignment with ideal
+    kernel", Universitat Politècnica de Catalunya, Barcelona.
 
     Examples
     --------
@@ -435,6 +450,11 @@ def incremental_selection(
         Alignment increase of each feature at the last scan (``nan`` for features never scanned
         after being discarded; ``-inf`` for selected ones): used to rank the rest.
 
+    References
+    ----------
+    N. Català and M. Martin, "Feature selection for support vector machines by alignment with ideal
+    kernel", Universitat Politècnica de Catalunya, Barcelona.
+
     Examples
     --------
     >>> import numpy as np
@@ -522,6 +542,11 @@ def decremental_selection(
         Features in the order they were removed.
     path : list of float
         Alignment of the full set, then after each removal.
+
+    References
+    ----------
+    N. Català and M. Martin, "Feature selection for support vector machines by alignment with ideal
+    kernel", Universitat Politècnica de Catalunya, Barcelona.
 
     Examples
     --------

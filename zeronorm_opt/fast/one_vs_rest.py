@@ -1,4 +1,4 @@
-"""One-vs-rest multiclass l2-AROM step solved by libsvm (SPEC P7): one linear SVM per class.
+"""One-vs-rest multiclass l2-AROM step by libsvm, one linear SVM per class (Weston et al., 2003).
 
 The solver-specific fast path of :class:`~zeronorm_opt.formulations.OneVsRestFormulation`
 (moved here from ``zeronorm_opt.formulations.multiclass``: formulations are pure cvxpy builders).

@@ -1,7 +1,7 @@
-"""Regularised least squares (RLS) in closed form, with the leave-one-out shortcut (SPEC P11).
+"""Regularised least squares in closed form, with the LOO shortcut (Pahikkala et al., 2010).
 
-Notation of seed 002, but with the scikit-learn layout: ``X`` has shape ``(m, n)`` (examples ×
-features; the paper stores its transpose). For a feature subset ``S`` and ``λ > 0``
+Notation of Pahikkala et al. (2010), but with the scikit-learn layout: ``X`` has shape ``(m, n)``
+(examples × features; the paper stores its transpose). For a feature subset ``S`` and ``λ > 0``
 
 * primal: ``w = (X_Sᵀ X_S + λ I)⁻¹ X_Sᵀ y`` — an ``|S| × |S|`` system, cheap when ``|S| < m``;
 * dual: ``a = G y`` with ``G = (K + λ I)⁻¹``, ``K = X_S X_Sᵀ``, and ``w = X_Sᵀ a`` — an ``m × m``

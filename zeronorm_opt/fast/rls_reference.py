@@ -79,6 +79,13 @@ def greedy_rls_wrapper(
     loo_loss : ndarray of shape (k,)
         LOO loss after each addition.
 
+    References
+    ----------
+    T. Pahikkala, A. Airola and T. Salakoski, "Speeding up greedy forward selection for regularized
+    least-squares", Proceedings of the 9th International Conference on Machine Learning and
+    Applications (ICMLA), 2010 (also arXiv:1003.3570, "Linear time feature selection for regularized
+    least-squares").
+
     Examples
     --------
     >>> import numpy as np
@@ -136,6 +143,13 @@ def greedy_rls_lowrank(
     -------
     selected : ndarray of int, shape (k,)
     loo_loss : ndarray of shape (k,)
+
+    References
+    ----------
+    T. Pahikkala, A. Airola and T. Salakoski, "Speeding up greedy forward selection for regularized
+    least-squares", Proceedings of the 9th International Conference on Machine Learning and
+    Applications (ICMLA), 2010 (also arXiv:1003.3570, "Linear time feature selection for regularized
+    least-squares").
 
     Examples
     --------

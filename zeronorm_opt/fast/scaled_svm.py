@@ -181,6 +181,11 @@ class IntermediateCost:
         The SVM solution at σ⁰ (``0 ≤ α ≤ C``).
     alpha_update : {"tracked", "fixed"}, default="tracked"
 
+    References
+    ----------
+    Y. Grandvalet and S. Canu, "Adaptive scaling for feature selection in SVMs", Advances in Neural
+    Information Processing Systems 15, 2002.
+
     Examples
     --------
     >>> import numpy as np

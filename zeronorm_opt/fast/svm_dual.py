@@ -1,4 +1,4 @@
-"""l2-AROM through the SVM dual (SPEC P4, P6): the loops and the libsvm fast path.
+"""l2-AROM through the SVM dual (Weston et al., 2003): the loops and the libsvm fast path.
 
 The declarative dual is :class:`~zeronorm_opt.formulations.RescaledSVMDual`; this module holds
 the solver-specific code around it (moved from ``zeronorm_opt.formulations.svm_dual``):
@@ -77,7 +77,7 @@ def l2_arom_dual(
     solver=None,
     solver_options=None,
 ):
-    """l2-AROM through the dual (the form to use when n > m), SPEC P4 / P6.
+    """l2-AROM through the dual (the form to use when n > m; Weston et al., 2003).
 
     ``z ← 1``; repeat: solve the dual of the SVM on the rescaled data; ``z ← |v|`` (and
     ``z_u ← |u|``), normalised to ``max = 1``, entries ``≤ tol·max`` removed; until the support
@@ -99,6 +99,11 @@ def l2_arom_dual(
     See Also
     --------
     l2_arom_dual_path : the same loop with the driver's history and the feature budget.
+
+    References
+    ----------
+    J. Weston, A. Elisseeff, B. Schölkopf and M. Tipping, "Use of the zero-norm with linear models
+    and kernel methods", Journal of Machine Learning Research 3:1439–1461, 2003.
 
     Examples
     --------
@@ -146,7 +151,8 @@ def l2_arom_dual_path(
     :class:`~zeronorm_opt.driver.LinearisationResult` whose records hold the objective
     ``C Σ ξ + ½ Σ_j ln v_j²`` over the remaining coordinates (the l2-AROM surrogate with
     ε = 0, as the primal driver records it), the support size, the coefficients ``(v, u)``,
-    the solver and its time; with ``n_features_to_select`` it applies 000's budget procedure.
+    the solver and its time; with ``n_features_to_select`` it applies the budget procedure of
+    Weston et al. (2003).
     This is the fast path :class:`~zeronorm_opt.AROM` uses for ``penalty="l2"`` when n > m.
 
     Coefficients ``≤ prune_tol·max`` (default ``tol``) are removed for good, and so are those
@@ -159,6 +165,11 @@ def l2_arom_dual_path(
     result : LinearisationResult
     b : float
         Bias of the last solve.
+
+    References
+    ----------
+    J. Weston, A. Elisseeff, B. Schölkopf and M. Tipping, "Use of the zero-norm with linear models
+    and kernel methods", Journal of Machine Learning Research 3:1439–1461, 2003.
     """
     if backend not in ("cvxpy", "libsvm"):
         raise InputError(f"backend must be 'cvxpy' or 'libsvm'; got {backend!r}.")

@@ -1,4 +1,4 @@
-"""Adaptive scaling for feature selection in SVMs (Grandvalet & Canu 2002, seed 004; SPEC P9).
+"""Adaptive scaling for feature selection in SVMs (Grandvalet and Canu, 2002).
 
 Scale factors ``σ ≥ 0`` with ``Σ_k σ_k = n·σ₀`` define the input metric; the SVM and the metric
 are learnt together by minimising the SVM cost. **Parameterisation used throughout the
@@ -7,16 +7,16 @@ package:** ``σ_k`` is the *squared* scale of feature ``k``, i.e. the metric is
 ``exp(−½ Σ_k σ_k (x_k − x'_k)²)`` and the polynomial kernel ``(1 + Σ_k σ_k x_k x'_k)^d``: every
 kernel depends on σ through a matrix ``S(σ) = Σ_k σ_k M_k`` that is *linear* in σ. With the
 constraint on the sum of the squared scales (p = 1) the linear case is the convex program of
-SPEC P9 and equals the squared-l1 SVM (see :class:`L1ConstrainedMetricFormulation`). (Had σ
-been the scale itself, ``Σ σ_k = const`` would give the non-convex bridge penalty
-``(Σ_k |β_k|^{2/3})³`` in the linear case.)
+Grandvalet and Canu (2002) and equals the squared-l1 SVM (see
+:class:`L1ConstrainedMetricFormulation`). (Had σ been the scale itself, ``Σ σ_k = const`` would give
+the non-convex bridge penalty ``(Σ_k |β_k|^{2/3})³`` in the linear case.)
 
 This module holds the declarative pieces and the mathematics of one alternating step:
 
 * :class:`L1ConstrainedMetricFormulation` and :class:`SquaredL1SVMFormulation` — the linear case;
 * :class:`MetricSubproblem` — the Frank–Wolfe direction-finding LP over the metric simplex;
 * :class:`BiasFormulation` and :func:`optimal_bias` — the optimal bias given the SVM outputs, as
-  an LP and by sorting (SPEC P9 step 3);
+  an LP and by sorting (step 3 of Grandvalet and Canu, 2002);
 
 The kernels of the scaled metric, the gradient of the SVM cost with respect to σ and the cost of
 step 2 with the support-vector set frozen are in :mod:`zeronorm_opt.fast.scaled_svm`; the
@@ -48,7 +48,7 @@ def _check_xy(X, y):
 
 
 class L1ConstrainedMetricFormulation(Formulation):
-    """The l1-constrained metric problem with the linear kernel (SPEC P9), one convex program.
+    """The l1-constrained metric problem, linear kernel (Grandvalet and Canu, 2002): one program.
 
     ``σ_k`` is the squared scale of feature ``k`` (metric ``x ↦ √σ ∘ x``). With ``w`` the SVM
     weights in the scaled space and ``β = √σ ∘ w`` the weights of the original features,
@@ -85,6 +85,11 @@ class L1ConstrainedMetricFormulation(Formulation):
         Original-space weights, bias, slacks and squared scale factors.
     t : cvxpy.Variable or None
         The epigraph variables of the vectorised form.
+
+    References
+    ----------
+    Y. Grandvalet and S. Canu, "Adaptive scaling for feature selection in SVMs", Advances in Neural
+    Information Processing Systems 15, 2002.
 
     Examples
     --------
@@ -157,7 +162,7 @@ class L1ConstrainedMetricFormulation(Formulation):
 
 
 class SquaredL1SVMFormulation(Formulation):
-    """The squared-l1 SVM ``min ½ (Σ_k |β_k|)² / (n σ₀) + C Σ_i ξ_i`` (SPEC P9).
+    """The squared-l1 SVM ``min ½ (Σ_k |β_k|)² / (n σ₀) + C Σ_i ξ_i`` (Grandvalet and Canu, 2002).
 
     The linear-kernel adaptive-scaling problem (:class:`L1ConstrainedMetricFormulation`) with σ
     minimised out: same optimal value and β, and ``σ_k = n σ₀ |β_k| / Σ_j |β_j|``
@@ -167,6 +172,11 @@ class SquaredL1SVMFormulation(Formulation):
     ----------
     X, y, C, sigma0
         As in :class:`L1ConstrainedMetricFormulation`.
+
+    References
+    ----------
+    Y. Grandvalet and S. Canu, "Adaptive scaling for feature selection in SVMs", Advances in Neural
+    Information Processing Systems 15, 2002.
 
     Examples
     --------
@@ -222,7 +232,7 @@ class SquaredL1SVMFormulation(Formulation):
 
 
 class MetricSubproblem(LinearOracle):
-    """Direction-finding LP of the σ-step: ``min g·s`` over ``{s ≥ 0, Σ s = total}`` (SPEC P9).
+    """Direction-finding LP of the σ-step: ``min g·s`` over ``{s ≥ 0, Σ s = total}``.
 
     A :class:`~zeronorm_opt.formulations.linear_oracle.LinearOracle` (the Frank–Wolfe oracle) whose
     polytope is the metric simplex; the cost ``g`` (the gradient of the SVM cost) is a
@@ -324,7 +334,7 @@ def project_simplex(v, total: float, allowed=None) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------------------------
-# The optimal bias given the SVM outputs (SPEC P9 step 3)
+# The optimal bias given the SVM outputs (step 3 of Grandvalet and Canu, 2002)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -346,7 +356,7 @@ class OptimalBias(NamedTuple):
 
 
 def optimal_bias(f, y) -> OptimalBias:
-    """The optimal bias by sorting (SPEC P9 step 3; Grandvalet & Canu 2002).
+    """The optimal bias by sorting (step 3 of Grandvalet and Canu, 2002).
 
     With ``u_i = 1 − f_i`` for the positives and ``v_j = 1 + f_j`` for the negatives, the
     slack sum is ``Σ_i max(0, u_i − b) + Σ_j max(0, v_j + b)``. Since
@@ -366,6 +376,11 @@ def optimal_bias(f, y) -> OptimalBias:
     Returns
     -------
     OptimalBias
+
+    References
+    ----------
+    Y. Grandvalet and S. Canu, "Adaptive scaling for feature selection in SVMs", Advances in Neural
+    Information Processing Systems 15, 2002.
 
     Examples
     --------
@@ -406,8 +421,8 @@ def optimal_bias(f, y) -> OptimalBias:
 class BiasFormulation(Formulation):
     """The LP ``min_b Σ_i max(0, 1 − y_i(f_i + b))`` with the outputs ``f`` a Parameter.
 
-    The declarative twin of :func:`optimal_bias` (SPEC P9 step 3): same value and a minimising
-    bias. Set ``f`` and re-solve without recompiling.
+    The declarative twin of :func:`optimal_bias` (step 3 of Grandvalet and Canu, 2002): same value
+    and a minimising bias. Set ``f`` and re-solve without recompiling.
 
     Parameters
     ----------
@@ -415,6 +430,11 @@ class BiasFormulation(Formulation):
         Labels (two classes, the larger one is +1).
     f : array-like of shape (m,) or None
         Initial outputs (zeros if None).
+
+    References
+    ----------
+    Y. Grandvalet and S. Canu, "Adaptive scaling for feature selection in SVMs", Advances in Neural
+    Information Processing Systems 15, 2002.
 
     Examples
     --------

@@ -1,11 +1,11 @@
-"""Two-class margin problems of the zero-norm paper (SPEC P3, P4, P6).
+"""Two-class margin problems of the zero-norm paper (Weston et al., 2003).
 
 * :class:`MarginFormulation` — the **reweighted form** run by AROM:
   ``min Σ_j c_j |v_j|`` (l1 step, an LP) or ``min Σ_j c_j v_j²`` (l2 step, a QP) subject to
   ``y_i (v·x_i + b) ≥ 1`` (hard margin, ``C=None``) or ``≥ 1 − ξ_i`` with ``+ C Σ ξ_i`` (soft
   margin), the weights ``c`` a cvxpy Parameter; with ``slack_penalty="l0"`` the data are
   augmented by slack coordinates ``c·δ_i`` so the driver minimises features *and* training
-  errors (SPEC P6, p = q = 0).
+  errors (the inseparable case of Weston et al. (2003), p = q = 0).
 * :class:`RescaledMarginFormulation` — the **rescaled-data form** exactly as the paper states
   it: ``min ‖w‖₁`` or ``‖w‖₂²`` subject to ``y_i (w·(x_i ∘ z) + b) ≥ 1``, the scale vector
   ``z`` a Parameter; :func:`arom_rescaled` runs the paper's loop ``z ← z ∘ |w|``.
@@ -62,7 +62,7 @@ class MarginFormulation(ReweightedFormulation):
         ``"l0"``: augmented data ``x̂_i = (x_i, slack_scale·δ_i)``, weights ``(v, u)`` both
         reweighted, so the zero-norm counts features and training errors. Since
         ``y_i(v·x_i + b + c·u_i) ≥ 1`` reads ``y_i(v·x_i + b) ≥ 1 − c·y_i·u_i``, the slack is
-        ``ξ_i = c·y_i·u_i`` (SPEC writes the opposite sign, which holds for the column
+        ``ξ_i = c·y_i·u_i`` (the paper writes the opposite sign, which holds for the column
         ``−c·δ_i``; the zero-norm is the same). Requires ``C=None``.
     slack_scale : float, default=1.0
         The ``c`` of the slack coordinates (sets the trade-off features vs errors).
@@ -288,7 +288,7 @@ def arom_rescaled(
     solver=None,
     solver_options=None,
 ) -> tuple[np.ndarray, float, list[np.ndarray], list[SolveInfo]]:
-    """Run AROM exactly as the paper states it (SPEC P3/P4), for teaching and tests.
+    """Run AROM exactly as Weston et al. (2003) state it, for teaching and tests.
 
     ``z ← 1``; repeat: solve :class:`RescaledMarginFormulation` at ``z``; ``z ← z ∘ |w|``,
     normalised to ``max z = 1`` (the problem is invariant to a positive scaling of z in the
@@ -303,6 +303,11 @@ def arom_rescaled(
     z_path : list of ndarray
         The scale vectors, one per iteration (the first is all ones).
     infos : list of SolveInfo
+
+    References
+    ----------
+    J. Weston, A. Elisseeff, B. Schölkopf and M. Tipping, "Use of the zero-norm with linear models
+    and kernel methods", Journal of Machine Learning Research 3:1439–1461, 2003.
 
     Examples
     --------

@@ -1,4 +1,4 @@
-"""FSV: feature selection by concave minimisation (Bradley & Mangasarian 1998; SPEC P5).
+"""FSV: feature selection by concave minimisation (Bradley and Mangasarian, 1998).
 
 ``min Σ_j (1 − exp(−α v_j))`` subject to ``y_i (w·x_i + b) ≥ 1``, ``−v ≤ w ≤ v``; the
 successive-linearisation step is the LP ``min Σ_j c_j v_j`` with ``c_j = α exp(−α v_j^k)``.

@@ -1,4 +1,4 @@
-"""Multiclass zero-norm machines of the zero-norm paper (SPEC P7).
+"""Multiclass zero-norm machines of the zero-norm paper (Weston et al., 2003).
 
 Q classes, weights ``W ∈ R^{Q×n}`` (row ``w_k`` per class) and biases ``b ∈ R^Q``. The quantity
 to minimise is the number of features used by *any* class, ``‖Σ_k |w_k|‖₀``, so a single
@@ -32,7 +32,7 @@ from ..exceptions import InputError
 from .base import ReweightedFormulation
 
 #: How the l2 step updates the shared scale: "norm" — z ← z ∘ ‖w_·j‖₂ (majorise–minimise of
-#: Σ_j ln Σ_k w_kj²); "sum" — the paper's literal z ← z ∘ Σ_k |w_kj| (SPEC P7).
+#: Σ_j ln Σ_k w_kj²); "sum" — the paper's literal z ← z ∘ Σ_k |w_kj| (Weston et al., 2003).
 SCALE_RULES = ("norm", "sum")
 
 MULTICLASS_HARD_MARGIN_HINT = (
@@ -136,8 +136,8 @@ class _MulticlassMargin(ReweightedFormulation):
         """Per-feature group magnitude ``s_j``: ``Σ_k |w_kj|`` (l1) or ``‖w_{·j}‖₂`` (l2).
 
         With ``scale_rule="sum"`` the l2 step also uses ``Σ_k |w_kj|``: the paper's literal
-        update ``z ← z ∘ Σ_k |w_k|`` (SPEC P7), whose weights ``1/(Σ_k |w_kj|)²`` majorise no
-        fixed objective — the default ``"norm"`` is the majorise–minimise step of
+        update ``z ← z ∘ Σ_k |w_k|`` of Weston et al. (2003), whose weights ``1/(Σ_k |w_kj|)²``
+        majorise no fixed objective — the default ``"norm"`` is the majorise–minimise step of
         ``Σ_j ln Σ_k w_kj²``, for which the surrogate never increases.
 
         This is what the driver treats as the coefficient vector, so its ``h_j`` (the
@@ -172,7 +172,7 @@ class _MulticlassMargin(ReweightedFormulation):
 
 class WestonWatkinsFormulation(_MulticlassMargin):
     """The joint multiclass machine of Weston & Watkins, reweighted with one shared weight
-    vector (one step of multiclass AROM, SPEC P7).
+    vector (one step of the multiclass AROM of Weston et al., 2003).
 
     Parameters
     ----------
@@ -197,6 +197,14 @@ class WestonWatkinsFormulation(_MulticlassMargin):
         ``(i, k)`` of every constraint, ``k ≠ c(i)``.
     classes : ndarray
         The labels of codes ``0..Q−1``.
+
+    References
+    ----------
+    J. Weston, A. Elisseeff, B. Schölkopf and M. Tipping, "Use of the zero-norm with linear models
+    and kernel methods", Journal of Machine Learning Research 3:1439–1461, 2003.
+
+    J. Weston and C. Watkins, "Support vector machines for multi-class pattern recognition",
+    Proceedings of the 7th European Symposium on Artificial Neural Networks (ESANN), 1999.
 
     Examples
     --------
@@ -242,7 +250,7 @@ class WestonWatkinsFormulation(_MulticlassMargin):
 
 
 class OneVsRestFormulation(_MulticlassMargin):
-    """One-vs-rest multiclass machine, reweighted with one shared weight vector (SPEC P7).
+    """One-vs-rest multiclass machine reweighted by one shared weight vector (Weston et al., 2003).
 
     Parameters
     ----------
@@ -261,6 +269,11 @@ class OneVsRestFormulation(_MulticlassMargin):
     xi : cvxpy.Variable of shape (m, Q) or None
     Y : ndarray of shape (m, Q)
         ``y_i^k = +1`` iff ``c(i) = k``, else −1.
+
+    References
+    ----------
+    J. Weston, A. Elisseeff, B. Schölkopf and M. Tipping, "Use of the zero-norm with linear models
+    and kernel methods", Journal of Machine Learning Research 3:1439–1461, 2003.
 
     Examples
     --------

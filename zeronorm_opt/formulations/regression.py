@@ -1,4 +1,4 @@
-"""Sparse regression formulations of seed 003 (SPEC P10): Lasso, basis pursuit, bridge.
+"""Sparse regression formulations of Rosasco (2007): Lasso, basis pursuit, bridge.
 
 * :class:`LassoFormulation` — ``min (1/n)‖Y − Φβ‖² + λ Σ_j c_j|β_j|`` with ``λ`` and the
   weights ``c`` in cvxpy Parameters (compiled once; ``c = 1`` is the Lasso). It is a
@@ -35,7 +35,7 @@ def _check_phi_y(Phi, y):
 
 
 class LassoFormulation(ReweightedFormulation):
-    """Weighted Lasso ``min_β (1/n)‖Y − Φβ‖² + λ Σ_j c_j |β_j|`` (SPEC P10).
+    """Weighted Lasso ``min_β (1/n)‖Y − Φβ‖² + λ Σ_j c_j |β_j|`` (Rosasco, 2007).
 
     ``λ`` and the weights ``c`` change without recompiling: the penalty's cvxpy Parameter
     ``parameters["beta_cost"]`` holds the products ``λ·c_j`` (a product of two Parameters
@@ -62,8 +62,8 @@ class LassoFormulation(ReweightedFormulation):
 
     Notes
     -----
-    The objective keeps the scaling of Daubechies, Defrise and De Mol [1]_ (seed 003, SPEC
-    P10), ``F(β) = (1/n)‖Y − Φβ‖² + λ‖β‖₁``. scikit-learn's Lasso [2]_ and
+    The objective keeps the scaling of Daubechies, Defrise and De Mol [1]_ (as in Rosasco,
+    2007), ``F(β) = (1/n)‖Y − Φβ‖² + λ‖β‖₁``. scikit-learn's Lasso [2]_ and
     :class:`~zeronorm_opt.LassoISTA` minimise ``(1/(2n))‖Y − Φβ‖² + α‖β‖₁ = F(β)/2`` with::
 
         λ = 2 α        (α = λ / 2)
@@ -143,13 +143,18 @@ class BasisPursuitFormulation(ReweightedFormulation):
     """Basis pursuit: ``min_β Σ_j c_j |β_j|`` subject to ``Φβ = Y`` (an LP).
 
     With unit weights ``c = 1`` this is ``min ‖β‖₁``, the noiseless "generalised solution" of
-    seed 003: the limit of the Lasso as ``λ → 0``. With
+    Rosasco (2007): the limit of the Lasso as ``λ → 0``. With
     ``p > n`` and a sparse enough ``β`` it recovers ``β`` exactly.
 
     Parameters
     ----------
     Phi : array-like of shape (n, p)
     Y : array-like of shape (n,)
+
+    References
+    ----------
+    L. Rosasco, "Sparse approximation and variable selection", lecture slides, MIT 9.520 Statistical
+    Learning Theory and Applications, 2007.
 
     Examples
     --------

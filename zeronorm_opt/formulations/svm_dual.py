@@ -1,4 +1,4 @@
-"""The SVM dual on rescaled data: the l2-AROM step when n > m (SPEC P4, P6).
+"""The SVM dual on rescaled data: the l2-AROM step when n > m (Weston et al., 2003).
 
 Only the m×m Gram matrix of the rescaled data enters,
 
@@ -6,14 +6,14 @@ Only the m×m Gram matrix of the rescaled data enters,
     s.t.   Σ_i α_i y_i = 0,   0 ≤ α_i (≤ C),
 
 where the ridge ``c² diag(z_u²)`` is the l0-slack augmentation ``x̂_i = (x_i, c·δ_i)`` of
-SPEC P6 without storing its m extra columns. The quadratic term is written as
-``‖z ∘ Xᵀ(y ∘ α)‖² + c²‖z_u ∘ α‖²`` so the scale factors are cvxpy Parameters and the problem
-stays DPP (compiled once for the whole AROM run). The AROM loops over it (``l2_arom_dual``,
+the inseparable case of Weston et al. (2003) without storing its m extra columns. The quadratic term
+is written as ``‖z ∘ Xᵀ(y ∘ α)‖² + c²‖z_u ∘ α‖²`` so the scale factors are cvxpy Parameters and the
+problem stays DPP (compiled once for the whole AROM run). The AROM loops over it (``l2_arom_dual``,
 ``l2_arom_dual_path``, with the libsvm fast path) live in :mod:`zeronorm_opt.fast.svm_dual`.
 :class:`RescaledSVMDual` also implements the driver's
-:class:`~zeronorm_opt.formulations.contract.Linearisable` protocol (weights ``c`` set the
-scales ``z = 1/√c``), so :func:`~zeronorm_opt.successive_linearisation` runs the l2 step in the
-dual with the primal's iterates.
+:class:`~zeronorm_opt.formulations.contract.Linearisable` protocol (weights ``c`` set the scales
+``z = 1/√c``), so :func:`~zeronorm_opt.successive_linearisation` runs the l2 step in the dual
+with the primal's iterates.
 """
 
 from __future__ import annotations
