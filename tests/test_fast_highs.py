@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from zeronorm_opt import InfeasibleError, InputError, SolverError
+from zeronorm_opt import InfeasibleError, InputError, NotSeparableError, SolverError
 from zeronorm_opt.datasets import load_microarray, make_weston_linear
 from zeronorm_opt.driver import successive_linearisation
 from zeronorm_opt.fast.highs_lp import (
@@ -198,9 +198,12 @@ def test_hard_margin_on_inseparable_data_raises_like_the_cvxpy_path(run, insepar
     with pytest.raises(InfeasibleError) as fast_error:
         run(X, y)
     assert fast_error.value.status == cvxpy_error.value.status == "infeasible"
-    # The same advice (C= for AROM, trade_off= for FSV) as the formulation's.
-    hint = cvxpy_error.value.args[0].split(").", 1)[1].strip()
-    assert hint and hint in fast_error.value.args[0]
+    # The same diagnosis (the data, not separable) and advice (C= for AROM, trade_off= for
+    # FSV) as the formulation's, with where the run stopped.
+    assert type(fast_error.value) is type(cvxpy_error.value) is NotSeparableError
+    advice = "pass C=" if run is l1_arom_highs else "trade_off="
+    assert advice in fast_error.value.args[0] and advice in cvxpy_error.value.args[0]
+    assert fast_error.value.iteration == cvxpy_error.value.iteration == 1
 
 
 def test_a_highs_failure_carries_the_model_status():

@@ -58,9 +58,11 @@ def test_same_results_as_before(case, reference_data):
     # solved by an interior-point method (Clarabel), which agree to its accuracy (~1e-5).
     np.testing.assert_allclose(coef, expected, rtol=5e-5, atol=1e-7 * scale)
     np.testing.assert_allclose(
-        np.atleast_1d(est.intercept_), ref["intercept"], rtol=1e-6, atol=1e-8 * scale
+        np.atleast_1d(est.intercept_), ref["intercept"], rtol=5e-5, atol=1e-7 * scale
     )
-    assert est.n_iter_ == ref["n_iter"]
+    # The driver now removes a coefficient whose weight passes 1e5 times the smallest
+    # (MAX_WEIGHT_RATIO): an l2 run with a budget may reach it one iteration sooner.
+    assert ref["n_iter"] - 1 <= est.n_iter_ <= ref["n_iter"]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -11,7 +11,11 @@ from .exceptions import (
     DataNotFoundError,
     InfeasibleError,
     InputError,
+    NotSeparableError,
+    RemovedCoefficientsRequiredError,
     SolverError,
+    SolverInaccurateError,
+    UserConstraintsInfeasibleError,
     ZeroNormError,
 )
 from .solvers import installed_solvers, solve_problem
@@ -26,6 +30,10 @@ __all__ = [
     "ExpSurrogate",
     "InfeasibleError",
     "InputError",
+    "NotSeparableError",
+    "RemovedCoefficientsRequiredError",
+    "SolverInaccurateError",
+    "UserConstraintsInfeasibleError",
     "LogSurrogate",
     "PowerSurrogate",
     "SolverError",
