@@ -68,7 +68,7 @@ def _dfsa_e6(scale: float, runs: int):
     exact, kept, recall = [], [], []
     for run in range(runs):
         Xtr, ytr, _, _ = draw_e6(1, run, 50, 1)
-        sel = AlignmentSelector("decremental", "poly", degree=2).fit(scale * Xtr, ytr)
+        sel = AlignmentSelector("decremental", kernel="poly", degree=2).fit(scale * Xtr, ytr)
         support = set(sel.get_support(indices=True).tolist())
         exact.append(support == {0, 1})
         kept.append(len(support))
@@ -114,7 +114,7 @@ def _e7(n_polys: int, drop_negative: bool):
         X = StandardScaler().fit(X[:100]).transform(X)
         if np.unique(y[:100]).size < 2:
             continue
-        sel = AlignmentSelector("decremental", "poly", degree=2, drop_negative=True)
+        sel = AlignmentSelector("decremental", kernel="poly", degree=2, drop_negative=True)
         sel.fit(X[:100], y[:100], X_val=X[100:200], y_val=y[100:200])
         support = set(sel.get_support(indices=True).tolist())
         recall.append(len(support & set(poly.relevant)) / len(poly.relevant))
