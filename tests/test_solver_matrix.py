@@ -121,7 +121,10 @@ def _standardised(name):
     return X / np.where(sd > 0, sd, 1.0), data.y
 
 
+# Hours on 2 cores (SCS alone takes ~10 min per FSV cell on lymphoma): its own marker, run
+# on demand with ``pytest -m solver_matrix tests/test_solver_matrix.py``, not in CI's slow step.
 @pytest.mark.slow
+@pytest.mark.solver_matrix
 @pytest.mark.parametrize("C", [None, 1.0], ids=["hard", "soft"])
 @pytest.mark.parametrize("kind", ["l1", "l2", "fsv"])
 @pytest.mark.parametrize("name", ["colon", "lymphoma"])
