@@ -42,6 +42,20 @@ class _BinaryZeroNorm(ZeroNormSelector):
             )
         return X, np.where(y == self.classes_[1], 1.0, -1.0), y
 
+    def _wants_formulation(self) -> bool:
+        """Whether the options ask for the declarative formulation.
+
+        A fast path (HiGHS, libsvm) runs only when it solves exactly the problem the options
+        describe: a cvxpy solver name, solver options, user constraints or another surrogate
+        cannot reach it.
+        """
+        return (
+            self.extra_constraints is not None
+            or self.solver is not None
+            or bool(self.solver_options)
+            or self.surrogate is not None
+        )
+
     def _own_final_model(self, X, y_fit, support, budget, last, cache=None):
         if budget is None and last is not None:
             return last
@@ -242,15 +256,8 @@ class AROM(_BinaryZeroNorm):
         return {"normalise_weights": True}
 
     def _choose_backend(self, X) -> str:
-        # A fast path runs only when it solves exactly the problem these options describe:
-        # a cvxpy solver name, solver options, user constraints or another surrogate cannot
-        # reach HiGHS or libsvm (libsvm's dual has no epsilon either).
-        wants_formulation = (
-            self.extra_constraints is not None
-            or self.solver is not None
-            or bool(self.solver_options)
-            or self.surrogate is not None
-        )
+        # libsvm's dual has no epsilon either.
+        wants_formulation = self._wants_formulation()
         if self.backend == "highs":
             if self.penalty != "l1" or wants_formulation:
                 raise InputError(
@@ -423,13 +430,7 @@ class FSV(_BinaryZeroNorm):
         return {"initial_weights": start}
 
     def _choose_backend(self, X) -> str:
-        # The HiGHS path runs only when it solves exactly the problem these options describe.
-        wants_formulation = (
-            self.extra_constraints is not None
-            or self.solver is not None
-            or bool(self.solver_options)
-            or self.surrogate is not None
-        )
+        wants_formulation = self._wants_formulation()
         if self.backend == "highs" and wants_formulation:
             raise InputError(
                 "backend='highs' (the LPs in HiGHS) takes neither extra_constraints, a "
