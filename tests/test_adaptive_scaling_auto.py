@@ -4,6 +4,7 @@ import cvxpy as cp
 import numpy as np
 import pytest
 from sklearn.svm import SVC
+from sklearn.utils._param_validation import InvalidParameterError
 
 from zeronorm_opt.datasets import make_weston_nonlinear
 from zeronorm_opt.estimators._hyper_search import Candidate, choose
@@ -151,8 +152,10 @@ def test_auto_choice_for_the_linear_kernel():
 )
 def test_auto_errors(params, match):
     X, y = make_weston_nonlinear(30, n_features=4, random_state=0)
-    with pytest.raises(InputError, match=match):
+    with pytest.raises(InputError, match=match) as info:
         AdaptiveScaling(kernel="rbf", **params).fit(X, y)
+    if "parameter" in match:  # out of its declared range: also scikit-learn's error type
+        assert isinstance(info.value, InvalidParameterError)
 
 
 def test_parameters_are_keyword_only_after_the_kernel():

@@ -15,10 +15,14 @@ import numbers
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
 from sklearn.feature_selection import SelectorMixin
-from sklearn.utils._param_validation import Interval, InvalidParameterError, StrOptions
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._validation import check_n_features_to_select, validate_labelled_data
+from .._validation import (
+    check_n_features_to_select,
+    validate_estimator_params,
+    validate_labelled_data,
+)
 from ..driver import IterationRecord
 from ..exceptions import InputError
 from ..fast.adaptive_scaling_path import (
@@ -260,12 +264,9 @@ class AdaptiveScaling(SelectorMixin, ClassifierMixin, BaseEstimator):
         return tags
 
     def _validate_params(self):
-        # The package's typed error (an InputError is a ValueError, as scikit-learn expects),
-        # with scikit-learn's message: it names the allowed values.
-        try:
-            super()._validate_params()
-        except InvalidParameterError as exc:
-            raise InputError(str(exc)) from exc
+        # A ParameterError: scikit-learn's InvalidParameterError and the package's InputError
+        # at once, with scikit-learn's message naming the allowed values (as every estimator).
+        validate_estimator_params(self, super()._validate_params)
 
     def _scaled_kernel(self) -> ScaledKernel:
         return ScaledKernel(self.kernel, self.degree)
