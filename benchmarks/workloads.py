@@ -110,7 +110,7 @@ def zero_norm(cfg: Config) -> list[Row]:
     sets = [("colon", colon)] + ([] if cfg.quick else [("lymphoma", lymphoma)])
     for name, loader in sets:
         rows += _zero_norm_rows(
-            cfg, name, loader, AROM, {"norm": "l1"}, ref.l1_arom_highs, "l1-AROM", highs, None
+            cfg, name, loader, AROM, {"penalty": "l1"}, ref.l1_arom_highs, "l1-AROM", highs, None
         )
     X, y = colon()
     t_ref, (v_ref, it_ref) = median_time(lambda: ref.l2_arom_svc(X, y), cfg.repeats)
@@ -163,7 +163,7 @@ def multiclass(cfg: Config) -> list[Row]:
 
     X, y = brown_yeast()
     t_ref, (W, it_ref) = median_time(lambda: ref.ovr_svc_loop(X, y, C=1.0), cfg.repeats)
-    params = {"scheme": "ovr", "norm": "l2", "C": 1.0}
+    params = {"scheme": "ovr", "penalty": "l2", "C": 1.0}
     t_pkg, fitted = median_time(lambda: MulticlassAROM(**params).fit(X, y), cfg.repeats)
     ref_support = int(np.count_nonzero(np.abs(W).sum(axis=0)))
     cfg.log(f"  one-vs-rest yeast {t_pkg:.3f} s vs {t_ref:.3f} s")
@@ -418,8 +418,8 @@ def scaling(cfg: Config) -> list[Row]:
     ns = [1000, 2000, 5000] if cfg.quick else [1000, 3000, 10_000, 30_000, 100_000]
     ms = [100, 200, 500] if cfg.quick else [100, 300, 1000, 3000, 10_000]
     reps = 1 if cfg.quick else 3
-    cases = [("l1-AROM vs n", "n", (100, n), {"norm": "l1"}, ref.l1_arom_highs) for n in ns]
-    cases += [("l2-AROM vs m", "m", (m, 1000), {"norm": "l2", "C": 1.0}, _svc_c1) for m in ms]
+    cases = [("l1-AROM vs n", "n", (100, n), {"penalty": "l1"}, ref.l1_arom_highs) for n in ns]
+    cases += [("l2-AROM vs m", "m", (m, 1000), {"penalty": "l2", "C": 1.0}, _svc_c1) for m in ms]
     given_up = set()
     for workload, key, (m, n), params, reference in cases:
         X, y = sparse_linear(m, n, seed=0 if key == "n" else 1)
