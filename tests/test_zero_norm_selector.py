@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import cvxpy as cp
 import numpy as np
 import pytest
+from _user_formulations import SparseSVR
 from sklearn.base import clone
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GridSearchCV, KFold
@@ -15,7 +15,6 @@ from sklearn.utils._param_validation import InvalidParameterError
 
 from zeronorm_opt import AROM, FSV, InputError, MulticlassAROM, ZeroNormCV, ZeroNormSelector
 from zeronorm_opt.formulations import MarginFormulation
-from zeronorm_opt.formulations.base import ReweightedFormulation
 from zeronorm_opt.surrogates import LogSurrogate, PowerSurrogate
 
 DATA = Path(__file__).parent / "data"
@@ -68,30 +67,6 @@ def test_same_results_as_before(case, reference_data):
 # ---------------------------------------------------------------------------------------------
 # A user's own formulation: the sparse ε-insensitive SVR (the example of the docs)
 # ---------------------------------------------------------------------------------------------
-class SparseSVR(ReweightedFormulation):
-    """min Σ_j c_j |w_j| + C Σ_i ξ_i  s.t.  |w·x_i + b − y_i| ≤ ε + ξ_i,  ξ ≥ 0."""
-
-    task = "regression"
-
-    def __init__(self, X, y, epsilon=0.1, C=10.0):
-        super().__init__()
-        self.X, self.y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
-        m, n = self.X.shape
-        self._init_penalty(n)  # the weights, the active set and the term Σ_j c_j |w_j|
-        self.w = self.coef
-        self.b = cp.Variable(name="b")
-        self.xi = cp.Variable(m, nonneg=True, name="xi")
-        self.variables.update(b=self.b, xi=self.xi)
-        self.epsilon, self.C = epsilon, C
-
-    def _loss_terms(self):
-        return [self.C * cp.sum(self.xi)]
-
-    def _loss_constraints(self):
-        residual = self.X @ self.w + self.b - self.y
-        return [cp.abs(residual) <= self.epsilon + self.xi]
-
-
 def _regression(m=40, n=10, seed=0):
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(m, n))

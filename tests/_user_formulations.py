@@ -1,0 +1,33 @@
+"""A user's own formulation, written as the docs show it: the sparse ε-insensitive SVR.
+
+Shared by the estimator checks and the ZeroNormSelector tests (one definition).
+"""
+
+import cvxpy as cp
+import numpy as np
+
+from zeronorm_opt.formulations.base import ReweightedFormulation
+
+
+class SparseSVR(ReweightedFormulation):
+    """min Σ_j c_j |w_j| + C Σ_i ξ_i  s.t.  |w·x_i + b − y_i| ≤ ε + ξ_i,  ξ ≥ 0."""
+
+    task = "regression"
+
+    def __init__(self, X, y, epsilon=0.1, C=10.0):
+        super().__init__()
+        self.X, self.y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+        m, n = self.X.shape
+        self._init_penalty(n)  # the weights, the active set and the term Σ_j c_j |w_j|
+        self.w = self.coef
+        self.b = cp.Variable(name="b")
+        self.xi = cp.Variable(m, nonneg=True, name="xi")
+        self.variables.update(b=self.b, xi=self.xi)
+        self.epsilon, self.C = epsilon, C
+
+    def _loss_terms(self):
+        return [self.C * cp.sum(self.xi)]
+
+    def _loss_constraints(self):
+        residual = self.X @ self.w + self.b - self.y
+        return [cp.abs(residual) <= self.epsilon + self.xi]
