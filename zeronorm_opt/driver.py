@@ -239,21 +239,12 @@ def successive_linearisation(
         if callback is not None:
             callback(record)
 
-        if budget is not None and record.support_size <= budget:
-            stop_reason = "budget"
-            break
-        if prev_h is not None and has_converged(h, prev_h, obj, prev_obj, tol):
-            stop_reason = "converged"
+        stop = stop_rule(record, budget, h, prev_h, obj, prev_obj, tol)
+        if stop is not None:
+            stop_reason = stop
             break
         prev_h, prev_obj = h, obj
-        with np.errstate(divide="ignore"):
-            weights = np.asarray(surrogate.derivative(h), dtype=float)
-        weights = np.where(active, weights, 0.0)
-        if not np.all(np.isfinite(weights[active])):
-            raise InputError(
-                "the surrogate derivative is not finite on the active coefficients; use a "
-                "surrogate with eps > 0 or keep prune_tol > 0."
-            )
+        weights = next_weights(surrogate, h, active)
 
     support = final_support(history, budget, n_feat, prune_tol)
     return LinearisationResult(
@@ -330,6 +321,32 @@ def failed_at(error: SolverError, iteration: int, weights, history, max_weight_r
     new.iteration = iteration
     new.history = list(history)
     return new
+
+
+
+def stop_rule(record, budget, h, prev_h, objective, prev_objective, tol) -> str | None:
+    """Why a run stops after ``record`` ("budget", "converged"), or None to go on.
+
+    Shared by every loop that iterates the driver's steps (the driver, the HiGHS path).
+    """
+    if budget is not None and record.support_size <= budget:
+        return "budget"
+    if prev_h is not None and has_converged(h, prev_h, objective, prev_objective, tol):
+        return "converged"
+    return None
+
+
+def next_weights(surrogate, h, active) -> np.ndarray:
+    """The weights of the next step: φ'(h) on the active coefficients, 0 elsewhere."""
+    with np.errstate(divide="ignore"):
+        weights = np.asarray(surrogate.derivative(h), dtype=float)
+    weights = np.where(active, weights, 0.0)
+    if not np.all(np.isfinite(weights[active])):
+        raise InputError(
+            "the surrogate derivative is not finite on the active coefficients; use a "
+            "surrogate with eps > 0 or keep prune_tol > 0."
+        )
+    return weights
 
 
 def has_converged(h, prev_h, objective: float, prev_objective: float, tol: float) -> bool:

@@ -41,7 +41,8 @@ from ..driver import (
     LinearisationResult,
     _surrogate_objective,
     final_support,
-    has_converged,
+    next_weights,
+    stop_rule,
 )
 from ..exceptions import InputError, SolverError
 from ..formulations.binary import HARD_MARGIN_HINT, check_slack_penalty
@@ -165,21 +166,12 @@ def highs_successive_linearisation(
         if callback is not None:
             callback(record)
 
-        if budget is not None and record.support_size <= budget:
-            stop_reason = "budget"
-            break
-        if prev_h is not None and has_converged(h, prev_h, obj, prev_obj, tol):
-            stop_reason = "converged"
+        stop = stop_rule(record, budget, h, prev_h, obj, prev_obj, tol)
+        if stop is not None:
+            stop_reason = stop
             break
         prev_h, prev_obj = h, obj
-        with np.errstate(divide="ignore"):
-            weights = np.asarray(surrogate.derivative(h), dtype=float)
-        weights = np.where(active, weights, 0.0)
-        if not np.all(np.isfinite(weights[active])):
-            raise InputError(
-                "the surrogate derivative is not finite on the active coefficients; use a "
-                "surrogate with eps > 0 or keep prune_tol > 0."
-            )
+        weights = next_weights(surrogate, h, active)
 
     support = final_support(history, budget, n_feat, prune_tol)
     result = LinearisationResult(
