@@ -211,7 +211,7 @@ def test_a_highs_failure_carries_the_model_status():
     lp = SplitMarginLP(X, y)
     lp.highs.setOptionValue("simplex_iteration_limit", 0)
     with pytest.raises(SolverError) as error:
-        lp.solve(np.ones(X.shape[1]))
+        lp.solve_weighted(np.ones(X.shape[1]))
     assert not isinstance(error.value, InfeasibleError)
     assert "limit" in error.value.status.lower()
 
@@ -229,6 +229,6 @@ def test_bad_input_is_rejected():
     with pytest.raises(InputError, match="n_features_to_select"):
         l1_arom_highs(X, y, n_features_to_select=0)
     with pytest.raises(InputError, match="weights must have shape"):
-        SplitMarginLP(X, y).solve(np.ones(3))
+        SplitMarginLP(X, y).solve_weighted(np.ones(3))
     with pytest.raises(InputError, match="negative"):
-        SplitMarginLP(X, y).solve(-np.ones(X.shape[1]))
+        SplitMarginLP(X, y).solve_weighted(-np.ones(X.shape[1]))

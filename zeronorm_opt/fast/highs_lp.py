@@ -1,14 +1,15 @@
 """l1-AROM and FSV on HiGHS directly: the driver's loop over one warm-started LP.
 
-:func:`highs_successive_linearisation` is the loop of
-:func:`~zeronorm_opt.driver.successive_linearisation` over a
-:class:`~zeronorm_opt.fast.highs_model.SplitMarginLP` (the split-variable margin LP held in one
-``highspy.Highs`` model; only its costs change between steps, pruned features' columns are
-deleted): same weights, normalisation, pruning, objective, stopping rule and feature budget,
-same :class:`~zeronorm_opt.driver.LinearisationResult`. :func:`l1_arom_highs` and
-:func:`fsv_highs` configure it as :class:`~zeronorm_opt.AROM` (``penalty="l1"``) and
-:class:`~zeronorm_opt.FSV` run the declarative
-:class:`~zeronorm_opt.formulations.MarginFormulation` and
+There is no loop here: :class:`~zeronorm_opt.fast.highs_model.SplitMarginLP` (the
+split-variable margin LP held in one ``highspy.Highs`` model; only its costs change between
+steps, pruned features' columns are deleted) implements the driver's
+:class:`~zeronorm_opt.formulations.contract.Linearisable` protocol, and
+:func:`~zeronorm_opt.driver.successive_linearisation` drives it — same weights, weight bound,
+normalisation, pruning, objective, stopping rule, feature budget and error reports as on the
+cvxpy formulations. :func:`highs_successive_linearisation` runs the driver on a model and also
+returns its last solve; :func:`l1_arom_highs` and :func:`fsv_highs` configure it as
+:class:`~zeronorm_opt.AROM` (``penalty="l1"``) and :class:`~zeronorm_opt.FSV` configure the
+declarative :class:`~zeronorm_opt.formulations.MarginFormulation` and
 :class:`~zeronorm_opt.formulations.FSVFormulation`; the tests compare the two paths.
 
 References
@@ -27,26 +28,18 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .. import driver
 from .._validation import (
     check_binary_labels,
     check_finite_matrix,
     check_max_iter,
-    check_n_features_to_select,
     check_positive,
     check_tol,
-    support_mask,
 )
-from ..driver import (
-    IterationRecord,
-    LinearisationResult,
-    _surrogate_objective,
-    final_support,
-    next_weights,
-    stop_rule,
-)
-from ..exceptions import InputError, SolverError
+from ..driver import MAX_WEIGHT_RATIO, IterationRecord, LinearisationResult
+from ..exceptions import InputError
 from ..formulations.binary import HARD_MARGIN_HINT, check_slack_penalty
-from ..surrogates import ExpSurrogate, LogSurrogate, check_surrogate
+from ..surrogates import ExpSurrogate, LogSurrogate
 from .highs_model import HighsStepResult, SplitMarginLP
 
 __all__ = [
@@ -59,7 +52,7 @@ __all__ = [
 
 
 # ---------------------------------------------------------------------------------------------
-# The driver's loop over the HiGHS model
+# The driver over the HiGHS model
 # ---------------------------------------------------------------------------------------------
 def highs_successive_linearisation(
     lp: SplitMarginLP,
@@ -69,24 +62,27 @@ def highs_successive_linearisation(
     tol: float = 1e-5,
     prune_tol: float = 1e-6,
     normalise_weights: bool = False,
+    max_weight_ratio: float | None = MAX_WEIGHT_RATIO,
     n_features_to_select: int | None = None,
     initial_weights=None,
     callback: Callable[[IterationRecord], None] | None = None,
 ) -> tuple[LinearisationResult, HighsStepResult]:
     """Minimise ``base + s·Σ_j φ(|w_j|)`` by successive linearisation on a HiGHS model.
 
-    The loop of :func:`~zeronorm_opt.driver.successive_linearisation` with the l1 step solved
-    by :class:`SplitMarginLP`: the weights ``φ'(|w^k|)`` (optionally divided by their smallest
-    positive active value), removal of coefficients ``≤ prune_tol·max`` for good, the recorded
-    objective, the stopping rule (:func:`~zeronorm_opt.driver.has_converged`) and the feature
-    budget (:func:`~zeronorm_opt.driver.final_support`) are the driver's.
+    :func:`~zeronorm_opt.driver.successive_linearisation` itself, run on ``lp`` (a
+    :class:`SplitMarginLP` implements the driver's
+    :class:`~zeronorm_opt.formulations.contract.Linearisable` protocol): the weights, their
+    bounded range, normalisation, pruning, recorded objective, stopping rule, feature budget and
+    error reports are the driver's. This function only adds the last solve's
+    :class:`HighsStepResult` (bias, slacks) to the driver's result.
 
     Parameters
     ----------
     lp : SplitMarginLP
         A fresh model (its removed coefficients stay removed).
     surrogate : object with ``value(t)`` and ``derivative(t)``
-    max_iter, tol, prune_tol, normalise_weights, n_features_to_select, initial_weights, callback
+    max_iter, tol, prune_tol, normalise_weights, max_weight_ratio, n_features_to_select, \
+initial_weights, callback
         As in :func:`~zeronorm_opt.driver.successive_linearisation`.
 
     Returns
@@ -113,71 +109,19 @@ def highs_successive_linearisation(
     """
     if not isinstance(lp, SplitMarginLP):
         raise InputError(f"lp must be a SplitMarginLP; got {type(lp).__name__}.")
-    check_surrogate(surrogate)
-    max_iter = check_max_iter(max_iter)
-    n_feat, n_coef = lp.n_features, lp.n_coef
-    budget = check_n_features_to_select(n_features_to_select, n_feat)
-    active = lp.active
-    weights = np.ones(n_coef) if initial_weights is None else np.asarray(initial_weights, float)
-    if weights.shape != (n_coef,):
-        raise InputError(f"initial_weights must have shape ({n_coef},); got {weights.shape}.")
-
-    history: list[IterationRecord] = []
-    prev_h: np.ndarray | None = None
-    prev_obj = np.inf
-    stop_reason = "max_iter"
-    coef = np.zeros(n_coef)
-    step = None
-    for it in range(1, max_iter + 1):
-        w = np.where(active, weights, 0.0)
-        if normalise_weights:
-            positive = w[active & (w > 0)]
-            if positive.size:
-                w = w / positive.min()
-        try:
-            step = lp.solve(w)
-        except SolverError as err:
-            # As the driver does: say where the run stopped and keep what it had done.
-            err.iteration, err.history = it, list(history)
-            raise
-        coef = step.coef.copy()
-        h = np.abs(coef)
-        if prune_tol > 0:
-            newly_zero = ~support_mask(coef, prune_tol) & active
-            active &= ~newly_zero
-            coef[~active] = 0.0
-            h[~active] = 0.0
-            # Removed now rather than before the next solve: same LP, and the model shrinks
-            # before HiGHS prices it again.
-            lp.remove_coefficients(newly_zero)
-        obj = _surrogate_objective(lp, surrogate, h, active)
-        feat_support = support_mask(coef[:n_feat], prune_tol if prune_tol > 0 else 1e-12)
-        record = IterationRecord(
-            iteration=it,
-            objective=obj,
-            support_size=int(feat_support.sum()),
-            coef=coef.copy(),
-            weights=w,
-            status=step.status,
-            solver="HIGHS",
-            solve_time=step.solve_time,
-        )
-        history.append(record)
-        if callback is not None:
-            callback(record)
-
-        stop = stop_rule(record, budget, h, prev_h, obj, prev_obj, tol)
-        if stop is not None:
-            stop_reason = stop
-            break
-        prev_h, prev_obj = h, obj
-        weights = next_weights(surrogate, h, active)
-
-    support = final_support(history, budget, n_feat, prune_tol)
-    result = LinearisationResult(
-        coef=coef, support=support, history=history, n_iter=len(history), stop_reason=stop_reason
+    result = driver.successive_linearisation(
+        lp,
+        surrogate,
+        max_iter=check_max_iter(max_iter),
+        tol=tol,
+        prune_tol=prune_tol,
+        normalise_weights=normalise_weights,
+        max_weight_ratio=max_weight_ratio,
+        n_features_to_select=n_features_to_select,
+        initial_weights=initial_weights,
+        callback=callback,
     )
-    return result, step
+    return result, lp.last_step
 
 
 # ---------------------------------------------------------------------------------------------

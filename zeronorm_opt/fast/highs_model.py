@@ -13,8 +13,13 @@ margin; ``s`` = FSV's ``λ``, else 1). :class:`SplitMarginLP` builds it once, wi
 row per feature and an equality row per removed coefficient. Between steps only the column costs
 change, so HiGHS restarts the simplex from the previous optimal basis; a pruned feature's two
 columns are deleted (HiGHS keeps the basis of the remaining columns; this measured faster than
-fixing their bounds at zero, which leaves them in every pricing pass). The loops that drive it
-are in :mod:`zeronorm_opt.fast.highs_lp`.
+fixing their bounds at zero, which leaves them in every pricing pass).
+
+:class:`SplitMarginLP` implements the driver's
+:class:`~zeronorm_opt.formulations.contract.Linearisable` protocol (``set_weights`` changes the
+column costs, ``set_active`` deletes columns, ``solve`` re-solves warm), so the one loop,
+:func:`~zeronorm_opt.driver.successive_linearisation`, drives it as it drives the cvxpy
+formulations; :mod:`zeronorm_opt.fast.highs_lp` configures it as l1-AROM and FSV.
 
 References
 ----------
@@ -35,6 +40,7 @@ from .._validation import check_binary_labels, check_finite_matrix, check_positi
 from ..exceptions import InputError, NotSeparableError, SolverError
 from ..formulations.base import check_weights
 from ..formulations.binary import HARD_MARGIN_HINT
+from ..solvers import SolveInfo
 
 __all__ = ["HighsStepResult", "SplitMarginLP"]
 
@@ -111,9 +117,17 @@ class SplitMarginLP:
     >>> lp = SplitMarginLP(X, [1, 1, -1, -1])
     >>> lp.problem_size()  # rows; columns p, q, b; non-zeros
     (4, 5, 20)
-    >>> step = lp.solve(np.ones(2))
+    >>> step = lp.solve_weighted(np.ones(2))
     >>> np.round(step.coef, 4) + 0.0
     array([0.8, 0. ])
+
+    The driver runs it like any formulation (l1-AROM: the log surrogate, weights ``1/|v|``):
+
+    >>> from zeronorm_opt.driver import successive_linearisation
+    >>> from zeronorm_opt.surrogates import LogSurrogate
+    >>> result = successive_linearisation(lp, LogSurrogate(), normalise_weights=True)
+    >>> result.support.tolist(), lp.problem_size()
+    ([True, False], (4, 3, 12))
     """
 
     def __init__(
@@ -150,6 +164,9 @@ class SplitMarginLP:
         self._present = self.n_coef  # coefficients whose columns are in the model
         self._active = np.ones(self.n_coef, dtype=bool)
         self._xi = np.zeros(m)
+        self._weights = np.ones(self.n_coef)
+        #: The last solve (None before the first): signed coefficients, bias, slacks.
+        self.last_step: HighsStepResult | None = None
         #: Sentence of the InfeasibleError (what to pass instead), as the formulations say it.
         self.infeasible_hint = HARD_MARGIN_HINT
         self.highs = self._build()
@@ -228,7 +245,7 @@ class SplitMarginLP:
         return idx, self._position[idx]
 
     # -- solving ----------------------------------------------------------------------------
-    def solve(self, weights) -> HighsStepResult:
+    def solve_weighted(self, weights) -> HighsStepResult:
         """Solve with penalty weights ``c`` (one per coefficient; removed ones are ignored).
 
         Raises
@@ -283,7 +300,7 @@ class SplitMarginLP:
         coef = np.zeros(self.n_coef)
         coef[idx] = x[cols] - x[cols + k]
         self._xi = np.maximum(x[2 * k + 1 :], 0.0) if self.slack_costs is not None else self._xi
-        return HighsStepResult(
+        self.last_step = HighsStepResult(
             coef=coef,
             b=float(x[2 * k]),
             xi=self._xi.copy(),
@@ -291,9 +308,62 @@ class SplitMarginLP:
             solve_time=elapsed,
             simplex_iterations=int(h.getInfo().simplex_iteration_count),
         )
+        return self.last_step
 
     def base_objective_value(self) -> float:
         """The slack part ``Σ d_i ξ_i`` of the last solve (0 for the hard margin)."""
         if self.slack_costs is None:
             return 0.0
         return float(self.slack_costs @ self._xi)
+
+    # -- the driver's protocol (Linearisable) -------------------------------------------------
+    def set_weights(self, weights) -> None:
+        """Set the penalty weights ``c`` of the next :meth:`solve` (the column costs)."""
+        self._weights = check_weights(weights, self.n_coef)
+
+    def set_active(self, mask) -> None:
+        """Delete (or fix at 0) the columns of the coefficients where ``mask`` is False.
+
+        A removed coefficient never returns (its columns are gone): a mask that re-activates
+        one is rejected.
+        """
+        mask = np.asarray(mask)
+        if mask.shape != (self.n_coef,):
+            raise InputError(f"the active mask must have shape ({self.n_coef},); got {mask.shape}.")
+        mask = mask.astype(bool)
+        if np.any(mask & ~self._active):
+            raise InputError("a removed coefficient cannot be re-activated (its columns are gone).")
+        self.remove_coefficients(~mask)
+
+    def solve(self, solver=None, solver_options: dict | None = None) -> SolveInfo:
+        """Solve at the weights of :meth:`set_weights`, warm from the last basis.
+
+        ``solver`` must be None or ``"HIGHS"`` (this model is HiGHS's); ``solver_options`` are
+        HiGHS option names and values, set on the model for this and later solves.
+        """
+        if solver is not None and (not isinstance(solver, str) or solver.upper() != "HIGHS"):
+            raise InputError(
+                f"SplitMarginLP is solved by HiGHS only; got solver={solver!r} (pass None or "
+                "'HIGHS', or run the cvxpy formulation to choose another solver)."
+            )
+        for name, value in (solver_options or {}).items():
+            if self.highs.setOptionValue(name, value) != highspy.HighsStatus.kOk:
+                raise InputError(f"HiGHS rejected the option {name}={value!r}.")
+        step = self.solve_weighted(self._weights)
+        return SolveInfo(
+            status=step.status,
+            solver="HIGHS",
+            value=float(self.highs.getInfo().objective_function_value),
+            solve_time=step.solve_time,
+            num_iters=step.simplex_iterations,
+        )
+
+    def coef_value(self) -> np.ndarray:
+        """Signed coefficients ``p − q`` of the last solve (0 where removed), a new array."""
+        if self.last_step is None:
+            return np.zeros(self.n_coef)
+        return np.where(self._active, self.last_step.coef, 0.0)
+
+    def magnitudes(self) -> np.ndarray:
+        """``h_j = |p_j − q_j|`` at the last solve."""
+        return np.abs(self.coef_value())
