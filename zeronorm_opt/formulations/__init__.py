@@ -4,7 +4,8 @@ Pure cvxpy builders (tests/test_layers.py): no module here imports the driver, `
 solver library. The loops and fast paths that used to live here are in :mod:`zeronorm_opt.fast`:
 ``bridge_regression`` (:mod:`~zeronorm_opt.fast.bridge`), ``l2_arom_dual`` and
 ``l2_arom_dual_path`` (:mod:`~zeronorm_opt.fast.svm_dual`), ``OneVsRestLibsvm``
-(:mod:`~zeronorm_opt.fast.one_vs_rest`).
+(:mod:`~zeronorm_opt.fast.one_vs_rest`); ``arom_rescaled`` (the paper's loop on the rescaled
+form) is :func:`zeronorm_opt.driver.arom_rescaled`.
 """
 
 from .adaptive_scaling import (
@@ -16,7 +17,7 @@ from .adaptive_scaling import (
     project_simplex,
 )
 from .base import Formulation, ReweightedFormulation
-from .binary import MarginFormulation, RescaledMarginFormulation, arom_rescaled
+from .binary import MarginFormulation, RescaledMarginFormulation
 from .contract import Linearisable, check_linearisable
 from .exact import (
     ExactMulticlassZeroNormFormulation,
@@ -61,6 +62,5 @@ __all__ = [
     "RescaledSVMDual",
     "ReweightedFormulation",
     "Statement",
-    "arom_rescaled",
     "build_statement",
 ]

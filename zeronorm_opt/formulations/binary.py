@@ -8,7 +8,8 @@
   errors (the inseparable case of Weston et al. (2003), p = q = 0).
 * :class:`RescaledMarginFormulation` — the **rescaled-data form** exactly as the paper states
   it: ``min ‖w‖₁`` or ``‖w‖₂²`` subject to ``y_i (w·(x_i ∘ z) + b) ≥ 1``, the scale vector
-  ``z`` a Parameter; :func:`arom_rescaled` runs the paper's loop ``z ← z ∘ |w|``.
+  ``z`` a Parameter; :func:`zeronorm_opt.driver.arom_rescaled` runs the paper's loop
+  ``z ← z ∘ |w|`` (the driver's loop on this form).
 
 Both give the same support and the same original-space weights ``v = z ∘ w``.
 """
@@ -18,9 +19,8 @@ from __future__ import annotations
 import cvxpy as cp
 import numpy as np
 
-from .._validation import check_binary_labels, check_finite_matrix, check_positive, support_mask
+from .._validation import check_binary_labels, check_finite_matrix, check_positive
 from ..exceptions import InputError
-from ..solvers import SolveInfo
 from .base import Formulation, ReweightedFormulation
 from .penalty import check_weights
 
@@ -172,7 +172,8 @@ class RescaledMarginFormulation(Formulation):
     teaching; :class:`MarginFormulation` is the form to run. It implements the driver's
     :class:`~zeronorm_opt.formulations.contract.Linearisable` protocol directly (the weights
     ``c`` of the reweighted form set ``z = 1/c`` or ``1/√c``), so
-    :func:`~zeronorm_opt.successive_linearisation` runs it as well.
+    :func:`~zeronorm_opt.successive_linearisation` runs it as well:
+    :func:`~zeronorm_opt.driver.arom_rescaled` is that run, the paper's loop ``z ← z ∘ |w|``.
 
     Examples
     --------
@@ -275,64 +276,3 @@ class RescaledMarginFormulation(Formulation):
         """The objective without the norm of ``w``: ``C Σ ξ`` (0 for the hard margin)."""
         norm = self._objective_terms()[0].value
         return float(self.problem.objective.value) - float(norm)
-
-
-def arom_rescaled(
-    X,
-    y,
-    penalty: str = "l1",
-    C: float | None = None,
-    *,
-    max_iter: int = 50,
-    tol: float = 1e-6,
-    solver=None,
-    solver_options=None,
-) -> tuple[np.ndarray, float, list[np.ndarray], list[SolveInfo]]:
-    """Run AROM exactly as Weston et al. (2003) state it, for teaching and tests.
-
-    ``z ← 1``; repeat: solve :class:`RescaledMarginFormulation` at ``z``; ``z ← z ∘ |w|``,
-    normalised to ``max z = 1`` (the problem is invariant to a positive scaling of z in the
-    hard-margin case), entries ``≤ tol·max`` set to zero; until the support is unchanged and
-    ``‖z − z_prev‖∞ ≤ tol``.
-
-    Returns
-    -------
-    v : ndarray of shape (n,)
-        Final original-space weights ``z ∘ w``.
-    b : float
-    z_path : list of ndarray
-        The scale vectors, one per iteration (the first is all ones).
-    infos : list of SolveInfo
-
-    References
-    ----------
-    J. Weston, A. Elisseeff, B. Schölkopf and M. Tipping, "Use of the zero-norm with linear models
-    and kernel methods", Journal of Machine Learning Research 3:1439–1461, 2003.
-
-    Examples
-    --------
-    >>> from zeronorm_opt.datasets import make_weston_linear
-    >>> X, y = make_weston_linear(20, n_features=20, random_state=0)
-    >>> v, b, z_path, _ = arom_rescaled(X, y, "l1")
-    >>> int((abs(v) > 1e-6 * abs(v).max()).sum()) <= 20
-    True
-    """
-    f = RescaledMarginFormulation(X, y, penalty, C)
-    z = np.ones(f.X.shape[1])
-    z_path, infos = [z.copy()], []
-    v, b = z, 0.0
-    for _ in range(max_iter):
-        f.z.value = z
-        infos.append(f.solve(solver, solver_options))
-        v = f.original_weights()
-        b = float(f.b.value)
-        z_new = np.abs(v)
-        z_new[~support_mask(z_new, tol)] = 0.0
-        z_new /= z_new.max()
-        z_path.append(z_new.copy())
-        same_support = np.array_equal(z_new > 0, z > 0)
-        if same_support and np.max(np.abs(z_new - z)) <= tol:
-            break
-        z = z_new
-    v = np.where(z_path[-1] > 0, v, 0.0)
-    return v, b, z_path, infos
