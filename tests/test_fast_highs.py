@@ -12,7 +12,7 @@ from zeronorm_opt.fast.highs_lp import (
     highs_successive_linearisation,
     l1_arom_highs,
 )
-from zeronorm_opt.formulations import FSVFormulation, MarginFormulation
+from zeronorm_opt.formulations import FSVFormulation, MarginFormulation, check_linearisable
 from zeronorm_opt.surrogates import ExpSurrogate, LogSurrogate
 
 
@@ -186,6 +186,53 @@ def test_fixing_bounds_and_deleting_columns_give_the_same_run():
         for remove in ("delete", "fix")
     ]
     assert_same_run(*runs)
+
+
+# -- the driver's protocol --------------------------------------------------------------------
+def test_the_model_meets_the_drivers_contract():
+    X, y = make_weston_linear(20, random_state=0)
+    lp = check_linearisable(SplitMarginLP(X, y, 1.0))
+    lp.set_weights(np.ones(lp.n_coef))
+    info = lp.solve()
+    assert (info.status, info.solver) == ("optimal", "HIGHS")
+    # The LP's optimal value is the penalty s·Σ c_j |v_j| plus the slack part.
+    v = lp.coef_value()
+    assert info.value == pytest.approx(np.abs(v).sum() + lp.base_objective_value(), rel=1e-9)
+    np.testing.assert_array_equal(lp.magnitudes(), np.abs(v))
+    keep = np.abs(v) > 0
+    lp.set_active(keep)
+    assert lp.problem_size()[1] == 2 * keep.sum() + 1 + X.shape[0]
+    lp.solve()
+    assert np.all(lp.coef_value()[~keep] == 0.0)
+    with pytest.raises(InputError, match="re-activated"):
+        lp.set_active(np.ones(lp.n_coef, dtype=bool))
+    with pytest.raises(InputError, match="HiGHS only"):
+        lp.solve("CLARABEL")
+    with pytest.raises(InputError, match="rejected the option"):
+        lp.solve(solver_options={"no_such_option": 1})
+
+
+@pytest.mark.parametrize("ratio", [None, 30.0])
+@pytest.mark.parametrize("seed", [0, 3])
+def test_the_weight_bound_is_the_drivers(seed, ratio):
+    """A low max_weight_ratio removes features earlier on both paths, at the same steps."""
+    X, y = make_weston_linear(30, random_state=seed)
+    f = MarginFormulation(X, y, penalty="l1", C=1.0)
+    options = {"normalise_weights": True, "max_weight_ratio": ratio}
+    ref = successive_linearisation(f, LogSurrogate(), **options)
+    fast, _ = highs_successive_linearisation(SplitMarginLP(X, y, 1.0), LogSurrogate(), **options)
+    assert_same_run(fast, ref)
+    if ratio is None:
+        return
+    # The bound took effect: fewer coefficients reach the second solve than without it, and
+    # those left have weights within the ratio.
+    unbounded = successive_linearisation(
+        MarginFormulation(X, y, penalty="l1", C=1.0), LogSurrogate(), normalise_weights=True
+    )
+    assert (fast.history[1].weights > 0).sum() < (unbounded.history[1].weights > 0).sum()
+    for record in fast.history:
+        positive = record.weights[record.weights > 0]
+        assert positive.max() <= ratio * positive.min() * (1 + 1e-12)
 
 
 # -- errors -----------------------------------------------------------------------------------
