@@ -180,3 +180,25 @@ def test_frank_wolfe_matches_a_direct_solve_over_the_simplex(step):
     assert np.all(np.diff(res.objective_path) <= 1e-12) or step == "open_loop"
     np.testing.assert_allclose(res.x.sum(), 1.0, atol=1e-9)
     assert np.all(res.x >= -1e-9)
+
+
+@pytest.mark.parametrize("penalty", ["l1", "l2"])
+def test_arom_rescaled_follows_the_papers_recursion(e1_data, penalty):
+    """Through the driver, each scale vector is the paper's z_{k+1} = z_k ∘ |w_k| (max 1)."""
+    from zeronorm_opt.driver import arom_rescaled
+    from zeronorm_opt.formulations import RescaledMarginFormulation
+
+    X, y = e1_data
+    v, b, z_path, infos = arom_rescaled(X, y, penalty)
+    assert len(z_path) == len(infos) + 1 >= 3
+    np.testing.assert_array_equal(z_path[0], np.ones(X.shape[1]))
+    step = RescaledMarginFormulation(X, y, penalty)
+    for z, z_next in zip(z_path[:-1], z_path[1:], strict=True):
+        step.z.value = z
+        step.solve()
+        expected = z * np.abs(step.w.value)
+        expected[expected <= 1e-6 * expected.max()] = 0.0
+        np.testing.assert_allclose(z_next, expected / expected.max(), atol=1e-6)
+    # The final weights are those of the last solve, on the last support.
+    np.testing.assert_array_equal(v != 0, z_path[-1] > 0)
+    assert np.all(y * (X @ v + b) >= 1 - 1e-6)
