@@ -407,9 +407,11 @@ def arom_rescaled(
     the scales ``z = |v|/max |v|`` (l1; with ``h = v²`` for l2, ``z = 1/√c`` gives the same
     ``z``), so each solve is the paper's ``min ‖w‖`` on ``X ∘ z`` and ``z_{k+1} = z_k ∘ |w_k|``
     normalised to ``max z = 1``. Entries ``≤ tol·max`` are set to zero for good, and the run
-    stops by the driver's rule (support unchanged and ``‖z − z_prev‖∞`` for l1, or the relative
-    decrease of ``Σ ln z``, at most ``tol``). No weight bound (``max_weight_ratio=None``): the
-    paper's loop has none.
+    stops by the driver's rule: support unchanged and either ``‖h/max h − h_prev/max h_prev‖∞``
+    (``h = z`` for l1, ``z²`` for l2) or the relative decrease of the objective (``[C Σ ξ] +
+    s·Σ ln h``) at most ``tol`` — the paper's test is the first alone, so a run may stop one
+    solve sooner, at the same iterate to ``tol``. No weight bound (``max_weight_ratio=None``):
+    the paper's loop has none.
 
     Parameters
     ----------
