@@ -261,6 +261,12 @@ def test_a_highs_failure_carries_the_model_status():
         lp.solve_weighted(np.ones(X.shape[1]))
     assert not isinstance(error.value, InfeasibleError)
     assert "limit" in error.value.status.lower()
+    # Through the driver: where it stopped, and no advice to pass a solver list it cannot take.
+    with pytest.raises(SolverError) as error:
+        highs_successive_linearisation(lp, LogSurrogate(), normalise_weights=True)
+    assert error.value.iteration == 1 and error.value.history == []
+    assert "limit" in error.value.status.lower()
+    assert "fallback" not in error.value.args[0] and "backend='cvxpy'" in error.value.args[0]
 
 
 def test_bad_input_is_rejected():

@@ -221,7 +221,9 @@ def successive_linearisation(
         try:
             info = formulation.solve(solver, solver_options)
         except SolverError as err:
-            raise failed_at(err, it, w[active], history, ratio) from err
+            # A problem bound to one solver (the HiGHS model) cannot take a fallback list.
+            fallback = getattr(formulation, "accepts_solver_list", True)
+            raise failed_at(err, it, w[active], history, ratio, fallback=fallback) from err
         coef = formulation.coef_value()
         h = formulation.magnitudes()
         if prune_tol > 0:
@@ -289,12 +291,15 @@ def bound_weight_range(weights, active, max_weight_ratio) -> np.ndarray:
     return w
 
 
-def failed_at(error: SolverError, iteration: int, weights, history, max_weight_ratio):
+def failed_at(
+    error: SolverError, iteration: int, weights, history, max_weight_ratio, *, fallback=True
+):
     """``error`` re-made (same type) with the iteration, the active weight range and a way out.
 
     The history of the completed iterations and the iteration number are kept on the new
     exception (``err.history``, ``err.iteration``): the last good iterate is
-    ``err.history[-1].coef``.
+    ``err.history[-1].coef``. ``fallback=False`` (a problem with the attribute
+    ``accepts_solver_list = False``, bound to one solver) leaves the fallback-list advice out.
     """
     positive = weights[weights > 0]
     if positive.size:
@@ -312,10 +317,12 @@ def failed_at(error: SolverError, iteration: int, weights, history, max_weight_r
             if max_weight_ratio
             else ""
         )
-        way_out = (
-            f" Way out: pass a fallback list (solver=[{error.solver!r}, 'CLARABEL', 'HIGHS']) "
-            f"or tighten the solver's tolerances{lower}."
+        fallback_list = (
+            f"pass a fallback list (solver=[{error.solver!r}, 'CLARABEL', 'HIGHS']) or "
+            if fallback
+            else ""
         )
+        way_out = f" Way out: {fallback_list}tighten the solver's tolerances{lower}."
     message = (
         f"successive linearisation failed at iteration {iteration} (solver {error.solver}, "
         f"status {error.status!r}; {span}): {error}{way_out} The {len(history)} completed "

@@ -130,6 +130,9 @@ class SplitMarginLP:
     ([True, False], (4, 3, 12))
     """
 
+    #: Solved by HiGHS only: the driver's error reports do not suggest a solver fallback list.
+    accepts_solver_list = False
+
     def __init__(
         self,
         X,
