@@ -10,10 +10,12 @@ the l2-AROM runs, which hand either step to the successive-linearisation driver
 from __future__ import annotations
 
 import time
+from contextlib import nullcontext
 
 import numpy as np
 from scipy.optimize import linprog
 from sklearn.svm import SVC
+from threadpoolctl import threadpool_limits
 
 from ..driver import MAX_WEIGHT_RATIO, successive_linearisation
 from ..exceptions import InfeasibleError, InputError
@@ -297,23 +299,29 @@ def l2_arom_dual_path(
     """
     if backend not in ("cvxpy", "libsvm"):
         raise InputError(f"backend must be 'cvxpy' or 'libsvm'; got {backend!r}.")
-    if backend == "libsvm":
-        step = LibsvmRescaledDual(X, y, C=C, slack_scale=slack_scale)
-    else:
-        step = RescaledSVMDual(X, y, C=C, slack_scale=slack_scale)
     prune_tol = tol if prune_tol is None else prune_tol
-    # The l2-AROM surrogate ½ Σ ln v_j² (log with ε = 0 on h = v²) and AROM's scale factors
-    # z = |v|/max|v|: weights 1/z², i.e. φ'(h) normalised by its smallest active value.
-    result = successive_linearisation(
-        step,
-        LogSurrogate(),
-        max_iter=max_iter,
-        tol=tol,
-        prune_tol=prune_tol,
-        normalise_weights=True,
-        max_weight_ratio=max_weight_ratio,
-        n_features_to_select=n_features_to_select,
-        solver=solver,
-        solver_options=solver_options,
-    )
+    # One BLAS thread for the libsvm path: its BLAS work (the separability check's singular
+    # values, the m × m Gram products) is small, and OpenBLAS's threads only spin and wait on
+    # a busy machine (colon under load ~4.7: the check took 0.68 s with two threads, ~5 ms
+    # with one). The cvxpy path leaves the threads to its solver.
+    threads = threadpool_limits(limits=1, user_api="blas") if backend == "libsvm" else nullcontext()
+    with threads:
+        if backend == "libsvm":
+            step = LibsvmRescaledDual(X, y, C=C, slack_scale=slack_scale)
+        else:
+            step = RescaledSVMDual(X, y, C=C, slack_scale=slack_scale)
+        # The l2-AROM surrogate ½ Σ ln v_j² (log with ε = 0 on h = v²) and AROM's scale
+        # factors z = |v|/max|v|: weights 1/z², i.e. φ'(h) normalised by its smallest one.
+        result = successive_linearisation(
+            step,
+            LogSurrogate(),
+            max_iter=max_iter,
+            tol=tol,
+            prune_tol=prune_tol,
+            normalise_weights=True,
+            max_weight_ratio=max_weight_ratio,
+            n_features_to_select=n_features_to_select,
+            solver=solver,
+            solver_options=solver_options,
+        )
     return result, float(step.bias())
