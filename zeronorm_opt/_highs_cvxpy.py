@@ -77,23 +77,26 @@ class ArrayHighs(HIGHS):
                 raise ValueError(
                     f"HIGHS returned status kError for option (name, value): ({name}, {value})"
                 )
-        status = solver.passModel(
-            n,
-            m,
-            A.nnz,
-            int(hp.MatrixFormat.kColwise),
-            int(hp.ObjSense.kMinimize),
-            0.0,  # the offset is added back by invert()
-            c,
-            col_lower,
-            col_upper,
-            row_lower,
-            b,
-            A.indptr.astype(np.int32),
-            A.indices.astype(np.int32),
-            np.ascontiguousarray(A.data, dtype=np.float64),
-            np.zeros(n, dtype=np.int32),  # all columns continuous
-        )
+        try:
+            status = solver.passModel(
+                n,
+                m,
+                A.nnz,
+                int(hp.MatrixFormat.kColwise),
+                int(hp.ObjSense.kMinimize),
+                0.0,  # the offset is added back by invert()
+                c,
+                col_lower,
+                col_upper,
+                row_lower,
+                b,
+                A.indptr.astype(np.int32),
+                A.indices.astype(np.int32),
+                np.ascontiguousarray(A.data, dtype=np.float64),
+                np.zeros(n, dtype=np.int32),  # all columns continuous
+            )
+        except TypeError:  # a highspy without this overload: cvxpy's own interface
+            return super().solve_via_data(data, warm_start, verbose, solver_opts, solver_cache)
         if status == hp.HighsStatus.kError:
             raise SolverError("HiGHS rejected the model passed as arrays.")
         if warm_start and solver_cache is not None and self.name() in solver_cache:
