@@ -132,6 +132,17 @@ class SolveInfo:
     attempts: list[tuple[str, str]] = field(default_factory=list)
 
 
+def _cvxpy_solver(problem: cp.Problem, name: str):
+    """What to hand ``Problem.solve`` for solver ``name``: HiGHS on an LP takes the array
+    interface (:mod:`zeronorm_opt._highs_cvxpy`: same problem, same answer, without cvxpy's
+    element-by-element copy of the matrix at every solve); anything else the name itself."""
+    if name == "HIGHS" and problem_class(problem) == "LP":
+        from ._highs_cvxpy import ARRAY_HIGHS
+
+        return ARRAY_HIGHS
+    return name
+
+
 def solve_problem(
     problem: cp.Problem,
     solver: str | Sequence[str] | None = None,
@@ -205,7 +216,7 @@ def solve_problem(
             opts = (
                 {k.upper(): v for k, v in options.items()}.get(name, {}) if per_solver else options
             )
-            problem.solve(solver=name, warm_start=warm_start, **opts)
+            problem.solve(solver=_cvxpy_solver(problem, name), warm_start=warm_start, **opts)
         except cp.error.SolverError as exc:  # solver crashed or gave up
             attempts.append((name, "solver_error"))
             last_exc = exc

@@ -1,31 +1,31 @@
-"""l2-AROM through the SVM dual (Weston et al., 2003): the loops and the libsvm fast path.
+"""l2-AROM through the SVM dual (Weston et al., 2003): the libsvm step and the AROM runs.
 
 The declarative dual is :class:`~zeronorm_opt.formulations.RescaledSVMDual`; this module holds
-the solver-specific code around it (moved from ``zeronorm_opt.formulations.svm_dual``):
-the separability LP check (HiGHS via scipy), the libsvm dual step and the AROM loops.
+the solver-specific code around it: the separability check, :class:`LibsvmRescaledDual` (the
+same step solved by libsvm, a :class:`~zeronorm_opt.formulations.contract.Linearisable`) and
+the l2-AROM runs, which hand either step to the successive-linearisation driver
+(:func:`~zeronorm_opt.driver.successive_linearisation`): one loop for every path.
 """
 
 from __future__ import annotations
 
 import time
+from contextlib import nullcontext
 
 import numpy as np
 from scipy.optimize import linprog
 from sklearn.svm import SVC
+from threadpoolctl import threadpool_limits
 
-from .._validation import support_mask
-from ..driver import (
-    MAX_WEIGHT_RATIO,
-    IterationRecord,
-    LinearisationResult,
-    final_support,
-    has_converged,
-)
+from ..driver import MAX_WEIGHT_RATIO, successive_linearisation
 from ..exceptions import InfeasibleError, InputError
 from ..formulations.binary import HARD_MARGIN_HINT
+from ..formulations.penalty import check_weights
 from ..formulations.svm_dual import RescaledSVMDual
+from ..solvers import SolveInfo
+from ..surrogates import LogSurrogate
 
-__all__ = ["LIBSVM_HARD_MARGIN_C", "l2_arom_dual", "l2_arom_dual_path"]
+__all__ = ["LIBSVM_HARD_MARGIN_C", "LibsvmRescaledDual", "l2_arom_dual", "l2_arom_dual_path"]
 
 
 #: libsvm is a soft-margin solver: the hard margin is approximated by this box bound, and a
@@ -34,13 +34,20 @@ LIBSVM_HARD_MARGIN_C = 1e7
 
 
 def _check_separable(X: np.ndarray, y: np.ndarray) -> None:
-    """Raise :class:`InfeasibleError` unless some (w, b) has y_i (w·x_i + b) ≥ 1 (an LP).
+    """Raise :class:`InfeasibleError` unless some (w, b) has y_i (w·x_i + b) ≥ 1.
 
     libsvm would otherwise grind for minutes with a huge box bound on inseparable data.
+    When ``[X, 1]`` has full row rank (the usual case with n > m) the labels themselves are
+    interpolated, ``[X, 1](w, b) = y``, so the data are separable and no LP is needed (the
+    singular values of the m × (n+1) matrix cost far less than the LP); otherwise the LP
+    decides (HiGHS via scipy).
     """
     m, n = X.shape
+    design = np.hstack([X, np.ones((m, 1))])
+    if n + 1 >= m and np.linalg.matrix_rank(design) == m:
+        return
     # Variables (w, b), no objective: −y_i (x_i, 1)·(w, b) ≤ −1.
-    A = -y[:, None] * np.hstack([X, np.ones((m, 1))])
+    A = -y[:, None] * design
     res = linprog(np.zeros(n + 1), A_ub=A, b_ub=-np.ones(m), bounds=(None, None), method="highs")
     if res.status == 2:
         raise InfeasibleError(
@@ -50,19 +57,137 @@ def _check_separable(X: np.ndarray, y: np.ndarray) -> None:
         )
 
 
-def _libsvm_dual_step(X, y, z, zu, C, slack_scale):
-    """One dual solve with libsvm on the precomputed rescaled Gram matrix (+ ridge)."""
-    Xz = X * z
-    K = Xz @ Xz.T
-    if slack_scale is not None:
-        K[np.diag_indices_from(K)] += slack_scale**2 * zu**2
-    box = LIBSVM_HARD_MARGIN_C if C is None else C
-    svc = SVC(kernel="precomputed", C=box, tol=1e-8, shrinking=False).fit(K, y)
-    alpha = np.zeros(len(y))
-    alpha[svc.support_] = np.abs(svc.dual_coef_[0])
-    # libsvm's decision is Σ α_i y_i K(x_i, x) − ρ with intercept_ = −ρ; its labels are
-    # ordered (−1, +1), so dual_coef_ already holds α_i y_i.
-    return alpha, float(svc.intercept_[0])
+class LibsvmRescaledDual:
+    """The l2-AROM step in the dual solved by libsvm, for the successive-linearisation driver.
+
+    Implements :class:`~zeronorm_opt.formulations.contract.Linearisable` for the problem of
+    :class:`~zeronorm_opt.formulations.RescaledSVMDual` — the SVM on the rescaled data
+    ``x ∘ z`` with the optional Gram ridge ``c² diag(z_u²)`` of the l0-slack augmentation —
+    without cvxpy: every :meth:`solve` hands scikit-learn's libsvm the precomputed m×m Gram
+    matrix of the *active* rescaled features (the hard margin as the box bound
+    ``LIBSVM_HARD_MARGIN_C``). The driver's weights ``c`` are scales ``z = 1/√c``, as in
+    ``RescaledSVMDual``; the coefficients are the original-space weights ``(v, u)``.
+
+    Parameters
+    ----------
+    X : array-like of shape (m, n)
+    y : array-like of shape (m,)
+    C : float or None, default=None
+        Box constraint (soft margin); None: hard margin (the data are checked separable first).
+    slack_scale : float or None, default=None
+        ``c`` of the l0-slack augmentation (adds ``m`` slack coordinates after the features).
+
+    Examples
+    --------
+    >>> from zeronorm_opt import LogSurrogate, successive_linearisation
+    >>> from zeronorm_opt.datasets import make_weston_linear
+    >>> X, y = make_weston_linear(20, n_features=40, random_state=0)
+    >>> step = LibsvmRescaledDual(X, y)
+    >>> res = successive_linearisation(step, LogSurrogate(), normalise_weights=True)
+    >>> bool(np.all(y * (X @ res.coef + step.bias()) >= 1 - 1e-5))
+    True
+
+    References
+    ----------
+    J. Weston, A. Elisseeff, B. Schölkopf and M. Tipping, "Use of the zero-norm with linear models
+    and kernel methods", Journal of Machine Learning Research 3:1439–1461, 2003.
+
+    C.-C. Chang and C.-J. Lin, "LIBSVM: a library for support vector machines", ACM Transactions
+    on Intelligent Systems and Technology 2(3):27, 2011.
+    """
+
+    penalty_scale = 0.5
+
+    def __init__(self, X, y, C: float | None = None, slack_scale: float | None = None) -> None:
+        # RescaledSVMDual validates the data and holds the same problem (its cvxpy problem is
+        # only built if solved, which this class never does).
+        spec = RescaledSVMDual(X, y, C=C, slack_scale=slack_scale)
+        self.X, self.y, self.C, self.slack_scale = spec.X, spec.y, spec.C, spec.slack_scale
+        m, n = self.X.shape
+        self.n_features = n
+        self.n_coef = n + (m if self.slack_scale is not None else 0)
+        self._active = np.ones(self.n_coef, dtype=bool)
+        self._scales = np.ones(self.n_coef)
+        self._coef = np.zeros(self.n_coef)
+        self._bias = 0.0
+        if self.C is None and self.slack_scale is None:
+            _check_separable(self.X, self.y)
+
+    def set_weights(self, weights) -> None:
+        """Set the scales ``z = 1/√c`` from the weights ``c`` (positive on the active set)."""
+        c = check_weights(weights, self.n_coef)
+        if np.any(c[self._active] <= 0):
+            raise InputError(
+                "the dual needs positive weights on the active coordinates (a weight of 0 is an "
+                "infinite scale); use MarginFormulation for surrogates whose derivative reaches 0."
+            )
+        self._scales = np.zeros(self.n_coef)
+        self._scales[self._active] = 1.0 / np.sqrt(c[self._active])
+
+    def set_active(self, mask) -> None:
+        """Remove the coordinates where ``mask`` is False (their scale becomes 0)."""
+        mask = np.asarray(mask)
+        if mask.shape != (self.n_coef,):
+            raise InputError(f"the active mask must have shape ({self.n_coef},).")
+        self._active = mask.astype(bool)
+        self._scales = np.where(self._active, self._scales, 0.0)
+
+    def solve(self, solver=None, solver_options: dict | None = None) -> SolveInfo:
+        """One libsvm solve at the current scales; ``solver`` and options must be None."""
+        if solver is not None or solver_options:
+            raise InputError(
+                "the libsvm step takes neither a cvxpy solver nor solver_options; use "
+                "RescaledSVMDual (backend='cvxpy') for those."
+            )
+        start = time.perf_counter()
+        n = self.n_features
+        features = np.flatnonzero(self._scales[:n] > 0)
+        scaled = self.X[:, features] * self._scales[features]  # only the active columns
+        gram = scaled @ scaled.T
+        zu = self._scales[n:]
+        if self.slack_scale is not None:
+            gram[np.diag_indices_from(gram)] += self.slack_scale**2 * zu**2
+        box = LIBSVM_HARD_MARGIN_C if self.C is None else self.C
+        svc = SVC(kernel="precomputed", C=box, tol=1e-8, shrinking=False).fit(gram, self.y)
+        alpha = np.zeros(len(self.y))
+        alpha[svc.support_] = np.abs(svc.dual_coef_[0])
+        # libsvm's decision is Σ α_i y_i K(x_i, x) − ρ with intercept_ = −ρ; its labels are
+        # ordered (−1, +1), so dual_coef_ already holds α_i y_i.
+        self._bias = float(svc.intercept_[0])
+        ya = self.y * alpha
+        rescaled = scaled.T @ ya
+        coef = np.zeros(self.n_coef)
+        coef[features] = self._scales[features] * rescaled
+        value = float(alpha.sum()) - 0.5 * float(rescaled @ rescaled)
+        if self.slack_scale is not None:
+            coef[n:] = self.slack_scale * zu**2 * ya
+            value -= 0.5 * self.slack_scale**2 * float(np.sum((zu * alpha) ** 2))
+        self._coef = np.where(self._active, coef, 0.0)
+        return SolveInfo(
+            status="optimal", solver="libsvm", value=value, solve_time=time.perf_counter() - start
+        )
+
+    def bias(self) -> float:
+        """``b`` of the last solve."""
+        return self._bias
+
+    def coef_value(self) -> np.ndarray:
+        """``(v, u)`` of the last solve: feature weights (then slack-coordinate weights)."""
+        return self._coef.copy()
+
+    def magnitudes(self) -> np.ndarray:
+        """``h_j = v_j²`` (and ``u_i²``)."""
+        return self._coef**2
+
+    def base_objective_value(self) -> float:
+        """``C Σ ξ`` at the last solve (0 for the hard margin)."""
+        if self.C is None:
+            return 0.0
+        n = self.n_features
+        scores = self.X @ self._coef[:n] + self._bias
+        if self.slack_scale is not None:  # the augmented column c·δ_i carries weight u_i
+            scores = scores + self.slack_scale * self._coef[n:]
+        return self.C * float(np.maximum(0.0, 1.0 - self.y * scores).sum())
 
 
 def l2_arom_dual(
@@ -145,20 +270,21 @@ def l2_arom_dual_path(
     solver=None,
     solver_options=None,
 ):
-    """l2-AROM through the dual, recorded like the driver (history, budget, stop reason).
+    """l2-AROM through the dual, run by the successive-linearisation driver.
 
-    The loop of :func:`l2_arom_dual`, returning a
-    :class:`~zeronorm_opt.driver.LinearisationResult` whose records hold the objective
-    ``C Σ ξ + ½ Σ_j ln v_j²`` over the remaining coordinates (the l2-AROM surrogate with
-    ε = 0, as the primal driver records it), the support size, the coefficients ``(v, u)``,
-    the solver and its time; with ``n_features_to_select`` it applies the budget procedure of
-    Weston et al. (2003).
+    :func:`~zeronorm_opt.driver.successive_linearisation` with ``LogSurrogate()`` (ε = 0) and
+    normalised weights drives :class:`LibsvmRescaledDual` (``backend="libsvm"``) or
+    :class:`~zeronorm_opt.formulations.RescaledSVMDual` (``backend="cvxpy"``): the weights
+    ``1/z²`` with ``z = |v|/max|v|`` are AROM's scale factors. The records hold the objective
+    ``C Σ ξ + ½ Σ_j ln v_j²`` over the remaining coordinates, the support size, the
+    coefficients ``(v, u)``, the solver and its time; with ``n_features_to_select`` the
+    driver applies the budget procedure of Weston et al. (2003).
     This is the fast path :class:`~zeronorm_opt.AROM` uses for ``penalty="l2"`` when n > m.
 
     Coefficients ``≤ prune_tol·max`` (default ``tol``) are removed for good, and so are those
-    whose weight ``1/z_j²`` passes ``max_weight_ratio`` (as in the driver); the loop stops,
-    as the driver does, when the support is unchanged and either the largest change of
-    ``h/max h`` (``h = v²``) or the relative decrease of the objective is at most ``tol``.
+    whose weight ``1/z_j²`` passes ``max_weight_ratio``; the run stops when the support is
+    unchanged and either the largest change of ``h/max h`` (``h = v²``) or the relative
+    decrease of the objective is at most ``tol`` (the driver's rules).
 
     Returns
     -------
@@ -173,67 +299,29 @@ def l2_arom_dual_path(
     """
     if backend not in ("cvxpy", "libsvm"):
         raise InputError(f"backend must be 'cvxpy' or 'libsvm'; got {backend!r}.")
-    dual = RescaledSVMDual(X, y, C=C, slack_scale=slack_scale)
-    m, n = dual.X.shape
-    augmented = dual.slack_scale is not None
-    z, zu = np.ones(n), np.ones(m)
-    b = 0.0
-    if backend == "libsvm" and dual.C is None and not augmented:
-        _check_separable(dual.X, dual.y)
     prune_tol = tol if prune_tol is None else prune_tol
-    history: list = []
-    stop_reason = "max_iter"
-    coef = np.zeros(n + m if augmented else n)
-    prev_h, prev_obj = None, np.inf
-    for it in range(1, int(max_iter) + 1):
-        start = time.perf_counter()
+    # One BLAS thread for the libsvm path: its BLAS work (the separability check's singular
+    # values, the m × m Gram products) is small, and OpenBLAS's threads only spin and wait on
+    # a busy machine (colon under load ~4.7: the check took 0.68 s with two threads, ~5 ms
+    # with one). The cvxpy path leaves the threads to its solver.
+    threads = threadpool_limits(limits=1, user_api="blas") if backend == "libsvm" else nullcontext()
+    with threads:
         if backend == "libsvm":
-            alpha, b = _libsvm_dual_step(dual.X, dual.y, z, zu, dual.C, dual.slack_scale)
-            v = z**2 * (dual.X.T @ (dual.y * alpha))
-            u = dual.slack_scale * zu**2 * dual.y * alpha if augmented else np.zeros(0)
-            status, solver_name = "optimal", "libsvm"
+            step = LibsvmRescaledDual(X, y, C=C, slack_scale=slack_scale)
         else:
-            dual.z.value = z
-            if augmented:
-                dual.z_slack.value = zu
-            info = dual.solve(solver, solver_options)
-            v, b = dual.original_weights()
-            u = dual.slack_weights() if augmented else np.zeros(0)
-            status, solver_name = info.status, info.solver
-        elapsed = time.perf_counter() - start
-        coef = np.concatenate([v, u])
-        scales = np.concatenate([z, zu if augmented else []])
-        keep = support_mask(coef, prune_tol) & (scales > 0)
-        coef = np.where(keep, coef, 0.0)
-        objective = 0.5 * float(np.sum(np.log(coef[keep] ** 2)))
-        if dual.C is not None:
-            margins = dual.y * (dual.X @ coef[:n] + b)
-            objective += dual.C * float(np.maximum(0.0, 1.0 - margins).sum())
-        record = IterationRecord(
-            iteration=it,
-            objective=objective,
-            support_size=int(keep[:n].sum()),
-            coef=coef.copy(),
-            weights=np.divide(1.0, scales**2, out=np.zeros_like(scales), where=scales > 0),
-            status=status,
-            solver=solver_name,
-            solve_time=elapsed,
+            step = RescaledSVMDual(X, y, C=C, slack_scale=slack_scale)
+        # The l2-AROM surrogate ½ Σ ln v_j² (log with ε = 0 on h = v²) and AROM's scale
+        # factors z = |v|/max|v|: weights 1/z², i.e. φ'(h) normalised by its smallest one.
+        result = successive_linearisation(
+            step,
+            LogSurrogate(),
+            max_iter=max_iter,
+            tol=tol,
+            prune_tol=prune_tol,
+            normalise_weights=True,
+            max_weight_ratio=max_weight_ratio,
+            n_features_to_select=n_features_to_select,
+            solver=solver,
+            solver_options=solver_options,
         )
-        history.append(record)
-        if n_features_to_select is not None and record.support_size <= n_features_to_select:
-            stop_reason = "budget"
-            break
-        h = coef**2
-        if prev_h is not None and has_converged(h, prev_h, objective, prev_obj, tol):
-            stop_reason = "converged"
-            break
-        prev_h, prev_obj = h, objective
-        scale = np.abs(coef) / np.abs(coef).max()
-        if max_weight_ratio is not None:  # the driver's bound: weights 1/z² ≤ ratio·min
-            scale[scale**2 < 1.0 / max_weight_ratio] = 0.0
-        z, zu = scale[:n], (scale[n:] if augmented else zu)
-    support = final_support(history, n_features_to_select, n, prune_tol)
-    result = LinearisationResult(
-        coef=coef, support=support, history=history, n_iter=len(history), stop_reason=stop_reason
-    )
-    return result, float(b)
+    return result, float(step.bias())
