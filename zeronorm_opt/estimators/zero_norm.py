@@ -61,6 +61,17 @@ class _BinaryZeroNorm(ZeroNormSelector):
             return last
         # With a budget: a soft-margin l2 SVM on the selected features with their original
         # scaling (Weston et al. 2003), under the user's constraints.
+        if self.extra_constraints is None:
+            # The same QP on the selected columns only: the removed coefficients are zero
+            # either way, and a QP over every feature with equality rows for the removed ones
+            # cost ~20x more on the microarray data (same solution to ~1e-12, tested).
+            f = MarginFormulation(X[:, support], y_fit, penalty="l2", C=self.refit_C)
+            f.solve(self.solver, self.solver_options)
+            coef = np.zeros(X.shape[1])
+            coef[support], b = f.solution()
+            return coef, b
+        # The user's constraints index every feature (f.v[j]): the full formulation, compiled
+        # once per training set and re-solved with another active mask.
         f = None if cache is None else cache.get("refit")
         if f is None:
             f = MarginFormulation(X, y_fit, penalty="l2", C=self.refit_C)
