@@ -183,14 +183,13 @@ class ZeroNormCV(MetaEstimatorMixin, SelectorMixin, BaseEstimator):
         scores = np.empty((len(splits), grid.size))
         path = np.zeros((len(splits), grid.size, n_features), dtype=bool)
         for k, ((tr, te), run) in enumerate(zip(splits, runs, strict=True)):
+            # The refits of one fold share their compiled problem (only the support changes).
+            cache: dict = {}
             for j, r in enumerate(grid):
-                path[k, j], _ = support_at_budget(run.history_, int(r), n_features, run.prune_tol)
-            # The refits of one fold share their compiled problem (only the support changes),
-            # built on the columns some budget of the fold selects.
-            cache: dict = {"columns": path[k].any(axis=0)}
-            for j, r in enumerate(grid):
+                support, _ = support_at_budget(run.history_, int(r), n_features, run.prune_tol)
+                path[k, j] = support
                 model = clone(base).set_params(n_features_to_select=int(r))
-                model._fit_on_support(X[tr], y[tr], path[k, j], cache)
+                model._fit_on_support(X[tr], y[tr], support, cache)
                 scores[k, j] = check_scoring(model, self.scoring)(model, X[te], y[te])
         mean, std = scores.mean(axis=0), scores.std(axis=0)
         best = int(np.argmax(mean))  # the smallest budget among equal means

@@ -75,21 +75,13 @@ class _BinaryZeroNorm(ZeroNormSelector):
             # The same QP on the selected columns only: the removed coefficients are zero
             # either way, and a QP over every feature with equality rows for the removed ones
             # cost ~20x more on the microarray data (same solution to ~1e-12, tested).
-            # ZeroNormCV passes the union of a fold's supports (cache["columns"]): the refits
-            # of one fold then share one compiled QP on those columns and differ by the mask.
-            keep = support if cache is None else cache.get("columns", support)
-            f = None if cache is None else cache.get("reduced")
-            if f is None:
-                columns = X[:, keep]
-                if sp.issparse(columns):  # a few columns: small, and the QP's matrix anyway
-                    columns = columns.toarray()
-                f = MarginFormulation(columns, y_fit, penalty="l2", C=self.refit_C)
-                if cache is not None:
-                    cache["reduced"] = f
-            f.set_active(support[keep])
+            columns = X[:, support]
+            if sp.issparse(columns):  # r columns: small, and the QP's matrix anyway
+                columns = columns.toarray()
+            f = MarginFormulation(columns, y_fit, penalty="l2", C=self.refit_C)
             f.solve(self.solver, self.solver_options)
             coef = np.zeros(X.shape[1])
-            coef[keep], b = f.solution()
+            coef[support], b = f.solution()
             return coef, b
         # The user's constraints index every feature (f.v[j]): the full formulation, compiled
         # once per training set and re-solved with another active mask.
