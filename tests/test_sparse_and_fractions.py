@@ -19,6 +19,7 @@ from zeronorm_opt import (
     BridgeRegression,
     FisherScore,
     InformationGainFilter,
+    InputError,
     LassoISTA,
     MulticlassAROM,
     NotSeparableError,
@@ -92,7 +93,8 @@ def test_zero_norm_lps_give_the_dense_result_on_sparse_input(make, fmt):
 
 
 @pytest.mark.parametrize(
-    "make", [lambda: AROM(C=10.0), lambda: FSV(C=100.0, n_features_to_select=10)],
+    "make",
+    [lambda: AROM(C=10.0), lambda: FSV(C=100.0, n_features_to_select=10)],
     ids=["l1-AROM", "FSV"],
 )
 def test_zero_norm_lps_on_tfidf_equal_the_dense_run(make):
@@ -214,3 +216,13 @@ def test_wide_sparse_input_runs_l2_arom_in_the_primal_with_the_dense_support():
     assert (dense.backend_, sparse.backend_) == ("libsvm", "cvxpy")
     np.testing.assert_array_equal(sparse.support_, dense.support_)
     np.testing.assert_allclose(sparse.coef_, dense.coef_, atol=1e-4)
+
+
+def test_non_finite_sparse_entries_are_an_input_error():
+    X, y = _sparse_data()
+    X = sp.csr_matrix(X)
+    X.data[0] = np.nan
+    with pytest.raises(InputError, match="NaN or infinite"):
+        SplitMarginLP(X, y, 1.0)
+    with pytest.raises(InputError, match="NaN"):
+        AROM(C=1.0).fit(X, y)

@@ -115,9 +115,7 @@ def test_refit_on_the_selected_columns_equals_the_full_formulation(e1, Est):
     # (empty) extra_constraints keeps the QP over every feature with the others fixed at zero.
     X, y = e1
     reduced = Est(C=1.0, n_features_to_select=4, refit_C=0.5).fit(X, y)
-    full = Est(C=1.0, n_features_to_select=4, refit_C=0.5, extra_constraints=lambda f: []).fit(
-        X, y
-    )
+    full = Est(C=1.0, n_features_to_select=4, refit_C=0.5, extra_constraints=lambda f: []).fit(X, y)
     np.testing.assert_array_equal(reduced.support_, full.support_)
     np.testing.assert_allclose(reduced.coef_, full.coef_, atol=1e-6)
     np.testing.assert_allclose(reduced.intercept_, full.intercept_, atol=1e-6)

@@ -45,7 +45,8 @@ class ZeroNormCV(MetaEstimatorMixin, SelectorMixin, BaseEstimator):
     scored on its test part. ``r`` is the budget of best mean score (``rule="best"``) or the
     smallest budget whose mean score is within one standard error of the best
     (``rule="one_se"``, Breiman et al. 1984); the estimator is then refitted on all the data
-    with that budget.
+    with that budget. A ``scipy.sparse`` X is passed on to an estimator that takes it
+    (:class:`~zeronorm_opt.AROM`, :class:`~zeronorm_opt.FSV`).
 
     Parameters
     ----------

@@ -299,9 +299,7 @@ class ZeroNormSelector(SelectorMixin, BaseEstimator):
             return X, self._encode_labels(y), y
         check_finite_target(y)
         try:
-            X, y = validate_data(
-                self, X, y, dtype=np.float64, y_numeric=True, accept_sparse=sparse
-            )
+            X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True, accept_sparse=sparse)
         except ValueError as exc:
             raise InputError(str(exc)) from exc
         check_not_all_constant(X)
