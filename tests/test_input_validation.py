@@ -1,7 +1,8 @@
-"""Bad input at the boundary (issue 11): NaN/inf targets, all-constant X, iteration parameters.
+"""Bad input at the boundary (issue 11): NaN/inf targets, all-constant X, parameters.
 
-Every case is rejected at ``fit`` with :class:`~zeronorm_opt.InputError` (a ``ValueError``)
-whose message names the problem.
+Every data case is rejected at ``fit`` with :class:`~zeronorm_opt.InputError` (a
+``ValueError``) whose message names the problem; every parameter outside its declared range
+with scikit-learn's ``InvalidParameterError`` naming the parameter.
 """
 
 from __future__ import annotations
@@ -136,3 +137,59 @@ def test_valid_fit_still_works(name):
     X, y = _data(name)
     model = _estimator(name).fit(X, y)
     assert model.n_features_in_ == X.shape[1]
+
+
+#: Estimators whose parameter errors are also the package's InputError (ParameterError).
+RETYPED = ("AROM", "FSV", "MulticlassAROM", "AdaptiveScaling", "ZeroNormSelector", "ZeroNormCV")
+
+
+def _every_estimator():
+    """One instance of every exported estimator, the generic selector and ZeroNormCV."""
+    from _user_formulations import SparseSVR
+
+    out = {name: _estimator(name) for name in ESTIMATORS}
+    out["ZeroNormSelector"] = zn.ZeroNormSelector(SparseSVR)
+    out["ZeroNormCV"] = zn.ZeroNormCV(zn.AROM(C=1.0), n_features_grid=[1, 2], cv=2)
+    return out
+
+
+def _out_of_range_values():
+    """``(estimator, parameter, value)``: a value outside *every* declared constraint.
+
+    scikit-learn's generator gives one invalid value per constraint (a bound crossed, a string
+    not among the options ...); a value that another constraint of the same parameter admits
+    is skipped, and an instance of a fresh class stands for "wrong type" everywhere.
+    """
+    from sklearn.utils._param_validation import generate_invalid_param_val, make_constraint
+
+    cases = []
+    for est_name, est in _every_estimator().items():
+        for param, declared in est._parameter_constraints.items():
+            if declared == "no_validation":
+                continue
+            constraints = [make_constraint(c) for c in declared]
+            values = [type("BadType", (), {})()]
+            for constraint in constraints:
+                try:
+                    values.append(generate_invalid_param_val(constraint))
+                except NotImplementedError:
+                    pass
+            for value in values:
+                if not any(c.is_satisfied_by(value) for c in constraints):
+                    cases.append(pytest.param(est_name, param, value, id=f"{est_name}-{param}"))
+    return cases
+
+
+@pytest.mark.parametrize(("name", "param", "value"), _out_of_range_values())
+def test_every_parameter_out_of_range_is_rejected_at_fit_naming_it(name, param, value):
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    est = _every_estimator()[name].set_params(**{param: value})
+    X, y = _data("AROM" if name in ("ZeroNormCV", "ZeroNormSelector") else name)
+    if name == "ZeroNormSelector":
+        y = X @ np.array([1.0, 0.0, -2.0])  # a regression formulation
+    with pytest.raises(InvalidParameterError, match=rf"'{param}' parameter of") as info:
+        est.fit(X, y)
+    if name in RETYPED:
+        # The package's own type too, so one except clause catches every bad input.
+        assert isinstance(info.value, InputError)

@@ -1,21 +1,32 @@
-"""Sparse input where the mathematics allows it, a clear error where it does not, and the one
-meaning of a fractional ``n_features_to_select`` across the ranking selectors."""
+"""Sparse input where the mathematics allows it (filters, the zero-norm LPs, the Lasso by (F)ISTA),
+the dense result on it, a clear error where it does not, and the one meaning of a fractional
+``n_features_to_select`` across the ranking selectors."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from sklearn.feature_extraction.text import TfidfTransformer
+from sklearn.linear_model import Lasso
 
 from zeronorm_opt import (
+    AROM,
+    FSV,
     R2W2,
     SVMRFE,
     AlignmentSelector,
+    BridgeRegression,
     FisherScore,
     InformationGainFilter,
+    InputError,
     LassoISTA,
+    MulticlassAROM,
+    NotSeparableError,
+    ZeroNormCV,
 )
-from zeronorm_opt.datasets import make_weston_linear
+from zeronorm_opt.datasets import make_weston_linear, make_zipf_corpus
+from zeronorm_opt.fast.highs_model import SplitMarginLP
 
 
 def _sparse_data(seed: int = 0):
@@ -47,19 +58,131 @@ def test_sparse_input_gives_the_dense_result(make, fmt):
     assert sp.issparse(sparse.transform(sp.csr_matrix(X)))
 
 
+def _tfidf(n_documents=200, vocabulary=1500, seed=0):
+    """tf-idf of a synthetic Zipf corpus (sparse CSR, about 2 % non-zeros) and ±1 labels."""
+    counts, y = make_zipf_corpus(n_documents, vocabulary, random_state=seed)
+    return TfidfTransformer().fit_transform(counts), y
+
+
+_LP_ESTIMATORS = {
+    "l1-AROM": lambda: AROM(C=1.0),
+    "l1-AROM-budget": lambda: AROM(C=1.0, n_features_to_select=3),
+    "l1-AROM-l0-slacks": lambda: AROM(slack_penalty="l0"),
+    "l1-AROM-cvxpy": lambda: AROM(C=1.0, backend="cvxpy"),
+    "l2-AROM-cvxpy": lambda: AROM(penalty="l2", C=1.0, backend="cvxpy", n_features_to_select=4),
+    "l2-AROM-auto": lambda: AROM(penalty="l2", C=1.0),
+    "FSV": lambda: FSV(C=1.0),
+    "FSV-trade-off": lambda: FSV(trade_off=0.2, n_features_to_select=0.2),
+}
+
+
+@pytest.mark.parametrize("make", list(_LP_ESTIMATORS.values()), ids=list(_LP_ESTIMATORS))
+@pytest.mark.parametrize("fmt", ["csr", "csc"])
+def test_zero_norm_lps_give_the_dense_result_on_sparse_input(make, fmt):
+    X, y = _sparse_data()
+    dense = make().fit(X, y)
+    sparse = make().fit(sp.csr_matrix(X).asformat(fmt), y)
+    assert sparse.backend_ == dense.backend_
+    np.testing.assert_array_equal(sparse.support_, dense.support_)
+    # The LPs/QPs hold the same non-zeros in the same order: the same iterates.
+    assert len(sparse.history_) == len(dense.history_)
+    np.testing.assert_allclose(sparse.coef_, dense.coef_, rtol=0, atol=1e-9)
+    np.testing.assert_allclose(sparse.intercept_, dense.intercept_, rtol=0, atol=1e-9)
+    np.testing.assert_array_equal(sparse.predict(sp.csr_matrix(X)), dense.predict(X))
+    assert sp.issparse(sparse.transform(sp.csr_matrix(X)))
+
+
 @pytest.mark.parametrize(
     "make",
-    [
-        lambda: R2W2(2, radius="variance"),
-        lambda: AlignmentSelector(n_features_to_select=2),
-        lambda: LassoISTA(alpha=0.1),
-    ],
-    ids=["R2W2", "AlignmentSelector", "LassoISTA"],
+    [lambda: AROM(C=10.0), lambda: FSV(C=100.0, n_features_to_select=10)],
+    ids=["l1-AROM", "FSV"],
 )
-def test_dense_only_methods_refuse_sparse_input_with_a_clear_error(make):
+def test_zero_norm_lps_on_tfidf_equal_the_dense_run(make):
+    T, y = _tfidf()
+    sparse = make().fit(T, y)
+    dense = make().fit(T.toarray(), y)
+    assert sparse.support_.any()
+    np.testing.assert_array_equal(sparse.support_, dense.support_)
+    np.testing.assert_allclose(sparse.coef_, dense.coef_, rtol=0, atol=1e-9)
+
+
+def test_split_margin_lp_holds_the_same_model_for_sparse_and_dense():
     X, y = _sparse_data()
-    with pytest.raises(TypeError, match="dense data is required"):
+    dense, sparse = SplitMarginLP(X, y, 1.0), SplitMarginLP(sp.csc_matrix(X), y, 1.0)
+    assert sparse.problem_size() == dense.problem_size()
+    assert sparse.problem_size()[2] == 2 * np.count_nonzero(X) + 2 * X.shape[0]
+    weights = np.linspace(1.0, 2.0, X.shape[1])
+    np.testing.assert_array_equal(sparse.solve(weights).coef, dense.solve(weights).coef)
+
+
+def test_sparse_hard_margin_on_inseparable_data_is_a_data_diagnosis():
+    X, y = _sparse_data()
+    X = sp.csr_matrix(np.vstack([X, X[:1]]))
+    y = np.concatenate([y, -y[:1]])  # one point with both labels: nothing separates them
+    with pytest.raises(NotSeparableError):
+        AROM().fit(X, y)
+
+
+def test_zero_norm_cv_on_sparse_input_equals_dense():
+    X, y = _sparse_data()
+    make = lambda: ZeroNormCV(AROM(C=1.0), n_features_grid=[1, 2, 4], cv=3)  # noqa: E731
+    sparse, dense = make().fit(sp.csr_matrix(X), y), make().fit(X, y)
+    np.testing.assert_array_equal(sparse.fold_support_path_, dense.fold_support_path_)
+    np.testing.assert_array_equal(
+        sparse.cv_results_["mean_test_score"], dense.cv_results_["mean_test_score"]
+    )
+    np.testing.assert_array_equal(sparse.support_, dense.support_)
+
+
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("algorithm", ["fista", "ista"])
+def test_lasso_ista_on_sparse_input_equals_dense_and_scikit_learn(fit_intercept, algorithm):
+    X, _ = _sparse_data()
+    y = 2.0 * X[:, 0] - X[:, 3] + 0.5  # a regression target on the sparse E1 data
+    make = lambda: LassoISTA(0.05, algorithm=algorithm, fit_intercept=fit_intercept)  # noqa: E731
+    dense, sparse = make().fit(X, y), make().fit(sp.csr_matrix(X), y)
+    reference = Lasso(0.05, fit_intercept=fit_intercept, tol=1e-12, max_iter=100_000).fit(X, y)
+    np.testing.assert_allclose(sparse.coef_, dense.coef_, atol=1e-6)
+    np.testing.assert_allclose(sparse.coef_, reference.coef_, atol=1e-6)
+    assert sparse.intercept_ == pytest.approx(reference.intercept_, abs=1e-6)
+    np.testing.assert_allclose(sparse.predict(sp.csr_matrix(X)), dense.predict(X), atol=1e-5)
+
+
+def test_lasso_ista_on_tfidf_equals_scikit_learn():
+    T, y = _tfidf()
+    y = y.astype(float)
+    sparse = LassoISTA(alpha=0.002).fit(T, y)
+    reference = Lasso(alpha=0.002, tol=1e-12, max_iter=100_000).fit(T, y)
+    assert sparse.support_.any()
+    # Words that occur in exactly the same documents are equal columns: the Lasso's
+    # coefficients are then not unique, but its fitted values and its objective are.
+    np.testing.assert_allclose(sparse.predict(T), reference.predict(T), atol=1e-5)
+
+    def objective(model):
+        r = y - model.predict(T)
+        return r @ r / (2 * y.size) + 0.002 * np.abs(model.coef_).sum()
+
+    assert objective(sparse) == pytest.approx(objective(reference), rel=1e-7)
+
+
+@pytest.mark.parametrize(
+    ("make", "named"),
+    [
+        (lambda: R2W2(2, radius="variance"), "dense data is required"),
+        (lambda: AlignmentSelector(n_features_to_select=2), "dense data is required"),
+        (lambda: BridgeRegression(alpha=0.1), "dense data is required"),
+        (lambda: LassoISTA(alpha=0.1, algorithm="cvxpy"), "algorithm='fista'"),
+        (lambda: AROM(penalty="l2", backend="libsvm"), "backend='cvxpy'"),
+        (lambda: MulticlassAROM(C=1.0), "toarray()"),
+    ],
+    ids=["R2W2", "AlignmentSelector", "Bridge", "LassoISTA-cvxpy", "l2-AROM-libsvm", "Multiclass"],
+)
+def test_dense_only_methods_refuse_sparse_input_with_a_clear_error(make, named):
+    X, y = _sparse_data()
+    X = np.hstack([X, X])  # more features than samples, where the libsvm dual serves l2-AROM
+    with pytest.raises(TypeError, match="dense data is required") as err:
         make().fit(sp.csr_matrix(X), y)
+    assert named in str(err.value)
 
 
 @pytest.mark.parametrize(
@@ -81,3 +204,25 @@ def test_a_fraction_of_the_features_is_the_rounded_count(make, fraction, count):
     by_count = make(count).fit(X, y)
     assert by_fraction.get_support().sum() == count
     np.testing.assert_array_equal(by_fraction.get_support(), by_count.get_support())
+
+
+def test_wide_sparse_input_runs_l2_arom_in_the_primal_with_the_dense_support():
+    # More features than samples: dense X goes to libsvm's dual (a dense Gram matrix), sparse
+    # X to the primal QPs in cvxpy, which keep it sparse. Same iterates up to the solvers.
+    X, y = _sparse_data()
+    X = np.hstack([X, X[:, ::-1] * 0.5])
+    dense = AROM(penalty="l2", C=1.0).fit(X, y)
+    sparse = AROM(penalty="l2", C=1.0).fit(sp.csr_matrix(X), y)
+    assert (dense.backend_, sparse.backend_) == ("libsvm", "cvxpy")
+    np.testing.assert_array_equal(sparse.support_, dense.support_)
+    np.testing.assert_allclose(sparse.coef_, dense.coef_, atol=1e-4)
+
+
+def test_non_finite_sparse_entries_are_an_input_error():
+    X, y = _sparse_data()
+    X = sp.csr_matrix(X)
+    X.data[0] = np.nan
+    with pytest.raises(InputError, match="NaN or infinite"):
+        SplitMarginLP(X, y, 1.0)
+    with pytest.raises(InputError, match="NaN"):
+        AROM(C=1.0).fit(X, y)

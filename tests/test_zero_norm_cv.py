@@ -107,3 +107,16 @@ def test_bad_grid(e1):
         ZeroNormCV(AROM(C=1.0), n_features_grid=[1.5]).fit(X, y)
     with pytest.raises(InputError, match="'rule' parameter"):
         ZeroNormCV(AROM(C=1.0), rule="median").fit(X, y)
+
+
+@pytest.mark.parametrize("Est", [AROM, FSV])
+def test_refit_on_the_selected_columns_equals_the_full_formulation(e1, Est):
+    # Without user constraints the budgeted refit solves the SVM QP on X[:, support]; an
+    # (empty) extra_constraints keeps the QP over every feature with the others fixed at zero.
+    X, y = e1
+    reduced = Est(C=1.0, n_features_to_select=4, refit_C=0.5).fit(X, y)
+    full = Est(C=1.0, n_features_to_select=4, refit_C=0.5, extra_constraints=lambda f: []).fit(X, y)
+    np.testing.assert_array_equal(reduced.support_, full.support_)
+    np.testing.assert_allclose(reduced.coef_, full.coef_, atol=1e-6)
+    np.testing.assert_allclose(reduced.intercept_, full.intercept_, atol=1e-6)
+    assert np.all(reduced.coef_[0, ~reduced.support_] == 0.0)

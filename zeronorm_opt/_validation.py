@@ -5,6 +5,7 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.utils._param_validation import InvalidParameterError
 
 from .exceptions import InputError
@@ -46,8 +47,15 @@ def validate_estimator_params(estimator, validate) -> None:
             )
 
 
-def check_finite_matrix(X, name: str = "X") -> np.ndarray:
-    """Return ``X`` as a 2-D float64 array, rejecting NaN/inf and wrong dimensionality."""
+def check_finite_matrix(X, name: str = "X"):
+    """Return ``X`` as a 2-D float64 array, rejecting NaN/inf and wrong dimensionality.
+
+    A ``scipy.sparse`` matrix stays sparse (float64 CSR, or CSC when given CSC): the code that
+    takes it (the split-variable LPs, (F)ISTA) never densifies it, and the estimators whose
+    mathematics needs dense data reject sparse input first with a TypeError.
+    """
+    if sp.issparse(X):
+        return _check_finite_sparse(X, name)
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2:
         raise InputError(
@@ -64,6 +72,34 @@ def check_finite_matrix(X, name: str = "X") -> np.ndarray:
             "(e.g. sklearn.impute.SimpleImputer)."
         )
     return X
+
+
+def _check_finite_sparse(X, name: str):
+    if X.ndim != 2 or X.shape[0] == 0 or X.shape[1] == 0:
+        raise InputError(
+            f"{name} must be a non-empty 2-D matrix of shape (n_samples, n_features); got a "
+            f"sparse matrix of shape {X.shape}."
+        )
+    X = (X.tocsc() if X.format == "csc" else X.tocsr()).astype(np.float64)
+    if not np.all(np.isfinite(X.data)):
+        raise InputError(
+            f"{name} contains NaN or infinite values; impute or drop them first "
+            "(e.g. sklearn.impute.SimpleImputer)."
+        )
+    X.sum_duplicates()  # canonical: sorted indices, no repeated entries
+    return X
+
+
+def require_dense(X, what: str, instead: str) -> None:
+    """Raise a TypeError naming what to pass when ``X`` is sparse and ``what`` needs dense data.
+
+    ``"dense data is required"`` is scikit-learn's own wording for this error.
+    """
+    if sp.issparse(X):
+        raise TypeError(
+            f"A sparse matrix was passed, but dense data is required by {what}: {instead}, "
+            "or pass X.toarray()."
+        )
 
 
 def check_binary_labels(y, n_samples: int | None = None) -> tuple[np.ndarray, np.ndarray]:

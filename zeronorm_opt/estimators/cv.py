@@ -45,7 +45,8 @@ class ZeroNormCV(MetaEstimatorMixin, SelectorMixin, BaseEstimator):
     scored on its test part. ``r`` is the budget of best mean score (``rule="best"``) or the
     smallest budget whose mean score is within one standard error of the best
     (``rule="one_se"``, Breiman et al. 1984); the estimator is then refitted on all the data
-    with that budget.
+    with that budget. A ``scipy.sparse`` X is passed on to an estimator that takes it
+    (:class:`~zeronorm_opt.AROM`, :class:`~zeronorm_opt.FSV`).
 
     Parameters
     ----------
@@ -157,7 +158,16 @@ class ZeroNormCV(MetaEstimatorMixin, SelectorMixin, BaseEstimator):
         # estimator's own n_features_in_ (and feature names).
         check_finite_target(y)
         try:
-            X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2)
+            X, y = validate_data(
+                self,
+                X,
+                y,
+                dtype=np.float64,
+                ensure_min_samples=2,
+                # Sparse X when some backend of the estimator takes it (the estimator itself
+                # rejects it otherwise, naming what to pass).
+                accept_sparse="csr" if base._sparse_backends else False,
+            )
         except ValueError as exc:
             raise InputError(str(exc)) from exc
         n_features = X.shape[1]
@@ -228,4 +238,5 @@ class ZeroNormCV(MetaEstimatorMixin, SelectorMixin, BaseEstimator):
         tags.estimator_type = inner.estimator_type
         tags.classifier_tags = inner.classifier_tags
         tags.regressor_tags = inner.regressor_tags
+        tags.input_tags.sparse = inner.input_tags.sparse
         return tags

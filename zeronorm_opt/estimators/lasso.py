@@ -5,13 +5,14 @@ from __future__ import annotations
 from numbers import Real
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, RegressorMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import check_finite_target, support_mask
+from .._validation import check_finite_target, require_dense, support_mask
 from ..fast.bridge import bridge_regression
-from ..fast.ista import fista, ista, lasso_dual_gap
+from ..fast.ista import centred_operator, fista, ista, lasso_dual_gap
 from ..formulations.regression import LassoFormulation
 from ._params import MAX_ITER, NON_NEGATIVE, POSITIVE, SOLVER, SOLVER_OPTIONS, TOL
 from .greedy_rls import validate_or_input_error
@@ -22,20 +23,43 @@ _ALGORITHMS = ("fista", "ista", "cvxpy")
 
 
 def _centre(X, y, fit_intercept):
-    """Centre X and y when fitting an intercept: the intercept is unpenalised, so this is exact."""
+    """Centre X and y when fitting an intercept: the intercept is unpenalised, so this is exact.
+
+    A sparse X is centred implicitly (:func:`~zeronorm_opt.fast.ista.centred_operator`):
+    subtracting the means would fill it in.
+    """
     if not fit_intercept:
         return X, y, np.zeros(X.shape[1]), 0.0
-    x_mean, y_mean = X.mean(axis=0), float(y.mean())
+    y_mean = float(y.mean())
+    if sp.issparse(X):
+        x_mean = np.asarray(X.mean(axis=0)).ravel()
+        return centred_operator(X, x_mean), y - y_mean, x_mean, y_mean
+    x_mean = X.mean(axis=0)
     return X - x_mean, y - y_mean, x_mean, y_mean
 
 
 class _SparseLinearRegressor(RegressorMixin, BaseEstimator):
     """Shared fit/predict plumbing: validation, centring, intercept, support."""
 
+    #: Whether ``fit`` and ``predict`` take a ``scipy.sparse`` X (dense-only ones raise a
+    #: TypeError from scikit-learn's validation, "dense data is required").
+    _accepts_sparse = False
+
     def _prepare(self, X, y):
         check_finite_target(y)
-        X, y = validate_or_input_error(self, X, y, y_numeric=True, dtype=np.float64)
+        X, y = validate_or_input_error(
+            self,
+            X,
+            y,
+            y_numeric=True,
+            dtype=np.float64,
+            accept_sparse="csr" if self._accepts_sparse else False,
+        )
+        self._check_sparse(X)
         return _centre(X, y, self.fit_intercept)
+
+    def _check_sparse(self, X) -> None:
+        """Reject a sparse X where this configuration needs dense data."""
 
     def _finish(self, coef, x_mean, y_mean):
         self.coef_ = coef
@@ -54,7 +78,13 @@ class _SparseLinearRegressor(RegressorMixin, BaseEstimator):
         ndarray of shape (n_samples,)
         """
         check_is_fitted(self)
-        X = validate_or_input_error(self, X, reset=False, dtype=np.float64)
+        X = validate_or_input_error(
+            self,
+            X,
+            reset=False,
+            dtype=np.float64,
+            accept_sparse="csr" if self._accepts_sparse else False,
+        )
         return X @ self.coef_ + self.intercept_
 
 
@@ -151,6 +181,9 @@ class LassoISTA(_SparseLinearRegressor):
     True
     """
 
+    # (F)ISTA needs only products with X and Xᵀ: a sparse X stays sparse.
+    _accepts_sparse = True
+
     _parameter_constraints: dict = {
         "alpha": NON_NEGATIVE,
         "algorithm": [StrOptions(set(_ALGORITHMS))],
@@ -180,13 +213,24 @@ class LassoISTA(_SparseLinearRegressor):
         self.solver = solver
         self.solver_options = solver_options
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = self.algorithm != "cvxpy"
+        return tags
+
+    def _check_sparse(self, X) -> None:
+        if self.algorithm == "cvxpy":
+            require_dense(X, "LassoISTA(algorithm='cvxpy')", "algorithm='fista' takes sparse X")
+
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Fit the Lasso.
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+            A sparse X (ISTA/FISTA) is never densified, centring included; same result as
+            the dense X.
         y : array-like of shape (n_samples,)
 
         Returns

@@ -26,6 +26,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .._validation import (
     check_finite_target,
     check_not_all_constant,
+    require_dense,
     validate_estimator_params,
     validate_labelled_data,
 )
@@ -180,6 +181,10 @@ class ZeroNormSelector(SelectorMixin, BaseEstimator):
     ((30, 2), (1, 202))
     """
 
+    #: Backends (``backend_``) that take a ``scipy.sparse`` X without densifying it; the
+    #: others raise a TypeError naming what to pass (a user formulation: dense only).
+    _sparse_backends: frozenset = frozenset()
+
     _parameter_constraints: dict = {
         "formulation": [callable],
         "normalise_weights": ["boolean"],
@@ -286,12 +291,15 @@ class ZeroNormSelector(SelectorMixin, BaseEstimator):
     def _validate_training_data(self, X, y):
         """``(X, y_fit, y)``: validated data, the target handed to the formulation, the
         target the final ``estimator`` is fitted on."""
+        sparse = "csr" if self._sparse_backends else False
         if self._task() == "classification":
-            X, self.classes_, y = validate_labelled_data(self, X, y, binary=False)
+            X, self.classes_, y = validate_labelled_data(
+                self, X, y, binary=False, accept_sparse=bool(sparse)
+            )
             return X, self._encode_labels(y), y
         check_finite_target(y)
         try:
-            X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
+            X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True, accept_sparse=sparse)
         except ValueError as exc:
             raise InputError(str(exc)) from exc
         check_not_all_constant(X)
@@ -331,11 +339,15 @@ class ZeroNormSelector(SelectorMixin, BaseEstimator):
             features).
         InfeasibleError
             A hard-margin problem on data it cannot separate (pass ``C=``).
+        TypeError
+            A ``scipy.sparse`` X for a path that needs dense data (the message names what
+            takes it: AROM and FSV on HiGHS or cvxpy; not libsvm's dual or a user formulation).
         """
         X, y_fit, y = self._validate_training_data(X, y)
         self._check_params(X)
         budget = resolve_budget(self.n_features_to_select, X.shape[1])
         self.backend_ = self._choose_backend(X)
+        self._check_sparse_backend(X)
         result, last = self._run_path(X, y_fit, budget)
         self.history_ = result.history
         self.n_iter_ = result.n_iter
@@ -352,9 +364,31 @@ class ZeroNormSelector(SelectorMixin, BaseEstimator):
         """
         X, y_fit, y = self._validate_training_data(X, y)
         self.backend_ = self._choose_backend(X)
+        self._check_sparse_backend(X)
         self.support_ = np.asarray(support, dtype=bool)
         self._fit_final(X, y_fit, y, int(self.support_.sum()), None, cache)
         return self
+
+    def _sparse_alternative(self) -> str:
+        """What to pass for sparse X, in the TypeError of a dense-only configuration."""
+        return "AROM and FSV take sparse X (their default l1 LPs in HiGHS, or backend='cvxpy')"
+
+    def _check_sparse_backend(self, X) -> None:
+        if self.backend_ not in self._sparse_backends:
+            require_dense(
+                X,
+                f"{type(self).__name__} with backend_={self.backend_!r}",
+                self._sparse_alternative(),
+            )
+
+    def _check_predict_data(self, X):
+        return validate_data(
+            self,
+            X,
+            dtype=np.float64,
+            reset=False,
+            accept_sparse="csr" if self._sparse_backends else False,
+        )
 
     def _fit_final(self, X, y_fit, y, budget, last, cache=None) -> None:
         support = self.support_
@@ -400,14 +434,14 @@ class ZeroNormSelector(SelectorMixin, BaseEstimator):
         check_is_fitted(self, "support_")
         if hasattr(self, "estimator_"):
             return self.estimator_.decision_function(self.transform(X))
-        return self._scores(validate_data(self, X, dtype=np.float64, reset=False))
+        return self._scores(self._check_predict_data(X))
 
     def predict(self, X):
         """Class labels (classification) or predicted values (regression)."""
         check_is_fitted(self, "support_")
         if hasattr(self, "estimator_"):
             return self.estimator_.predict(self.transform(X))
-        scores = self._scores(validate_data(self, X, dtype=np.float64, reset=False))
+        scores = self._scores(self._check_predict_data(X))
         if self._task() == "regression":
             return scores
         if scores.ndim == 1:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from numbers import Real
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from ..exceptions import InputError
@@ -25,6 +26,15 @@ from .selector import _COMMON_CONSTRAINTS, ZeroNormSelector
 
 class _BinaryZeroNorm(ZeroNormSelector):
     """Shared by AROM and FSV: ±1 labels, the soft-margin l2 SVM as the budgeted refit."""
+
+    # The split-variable LPs read a sparse X column-wise and never densify it; cvxpy keeps a
+    # sparse constant sparse (same iterates as dense X, tested). libsvm's dual needs dense X.
+    _sparse_backends = frozenset({"highs", "cvxpy"})
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
 
     def _task(self) -> str:
         return "classification"
@@ -61,6 +71,20 @@ class _BinaryZeroNorm(ZeroNormSelector):
             return last
         # With a budget: a soft-margin l2 SVM on the selected features with their original
         # scaling (Weston et al. 2003), under the user's constraints.
+        if self.extra_constraints is None:
+            # The same QP on the selected columns only: the removed coefficients are zero
+            # either way, and a QP over every feature with equality rows for the removed ones
+            # cost ~20x more on the microarray data (same solution to ~1e-12, tested).
+            columns = X[:, support]
+            if sp.issparse(columns):  # r columns: small, and the QP's matrix anyway
+                columns = columns.toarray()
+            f = MarginFormulation(columns, y_fit, penalty="l2", C=self.refit_C)
+            f.solve(self.solver, self.solver_options)
+            coef = np.zeros(X.shape[1])
+            coef[support], b = f.solution()
+            return coef, b
+        # The user's constraints index every feature (f.v[j]): the full formulation, compiled
+        # once per training set and re-solved with another active mask.
         f = None if cache is None else cache.get("refit")
         if f is None:
             f = MarginFormulation(X, y_fit, penalty="l2", C=self.refit_C)
@@ -137,9 +161,11 @@ class AROM(_BinaryZeroNorm):
         on the rescaled Gram matrix solved by libsvm (same iterates, tested against the cvxpy
         form). ``"auto"``: a fast path when it solves exactly the problem these options
         describe — HiGHS for ``penalty="l1"``, libsvm for ``penalty="l2"`` when
-        ``n_features > n_samples`` — and cvxpy when any of ``extra_constraints``,
-        ``solver``, ``solver_options`` or ``surrogate`` (for libsvm also ``epsilon > 0``)
-        asks for the formulation.
+        ``n_features > n_samples`` and X is dense — and cvxpy when any of
+        ``extra_constraints``, ``solver``, ``solver_options`` or ``surrogate`` (for libsvm
+        also ``epsilon > 0``) asks for the formulation. A ``scipy.sparse`` X is never
+        densified by the HiGHS and cvxpy paths (same result as the dense X); libsvm's dual
+        needs dense data and raises a TypeError for it.
 
     Attributes
     ----------
@@ -255,6 +281,17 @@ class AROM(_BinaryZeroNorm):
         # z / max z between iterations: exact AROM for the hard margin.
         return {"normalise_weights": True}
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = self.backend != "libsvm"
+        return tags
+
+    def _sparse_alternative(self) -> str:
+        return (
+            "backend='cvxpy' solves the same QPs in the primal with sparse X (penalty='l1' "
+            "on HiGHS too)"
+        )
+
     def _choose_backend(self, X) -> str:
         # libsvm's dual has no epsilon either.
         wants_formulation = self._wants_formulation()
@@ -279,7 +316,12 @@ class AROM(_BinaryZeroNorm):
                     "'auto') for this configuration."
                 )
             return "libsvm"
-        if self.backend == "auto" and self.penalty == "l2" and X.shape[1] > X.shape[0]:
+        if (
+            self.backend == "auto"
+            and self.penalty == "l2"
+            and X.shape[1] > X.shape[0]
+            and not sp.issparse(X)  # the dual's Gram matrix is dense; the primal keeps X sparse
+        ):
             return "cvxpy" if wants_formulation else "libsvm"
         return "cvxpy"
 

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 
 import highspy
 import numpy as np
+import scipy.sparse as sp
 
 from .. import solvers  # noqa: F401  (importing it constructs the first Highs object silently)
 from .._validation import check_binary_labels, check_finite_matrix, check_positive
@@ -67,8 +68,17 @@ class HighsStepResult:
     simplex_iterations: int
 
 
-def _colwise_dense(A: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Column-wise sparse arrays (counts, row indices, values) of a dense matrix, zeros dropped."""
+def _colwise_dense(A) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Column-wise sparse arrays (counts, row indices, values) of a matrix, zeros dropped.
+
+    A ``scipy.sparse`` matrix is read off its CSC arrays, never densified (HiGHS holds the
+    LP column-wise anyway).
+    """
+    if sp.issparse(A):
+        A = sp.csc_matrix(A, copy=True)
+        A.eliminate_zeros()
+        A.sort_indices()
+        return np.diff(A.indptr), A.indices.astype(np.int32), A.data.astype(float)
     At = A.T
     nonzero = At != 0.0
     rows = np.nonzero(nonzero)[1].astype(np.int32)
@@ -177,7 +187,10 @@ class SplitMarginLP:
     # -- the model --------------------------------------------------------------------------
     def _build(self) -> highspy.Highs:
         m, k = self.X.shape[0], self.n_coef
-        signed = self.y[:, None] * self.X
+        if sp.issparse(self.X):  # row i times y_i, still sparse
+            signed = sp.diags(self.y) @ self.X
+        else:
+            signed = self.y[:, None] * self.X
         counts, rows, values = _colwise_dense(signed)
         if self.slack_scale is not None:  # u_i enters row i only, with y_i·c
             counts = np.concatenate([counts, np.ones(m, dtype=counts.dtype)])

@@ -26,12 +26,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.sparse.linalg import svds
+from scipy.sparse.linalg import LinearOperator, svds
 
 from .._validation import check_finite_matrix, check_positive
 from ..exceptions import InputError
 
-__all__ = ["ISTAResult", "fista", "ista", "lasso_dual_gap", "lasso_objective", "soft_threshold"]
+__all__ = [
+    "ISTAResult",
+    "centred_operator",
+    "fista",
+    "ista",
+    "lasso_dual_gap",
+    "lasso_objective",
+    "soft_threshold",
+]
 
 
 def soft_threshold(x, threshold):
@@ -80,11 +88,43 @@ def lasso_dual_gap(Phi, y, coef, alpha: float, grad_dir=None) -> float:
     return float(max(primal - dual, 0.0))
 
 
-def spectral_norm(Phi: np.ndarray) -> float:
-    """``‖Φ‖₂`` (largest singular value): dense SVD when small, ARPACK otherwise."""
-    if min(Phi.shape) <= 400:
+def spectral_norm(Phi) -> float:
+    """``‖Φ‖₂`` (largest singular value): dense SVD when small, ARPACK otherwise.
+
+    A sparse matrix or a ``LinearOperator`` is never densified: ARPACK needs only products.
+    """
+    dense = isinstance(Phi, np.ndarray)
+    if dense and min(Phi.shape) <= 400:
         return float(np.linalg.norm(Phi, 2))
-    return float(svds(Phi, k=1, return_singular_vectors=False)[0])
+    if min(Phi.shape) == 1:  # a single row or column: its Euclidean norm (ARPACK needs k < 1)
+        m, n = Phi.shape
+        vector = Phi @ np.ones(1) if n == 1 else Phi.T @ np.ones(1)
+        return float(np.linalg.norm(vector))
+    return float(svds(Phi, k=1, return_singular_vectors=False, random_state=0)[0])
+
+
+def centred_operator(X, column_means) -> LinearOperator:
+    """``X − 1·meanᵀ`` as a ``LinearOperator``: centred products of a sparse ``X``.
+
+    Centring a sparse matrix would fill it in; the products ``(X − 1μᵀ) β = Xβ − (μ·β)1``
+    and ``(X − 1μᵀ)ᵀ r = Xᵀr − μ Σ r`` keep its sparsity, which is all (F)ISTA needs.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> X = sp.csr_matrix(np.array([[1.0, 0.0], [0.0, 2.0], [3.0, 0.0]]))
+    >>> mean = np.asarray(X.mean(axis=0)).ravel()
+    >>> op = centred_operator(X, mean)
+    >>> bool(np.allclose(op @ np.ones(2), (X.toarray() - mean) @ np.ones(2)))
+    True
+    """
+    mu = np.asarray(column_means, dtype=np.float64)
+    return LinearOperator(
+        shape=X.shape,
+        matvec=lambda beta: X @ np.ravel(beta) - mu @ np.ravel(beta),
+        rmatvec=lambda r: X.T @ np.ravel(r) - mu * np.sum(r),
+        dtype=np.float64,
+    )
 
 
 @dataclass
@@ -114,7 +154,8 @@ class ISTAResult:
 
 
 def _check(Phi, y, alpha, max_iter, tol, coef_init, step):
-    Phi = check_finite_matrix(Phi, "Phi")
+    if not isinstance(Phi, LinearOperator):  # an operator's entries are never formed
+        Phi = check_finite_matrix(Phi, "Phi")
     y = np.asarray(y, dtype=np.float64)
     if y.ndim != 1 or y.shape[0] != Phi.shape[0]:
         raise InputError(
@@ -191,8 +232,8 @@ def ista(
 
     Parameters
     ----------
-    Phi : array-like of shape (n, p)
-        Design matrix.
+    Phi : array-like, sparse matrix or LinearOperator of shape (n, p)
+        Design matrix (only its products with vectors are used: a sparse one stays sparse).
     y : array-like of shape (n,)
         Targets.
     alpha : float
