@@ -112,7 +112,9 @@ def test_split_margin_lp_holds_the_same_model_for_sparse_and_dense():
     assert sparse.problem_size() == dense.problem_size()
     assert sparse.problem_size()[2] == 2 * np.count_nonzero(X) + 2 * X.shape[0]
     weights = np.linspace(1.0, 2.0, X.shape[1])
-    np.testing.assert_array_equal(sparse.solve(weights).coef, dense.solve(weights).coef)
+    np.testing.assert_array_equal(
+        sparse.solve_weighted(weights).coef, dense.solve_weighted(weights).coef
+    )
 
 
 def test_sparse_hard_margin_on_inseparable_data_is_a_data_diagnosis():
