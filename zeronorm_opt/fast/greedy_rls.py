@@ -382,8 +382,14 @@ def greedy_rls(
 
     Parameters
     ----------
-    X : array-like of shape (n_samples, n_features)
-        Training data (examples in rows).
+    X : array-like or scipy.sparse matrix/array of shape (n_samples, n_features)
+        Training data (examples in rows). Memory: the dense ``m × n`` cache (8 bytes per
+        entry, 4 with float32) plus, for dense ``X``, ``X`` itself as float64. A sparse ``X``
+        is never densified as a whole: it is used as float64 CSR (shared when it already is one
+        in canonical form, else one copy of its non-zeros, ~12 bytes each), the cache is filled
+        from it one tile of rows at a time, and the squared column norms, ``Xᵀy`` and the
+        selected columns are taken from the non-zeros. Selections, LOO losses and weights equal
+        those of the dense ``X``.
     y : array-like of shape (n_samples,) or (n_samples, n_outputs)
         Targets; several outputs share one selected feature set and the loss is taken over all.
     n_features_to_select : int
@@ -434,6 +440,12 @@ def greedy_rls(
     >>> bool(res.loo_loss[1] < res.loo_loss[0])
     True
     >>> greedy_rls(X, y, 2, alpha=0.1, dtype=np.float32).selected.tolist()
+    [7, 3]
+
+    Sparse input (here the same matrix in CSR form) gives the same selection:
+
+    >>> from scipy import sparse
+    >>> greedy_rls(sparse.csr_array(X), y, 2, alpha=0.1).selected.tolist()
     [7, 3]
     """
     if sparse.issparse(X):
