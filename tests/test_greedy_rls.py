@@ -386,18 +386,24 @@ def test_sparse_with_duplicate_entries_is_summed_and_left_unchanged():
     from scipy import sparse
 
     X, y = _sparse_data(60, 20, 1, seed=23)
-    coo = sparse.coo_array(X)
-    # Every non-zero split into two halves: same matrix, non-canonical storage.
-    split = sparse.coo_array(
-        (np.r_[coo.data / 2, coo.data / 2], (np.r_[coo.row, coo.row], np.r_[coo.col, coo.col])),
+    canonical = sparse.csr_array(X)
+    # Every non-zero stored twice, as two halves: the same matrix in non-canonical CSR.
+    counts = np.diff(canonical.indptr)
+    duplicated = sparse.csr_array(
+        (
+            np.repeat(canonical.data / 2, 2),
+            np.repeat(canonical.indices, 2),
+            np.r_[0, np.cumsum(2 * counts)],
+        ),
         shape=X.shape,
     )
-    csr = split.tocsr()
-    csr.has_canonical_format = False
-    data_before = csr.data.copy()
-    _assert_same_result(greedy_rls(split, y, 6, 0.5), greedy_rls(X, y, 6, 0.5))
-    _assert_same_result(greedy_rls(csr, y, 6, 0.5), greedy_rls(X, y, 6, 0.5))
-    np.testing.assert_array_equal(csr.data, data_before)
+    assert not duplicated.has_canonical_format
+    data_before = duplicated.data.copy()
+    dense_res = greedy_rls(X, y, 6, 0.5)
+    _assert_same_result(greedy_rls(duplicated, y, 6, 0.5), dense_res)
+    _assert_same_result(greedy_rls(duplicated.tocoo(), y, 6, 0.5), dense_res)
+    np.testing.assert_array_equal(duplicated.data, data_before)
+    assert duplicated.nnz == 2 * canonical.nnz
 
 
 @pytest.mark.parametrize("bad", [np.nan, np.inf])
