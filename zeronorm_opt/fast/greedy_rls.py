@@ -26,6 +26,10 @@ per-tile temporaries are preallocated; nothing of size ``m × m`` exists and ``C
 ``m × n`` array. With ``dtype=np.float32``, ``C`` and the tile arithmetic are single precision
 (half the traffic) while the ``O(m + n)`` state stays in double precision.
 
+Sparse ``X`` (scipy.sparse, used as CSR): the cache is dense anyway, so the tiles of the first
+pass are densified from the CSR rows straight into ``C`` (no dense copy of ``X``); ``p``, ``q``
+come from the non-zeros, and ``w = Cᵀ v`` reads only the rows where a rare winner is non-zero.
+
 Intercept: the paper has none. ``bias > 0`` adds a constant feature of value ``bias`` that is in
 the model from the start and is regularised like every other feature (the liblinear /
 RLScore convention), so the LOO shortcut stays exact; the intercept is then
