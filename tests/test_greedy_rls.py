@@ -309,6 +309,126 @@ def test_estimator_fraction_and_bad_input():
         GreedyRLS(2).fit(X, y[:-1])
 
 
+# ------------------------------------------------------------------------- sparse input
+
+
+def _sparse_data(m, n, t, seed):
+    """Sparse X with per-column densities from 3 % to 60 % (rare and common features)."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(m, n)) * (rng.uniform(size=(m, n)) < rng.uniform(0.03, 0.6, size=n))
+    W = np.zeros((n, t))
+    W[rng.choice(n, size=3, replace=False)] = rng.normal(size=(3, t))
+    Y = X @ W + 0.3 * rng.normal(size=(m, t))
+    return X, (Y[:, 0] if t == 1 else Y)
+
+
+def _tfidf(m=300, n=800, seed=0):
+    from sklearn.feature_extraction.text import TfidfTransformer
+
+    from zeronorm_opt.datasets.text import make_zipf_corpus
+
+    counts, y = make_zipf_corpus(m, n, random_state=seed)
+    return TfidfTransformer().fit_transform(counts), y
+
+
+def _assert_same_result(sparse_res, dense_res):
+    assert sparse_res.selected.tolist() == dense_res.selected.tolist()
+    for name in ("loo_loss", "coef", "intercept", "dual_coef"):
+        ref = getattr(dense_res, name)
+        atol = 1e-10 * max(1.0, np.abs(ref).max())
+        np.testing.assert_allclose(getattr(sparse_res, name), ref, rtol=1e-10, atol=atol)
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc"])
+@pytest.mark.parametrize(
+    "t, bias, loss",
+    [(1, 0.0, "squared"), (1, 1.0, "squared"), (2, 1.0, "squared"), (1, 0.5, "zero_one")],
+)
+def test_sparse_input_equals_dense_on_random_data(fmt, t, bias, loss):
+    from scipy import sparse
+
+    X, y = _sparse_data(120, 40, t, seed=21)
+    if loss == "zero_one":
+        y = np.where(y > np.median(y), 1.0, -1.0)
+    X_sparse = sparse.csr_array(X).asformat(fmt)
+    res = greedy_rls(X_sparse, y, 10, 0.3, bias=bias, loss=loss)
+    _assert_same_result(res, greedy_rls(X, y, 10, 0.3, bias=bias, loss=loss))
+
+
+@pytest.mark.parametrize("gather", [0, 10**9])
+def test_sparse_winner_column_rows_only_or_full_read_agree(monkeypatch, gather):
+    """``w = Cᵀ v`` from the winner's non-zero rows (0: always) or from all of C (never)."""
+    from scipy import sparse
+
+    import zeronorm_opt.fast.greedy_rls as module
+
+    X, y = _sparse_data(150, 30, 1, seed=22)
+    ref = greedy_rls(X, y, 12, 0.5, bias=1.0)
+    monkeypatch.setattr(module, "_SPARSE_COLUMN", gather)
+    _assert_same_result(greedy_rls(sparse.csr_array(X), y, 12, 0.5, bias=1.0), ref)
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc"])
+@pytest.mark.parametrize("loss", ["squared", "zero_one"])
+def test_sparse_tfidf_estimator_equals_dense(fmt, loss):
+    X, y = _tfidf()
+    X_sparse = X.asformat(fmt)
+    dense = GreedyRLS(8, alpha=0.5, loss=loss).fit(X.toarray(), y)
+    model = GreedyRLS(8, alpha=0.5, loss=loss).fit(X_sparse, y)
+    assert model.selection_order_.tolist() == dense.selection_order_.tolist()
+    np.testing.assert_allclose(model.loo_loss_, dense.loo_loss_, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(model.coef_, dense.coef_, rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose(model.intercept_, dense.intercept_, rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose(model.predict(X_sparse), dense.predict(X.toarray()), atol=1e-10)
+
+
+def test_sparse_with_duplicate_entries_is_summed_and_left_unchanged():
+    from scipy import sparse
+
+    X, y = _sparse_data(60, 20, 1, seed=23)
+    canonical = sparse.csr_array(X)
+    # Every non-zero stored twice, as two halves: the same matrix in non-canonical CSR.
+    counts = np.diff(canonical.indptr)
+    duplicated = sparse.csr_array(
+        (
+            np.repeat(canonical.data / 2, 2),
+            np.repeat(canonical.indices, 2),
+            np.r_[0, np.cumsum(2 * counts)],
+        ),
+        shape=X.shape,
+    )
+    assert not duplicated.has_canonical_format
+    data_before = duplicated.data.copy()
+    dense_res = greedy_rls(X, y, 6, 0.5)
+    _assert_same_result(greedy_rls(duplicated, y, 6, 0.5), dense_res)
+    _assert_same_result(greedy_rls(duplicated.tocoo(), y, 6, 0.5), dense_res)
+    np.testing.assert_array_equal(duplicated.data, data_before)
+    assert duplicated.nnz == 2 * canonical.nnz
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_sparse_non_finite_gives_input_error(bad):
+    from scipy import sparse
+
+    X, y = _tfidf(80, 400)
+    X = X.tolil()
+    X[3, 7] = bad
+    with pytest.raises(InputError, match="NaN or infinit"):
+        greedy_rls(X.tocsr(), y, 2)
+    with pytest.raises(InputError, match="NaN|infinity"):  # scikit-learn's check, typed
+        GreedyRLS(2).fit(X.tocsc(), y)
+    with pytest.raises(InputError, match="empty"):
+        greedy_rls(sparse.csr_array((0, 5)), np.zeros(0), 1)
+
+
+def test_sparse_float32_selects_as_float64():
+    X, y = _tfidf(seed=1)
+    ref = greedy_rls(X, y, 8, 0.5)
+    low = greedy_rls(X.tocsc(), y, 8, 0.5, dtype=np.float32)
+    assert low.selected.tolist() == ref.selected.tolist()
+    np.testing.assert_allclose(low.loo_loss, ref.loo_loss, rtol=1e-4)
+
+
 # ------------------------------------------------------------------- E10 (seed 002, 4.2-4.3)
 
 

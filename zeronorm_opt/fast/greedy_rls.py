@@ -26,6 +26,10 @@ per-tile temporaries are preallocated; nothing of size ``m × m`` exists and ``C
 ``m × n`` array. With ``dtype=np.float32``, ``C`` and the tile arithmetic are single precision
 (half the traffic) while the ``O(m + n)`` state stays in double precision.
 
+Sparse ``X`` (scipy.sparse, used as CSR): the cache is dense anyway, so the tiles of the first
+pass are densified from the CSR rows straight into ``C`` (no dense copy of ``X``); ``p``, ``q``
+come from the non-zeros, and ``w = Cᵀ v`` reads only the rows where a rare winner is non-zero.
+
 Intercept: the paper has none. ``bias > 0`` adds a constant feature of value ``bias`` that is in
 the model from the start and is regularised like every other feature (the liblinear /
 RLScore convention), so the LOO shortcut stays exact; the intercept is then
@@ -47,6 +51,7 @@ from dataclasses import dataclass, field
 from numbers import Integral
 
 import numpy as np
+from scipy import sparse
 from scipy.linalg import blas
 from threadpoolctl import threadpool_limits
 
@@ -72,6 +77,8 @@ _MIN_BLOCK = 8
 # and its two temporaries (3 × 1 MB in float64) stay in the L2/L3 caches, so only the first
 # touch of the tile goes to memory.
 _TILE_ELEMENTS = 1 << 17
+# A sparse winner's column with fewer than 1/_SPARSE_COLUMN non-zeros reads only those rows of C.
+_SPARSE_COLUMN = 8
 _GER = {np.dtype(np.float64): blas.dger, np.dtype(np.float32): blas.sger}
 
 
@@ -178,6 +185,7 @@ class _State:
     def __init__(self, X, Y, lam, bias, dtype):
         m, n = X.shape
         self.X, self.lam, self.dtype = X, lam, dtype
+        self.is_sparse = sparse.issparse(X)  # CSR in canonical format (see _check_sparse)
         self.ger = _GER[dtype]
         self.C = np.empty((m, n), dtype=dtype)
         self.filled = False  # C not yet copied from X / λ
@@ -185,8 +193,11 @@ class _State:
         # Empty feature set: K = 0, G = I/λ, so a = y/λ, d = 1/λ, p_i = ‖x_i‖²/λ, q = Xᵀy/λ.
         self.a = Y / lam
         self.d = np.full(m, 1.0 / lam)
-        self.p = np.einsum("ij,ij->j", X, X) / lam
-        self.q = X.T @ self.a
+        if self.is_sparse:  # squared column norms from the non-zeros only
+            self.p = np.bincount(X.indices, weights=X.data * X.data, minlength=n) / lam
+        else:
+            self.p = np.einsum("ij,ij->j", X, X) / lam
+        self.q = np.asarray(X.T @ self.a)
         if bias > 0.0:
             v = np.full(m, bias)
             self.add(v, v / lam, (X.T @ v) / lam)
@@ -211,7 +222,9 @@ class _State:
         """Rows ``s:e`` of the current ``C`` (filled and updated in place)."""
         CJ = self.C[s:e]
         if not self.filled:
-            np.multiply(self.X[s:e], 1.0 / self.lam, out=CJ, casting="same_kind")
+            # A sparse X is densified one tile of rows at a time, into the cache itself.
+            XJ = self.X[s:e].toarray() if self.is_sparse else self.X[s:e]
+            np.multiply(XJ, 1.0 / self.lam, out=CJ, casting="same_kind")
         if self.pending is not None:
             u, w = self.pending
             self.ger(-1.0, w, u[s:e], a=CJ.T, overwrite_a=True)  # C_J ← C_J − u_J wᵀ
@@ -228,9 +241,26 @@ class _State:
 
     def select(self, b):
         """Add candidate ``b`` (``C`` must be current)."""
-        v = self.X[:, b]
         g = self.C[:, b].astype(np.float64)
-        w = self.C.T @ v.astype(self.dtype)  # the one extra read of C per round
+        if not self.is_sparse:
+            v = self.X[:, b]
+            w = self.C.T @ v.astype(self.dtype)  # the one extra read of C per round
+            self.add(v, g, w.astype(np.float64))
+            return
+        column = self.X[:, [b]].tocsc()
+        rows, values = column.indices, column.data.astype(self.dtype)
+        m, n = self.C.shape
+        v = np.zeros(m)
+        v[rows] = values
+        if _SPARSE_COLUMN * rows.size < m:
+            # A rare feature: w = Cᵀ v from the rows of C where v is non-zero only, gathered a
+            # tile at a time so that the copy stays cache-sized.
+            w = np.zeros(n, dtype=self.dtype)
+            step = max(1, _TILE_ELEMENTS // n)
+            for s in range(0, rows.size, step):
+                w += self.C[rows[s : s + step]].T @ values[s : s + step]
+        else:  # gathering most rows costs more than one contiguous read of C
+            w = self.C.T @ v.astype(self.dtype)
         self.add(v, g, w.astype(np.float64))
 
 
@@ -310,6 +340,26 @@ def _winner(state, losses):
         losses[best] = np.inf
 
 
+def _check_sparse(X):
+    """A scipy.sparse ``X`` as a float64 CSR array in canonical format, finite, non-empty.
+
+    CSR because the cache is filled by tiles of rows; the user's matrix is shared when it is
+    already canonical float64 CSR and copied (once, ``O(nnz)``) otherwise.
+    """
+    X = sparse.csr_array(X, dtype=np.float64)
+    if X.shape[0] == 0 or X.shape[1] == 0:
+        raise InputError(f"X is empty (shape {X.shape}); pass at least one sample and feature.")
+    if not X.has_canonical_format:  # duplicate entries would break the squared column norms
+        X = X.copy()
+        X.sum_duplicates()
+    if not np.isfinite(X.data.sum()) and not np.all(np.isfinite(X.data)):
+        raise InputError(
+            "X contains NaN or infinite values; impute or drop them first "
+            "(e.g. sklearn.impute.SimpleImputer)."
+        )
+    return X
+
+
 def _check_dtype(dtype):
     try:
         dt = np.dtype(dtype)
@@ -336,8 +386,14 @@ def greedy_rls(
 
     Parameters
     ----------
-    X : array-like of shape (n_samples, n_features)
-        Training data (examples in rows).
+    X : array-like or scipy.sparse matrix/array of shape (n_samples, n_features)
+        Training data (examples in rows). Memory: the dense ``m × n`` cache (8 bytes per
+        entry, 4 with float32) plus, for dense ``X``, ``X`` itself as float64. A sparse ``X``
+        is never densified as a whole: it is used as float64 CSR (shared when it already is one
+        in canonical form, else one copy of its non-zeros, ~12 bytes each), the cache is filled
+        from it one tile of rows at a time, and the squared column norms, ``Xᵀy`` and the
+        selected columns are taken from the non-zeros. Selections, LOO losses and weights equal
+        those of the dense ``X``.
     y : array-like of shape (n_samples,) or (n_samples, n_outputs)
         Targets; several outputs share one selected feature set and the loss is taken over all.
     n_features_to_select : int
@@ -389,12 +445,21 @@ def greedy_rls(
     True
     >>> greedy_rls(X, y, 2, alpha=0.1, dtype=np.float32).selected.tolist()
     [7, 3]
+
+    Sparse input (here the same matrix in CSR form) gives the same selection:
+
+    >>> from scipy import sparse
+    >>> greedy_rls(sparse.csr_array(X), y, 2, alpha=0.1).selected.tolist()
+    [7, 3]
     """
-    X = np.asarray(X, dtype=np.float64)
-    # A finite sum proves every entry finite in one pass without a boolean temporary of the
-    # size of X; only a non-finite sum (a NaN/inf, or an overflow) needs the full check.
-    if X.ndim != 2 or X.size == 0 or not np.isfinite(X.sum()):
-        X = check_finite_matrix(X)
+    if sparse.issparse(X):
+        X = _check_sparse(X)
+    else:
+        X = np.asarray(X, dtype=np.float64)
+        # A finite sum proves every entry finite in one pass without a boolean temporary of
+        # the size of X; only a non-finite sum (a NaN/inf, or an overflow) needs the full check.
+        if X.ndim != 2 or X.size == 0 or not np.isfinite(X.sum()):
+            X = check_finite_matrix(X)
     Y = check_targets(y, X.shape[0])
     m, n = X.shape
     k = check_n_features_to_select(n_features_to_select, n)
@@ -458,7 +523,7 @@ def greedy_rls(
     return GreedyRLSResult(
         selected=sel,
         loo_loss=loo_loss,
-        coef=X[:, sel].T @ a,
+        coef=np.asarray(X[:, sel].T @ a),
         intercept=bias * bias * a.sum(axis=0),
         dual_coef=a,
         times=times,
