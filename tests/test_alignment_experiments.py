@@ -48,23 +48,28 @@ def test_e6_records_are_resumable_and_consistent(tmp_path, monkeypatch):
     assert "dFSA" in table and "95.9" not in table  # no paper row for a size it did not run
 
 
-def test_e6_adaptive_scaling_row_equals_the_adaptive_scaling_protocol():
-    # With fixed C and σ₀ (adaptive_scaling_auto=False) the AS-RBF row of E6 runs on the same
-    # draws, with the same settings, as the protocol of the adaptive-scaling work
-    # (experiments/adaptive_scaling_e6.py): same selection and error.
+@pytest.mark.parametrize("auto", [True, False])
+def test_e6_adaptive_scaling_row_equals_the_adaptive_scaling_protocol(auto):
+    # The AS-RBF row of E6 runs on the same draws, with the same settings, as the protocol of
+    # the adaptive-scaling work (experiments/adaptive_scaling_e6.py): with C and σ₀ chosen by
+    # the span estimate (both defaults; a small grid keeps the test short) and with them fixed.
     from zeronorm_opt.experiments.adaptive_scaling_e6 import run_adaptive_scaling_e6
 
+    grid = {"C_grid": [0.1, 1.0], "sigma0_grid": [1.0, 2.0]} if auto else {}
     config = E6Config(
         train_sizes=[100],
         n_runs=2,
         n_test=100,
         methods=["AS-RBF"],
         seed=3,
-        adaptive_scaling_auto=False,
+        adaptive_scaling_auto=auto,
+        adaptive_scaling_params=grid,
     )
     ours = sorted(run_e6(config), key=lambda r: r["run"])
+    fixed = {} if auto else {"sigma0": 0.1}
     theirs = sorted(
-        run_adaptive_scaling_e6(100, n_runs=2, seed=3, n_test=100), key=lambda r: r["run"]
+        run_adaptive_scaling_e6(100, n_runs=2, seed=3, n_test=100, **fixed, **grid),
+        key=lambda r: r["run"],
     )
     for a, b in zip(ours, theirs, strict=True):
         assert a["kept"] == b["selected"] and a["error"] == pytest.approx(b["test_error"])
