@@ -97,6 +97,29 @@ def test_e7_dfsa_record_equals_the_selector_on_the_same_draw():
     assert sel.get_support(indices=True).tolist() == rec["kept"]
 
 
+def test_e7_balanced_target_reaches_the_selector():
+    # E7Config(balanced=True) runs dFSA with the ±1/m± ideal kernel: on this draw (run 2 of the
+    # 97 %-sparse polynomials, 80 points) it keeps another set than the ±1 target, the set the
+    # selector keeps by hand.
+    from sklearn.preprocessing import StandardScaler
+
+    from zeronorm_opt.experiments.alignment_polynomials import hash_target, run_trial
+
+    config = E7Config(targets=["sp0.97"], train_sizes=[80], n_runs=3, n_test=60, balanced=True)
+    (balanced,) = run_trial(config, 2, "sp0.97", 80, ["dFSA"])
+    config.balanced = False
+    (plain,) = run_trial(config, 2, "sp0.97", 80, ["dFSA"])
+    assert balanced["kept"] != plain["kept"]
+    poly_rng = np.random.default_rng([0, 2, hash_target("sp0.97")])
+    poly = SparsePolynomial.random(20, 0.97, int(poly_rng.integers(2**31)))
+    rng = np.random.default_rng([0, 2, hash_target("sp0.97"), 80])
+    X, y = make_sparse_polynomial(240, 20, target=poly, random_state=int(rng.integers(2**31)))
+    X = StandardScaler().fit(X[:80]).transform(X)
+    sel = AlignmentSelector("decremental", kernel="poly", degree=2, balanced=True)
+    sel.fit(X[:80], y[:80], X_val=X[80:180], y_val=y[80:180])
+    assert sel.get_support(indices=True).tolist() == balanced["kept"]
+
+
 def test_e7_random_polynomial_is_shared_across_sizes_and_methods():
     config = E7Config(targets=["sp0.97"], train_sizes=[30, 60], n_runs=2, n_test=50)
     records = run_e7(config)
