@@ -32,6 +32,7 @@ KERNEL_OPTS = [
     ("linear", {}),
     ("poly", {"degree": 2}),
     ("poly", {"degree": 3}),
+    ("poly", {"degree": 2, "gamma": 0.4}),
     ("rbf", {"gamma": 0.3}),
 ]
 
@@ -250,7 +251,7 @@ def test_one_shot_scores_are_single_feature_alignments(kernel, opts):
     scores = one_shot_alignments(X, y, kernel, **opts)
     expected = [_scratch_alignment(X, y, [j], kernel, opts) for j in range(X.shape[1])]
     np.testing.assert_allclose(scores, expected, rtol=1e-11)
-    gamma = {"gamma": opts["gamma"]} if kernel == "rbf" else {}
+    gamma = {"gamma": opts["gamma"]} if "gamma" in opts else {}
     sel = AlignmentSelector("one_shot", kernel=kernel, n_features_to_select=3, **gamma)
     sel.set_params(**({"degree": opts["degree"]} if "degree" in opts else {})).fit(X, y)
     np.testing.assert_allclose(sel.scores_, expected, rtol=1e-11)
@@ -276,6 +277,28 @@ def test_estimator_matches_the_search_functions():
 
 
 # --------------------------------------------------------------- properties of the procedures
+@pytest.mark.parametrize("algorithm", ["incremental", "decremental"])
+def test_poly_gamma_equals_scaling_the_inputs(algorithm):
+    # (1 + γ x·x')^d is the paper's (1 + x·x')^d of the inputs times √γ: the same path, and
+    # the validation SVM sees the same kernel, so the validated selection is the same too.
+    X, y = _data(m=40, n=8, seed=3)
+    X_val, y_val = _data(m=30, n=8, seed=4)
+    gamma = 2.5
+    scaled = AlignmentSelector(algorithm, kernel="poly", gamma=gamma).fit(X, y)
+    literal = AlignmentSelector(algorithm, kernel="poly").fit(np.sqrt(gamma) * X, y)
+    assert scaled.gamma_ == gamma and literal.gamma_ == 1.0
+    np.testing.assert_array_equal(scaled.ranking_, literal.ranking_)
+    np.testing.assert_allclose(scaled.alignment_path_, literal.alignment_path_, rtol=1e-10)
+    scaled.fit(X, y, X_val=X_val, y_val=y_val)
+    literal.fit(np.sqrt(gamma) * X, y, X_val=np.sqrt(gamma) * X_val, y_val=y_val)
+    np.testing.assert_array_equal(scaled.support_, literal.support_)
+    np.testing.assert_allclose(scaled.validation_scores_, literal.validation_scores_)
+    # and the scale is not a no-op: the kernel it scores is not the literal one
+    assert not np.allclose(
+        subset_kernel(X, range(8), "poly", gamma=gamma), subset_kernel(X, range(8), "poly")
+    )
+
+
 def test_ifsa_never_adds_a_copy_of_the_only_selected_feature():
     # A copy (exact or rescaled) of the only selected feature leaves the alignment unchanged
     # (A(c·K) = A(K)), so iFSA's stopping rule (increase > 0) never takes it as the second

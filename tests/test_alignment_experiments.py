@@ -48,23 +48,28 @@ def test_e6_records_are_resumable_and_consistent(tmp_path, monkeypatch):
     assert "dFSA" in table and "95.9" not in table  # no paper row for a size it did not run
 
 
-def test_e6_adaptive_scaling_row_equals_the_adaptive_scaling_protocol():
-    # With fixed C and σ₀ (adaptive_scaling_auto=False) the AS-RBF row of E6 runs on the same
-    # draws, with the same settings, as the protocol of the adaptive-scaling work
-    # (experiments/adaptive_scaling_e6.py): same selection and error.
+@pytest.mark.parametrize("auto", [True, False])
+def test_e6_adaptive_scaling_row_equals_the_adaptive_scaling_protocol(auto):
+    # The AS-RBF row of E6 runs on the same draws, with the same settings, as the protocol of
+    # the adaptive-scaling work (experiments/adaptive_scaling_e6.py): with C and σ₀ chosen by
+    # the span estimate (both defaults; a small grid keeps the test short) and with them fixed.
     from zeronorm_opt.experiments.adaptive_scaling_e6 import run_adaptive_scaling_e6
 
+    grid = {"C_grid": [0.1, 1.0], "sigma0_grid": [1.0, 2.0]} if auto else {}
     config = E6Config(
         train_sizes=[100],
         n_runs=2,
         n_test=100,
         methods=["AS-RBF"],
         seed=3,
-        adaptive_scaling_auto=False,
+        adaptive_scaling_auto=auto,
+        adaptive_scaling_params=grid,
     )
     ours = sorted(run_e6(config), key=lambda r: r["run"])
+    fixed = {} if auto else {"sigma0": 0.1}
     theirs = sorted(
-        run_adaptive_scaling_e6(100, n_runs=2, seed=3, n_test=100), key=lambda r: r["run"]
+        run_adaptive_scaling_e6(100, n_runs=2, seed=3, n_test=100, **fixed, **grid),
+        key=lambda r: r["run"],
     )
     for a, b in zip(ours, theirs, strict=True):
         assert a["kept"] == b["selected"] and a["error"] == pytest.approx(b["test_error"])
@@ -90,6 +95,29 @@ def test_e7_dfsa_record_equals_the_selector_on_the_same_draw():
     sel = AlignmentSelector("decremental", kernel="poly", degree=2, C=1.0)
     sel.fit(X[:80], y[:80], X_val=X[80:180], y_val=y[80:180])
     assert sel.get_support(indices=True).tolist() == rec["kept"]
+
+
+def test_e7_balanced_target_reaches_the_selector():
+    # E7Config(balanced=True) runs dFSA with the ±1/m± ideal kernel: on this draw (run 2 of the
+    # 97 %-sparse polynomials, 80 points) it keeps another set than the ±1 target, the set the
+    # selector keeps by hand.
+    from sklearn.preprocessing import StandardScaler
+
+    from zeronorm_opt.experiments.alignment_polynomials import hash_target, run_trial
+
+    config = E7Config(targets=["sp0.97"], train_sizes=[80], n_runs=3, n_test=60, balanced=True)
+    (balanced,) = run_trial(config, 2, "sp0.97", 80, ["dFSA"])
+    config.balanced = False
+    (plain,) = run_trial(config, 2, "sp0.97", 80, ["dFSA"])
+    assert balanced["kept"] != plain["kept"]
+    poly_rng = np.random.default_rng([0, 2, hash_target("sp0.97")])
+    poly = SparsePolynomial.random(20, 0.97, int(poly_rng.integers(2**31)))
+    rng = np.random.default_rng([0, 2, hash_target("sp0.97"), 80])
+    X, y = make_sparse_polynomial(240, 20, target=poly, random_state=int(rng.integers(2**31)))
+    X = StandardScaler().fit(X[:80]).transform(X)
+    sel = AlignmentSelector("decremental", kernel="poly", degree=2, balanced=True)
+    sel.fit(X[:80], y[:80], X_val=X[80:180], y_val=y[80:180])
+    assert sel.get_support(indices=True).tolist() == balanced["kept"]
 
 
 def test_e7_random_polynomial_is_shared_across_sizes_and_methods():

@@ -13,8 +13,10 @@ from zeronorm_opt.cli import main
 from zeronorm_opt.datasets import SparsePolynomial, make_sparse_polynomial
 from zeronorm_opt.estimators.polynomial import (
     PolynomialAROM,
+    iterate_intercepts,
     monomial_coefficients,
     selected_monomials,
+    validation_stopped_arom,
 )
 from zeronorm_opt.exceptions import InfeasibleError, InputError
 from zeronorm_opt.experiments.feature_space_polynomials import (
@@ -236,6 +238,47 @@ def test_budget_counts_coordinates_and_refits(x1x2_plus_x3):
     model = PolynomialAROM(n_features_to_select=3).fit(X, y)
     assert model[-1].support_.sum() == 3
     assert set(selected_monomials(model)) == {"x1*x2", "x3"}
+
+
+@pytest.mark.parametrize("C", [None, 1.0])
+def test_iterate_intercepts_are_the_intercepts_of_the_truncated_runs(C, x1x2_plus_x3):
+    # The driver records each step's weights, not its intercept; the hinge-optimal intercept
+    # of those weights must be the one a run stopped at that step ends with.
+    X, y, _, _ = x1x2_plus_x3
+    run = PolynomialAROM(C=C).fit(X, y)
+    Z, y_pm = run[0].transform(X), np.where(y == run[-1].classes_[1], 1.0, -1.0)
+    intercepts = iterate_intercepts(Z, y_pm, run[-1].history_)
+    assert run[-1].n_iter_ >= 4
+    for k in (1, 2, run[-1].n_iter_ // 2, run[-1].n_iter_):
+        truncated = PolynomialAROM(C=C, max_iter=k).fit(X, y)[-1]
+        np.testing.assert_allclose(truncated.coef_[0], run[-1].history_[k - 1].coef, atol=1e-9)
+        assert intercepts[k - 1] == pytest.approx(truncated.intercept_[0], abs=1e-3)
+
+
+def test_validation_stop_refits_the_best_iteration_count(x1x2_plus_x3):
+    X, y, X_test, _ = x1x2_plus_x3
+    model, errors = validation_stopped_arom(X, y, validation_fraction=0.3, random_state=2)
+    k = model[-1].max_iter
+    # The iterate chosen is the latest of lowest held-out error ...
+    assert errors[k - 1] == errors.min() and np.all(errors[k:] > errors.min())
+    # ... each error is that of the run stopped there, on the same split ...
+    from sklearn.model_selection import train_test_split
+
+    X_fit, X_val, y_fit, y_val = train_test_split(
+        X, y, test_size=0.3, stratify=y, random_state=2
+    )
+    for j in (1, k, errors.size):
+        stopped = PolynomialAROM(max_iter=j).fit(X_fit, y_fit)
+        assert errors[j - 1] == pytest.approx(np.mean(stopped.predict(X_val) != y_val))
+    # ... and the model is PolynomialAROM(max_iter=k) on all the data.
+    by_hand = PolynomialAROM(max_iter=k).fit(X, y)
+    np.testing.assert_allclose(model.decision_function(X_test), by_hand.decision_function(X_test))
+    with pytest.raises(InputError, match="validation_fraction"):
+        validation_stopped_arom(X, y, validation_fraction=1.0)
+    with pytest.raises(InputError, match="n_features_to_select"):
+        validation_stopped_arom(X, y, n_features_to_select=3)
+    with pytest.raises(InputError, match="cannot hold out"):
+        validation_stopped_arom(X[:6], y[:6], validation_fraction=0.1)
 
 
 def test_errors_at_the_boundary():

@@ -53,13 +53,18 @@ class AlignmentSelector(_RankingSelector):
     algorithm : {"one_shot", "incremental", "decremental"}, default="incremental"
         The procedure.
     kernel : {"linear", "poly", "rbf"}, default="linear"
-        ``x·x'``, ``(1 + x·x')^degree`` (Català and Martin eq. 4) or ``exp(−γ‖x − x'‖²)``.
+        ``x·x'``, ``(1 + γ x·x')^degree`` (Català and Martin eq. 4 with ``γ = 1``) or
+        ``exp(−γ‖x − x'‖²)``.
     degree : int, default=2
         Degree of the polynomial kernel.
     gamma : float or None, default=None
-        Width of the Gaussian kernel; ``None`` means ``1 / n_features`` (the number of input
-        features, kept fixed while features are added or removed; for standardised data this is
-        scikit-learn's ``gamma="scale"`` of the full feature set).
+        Scale ``γ`` of the polynomial kernel (as scikit-learn's ``polynomial_kernel``; ``None``
+        means 1, the paper's kernel) or width of the Gaussian kernel (``None`` means
+        ``1 / n_features``, the number of input features, kept fixed while features are added
+        or removed; for standardised data this is scikit-learn's ``gamma="scale"`` of the full
+        feature set). Ignored by the linear kernel. The scale weighs the polynomial kernel's
+        linear part against its degree-``d`` part, and dFSA's stopping point depends on it
+        (:doc:`/methods/differences`); it is the same as multiplying the inputs by ``√γ``.
     balanced : bool, default=False
         ``True`` uses the ideal kernel with labels ``+1/m₊`` and ``−1/m₋`` (the variant of
         Català and Martin §4.2 for unbalanced classes) instead of ±1. Its inner product ``⟨K, T⟩``
@@ -133,7 +138,7 @@ class AlignmentSelector(_RankingSelector):
     scores_ : ndarray of shape (n_features,)
         osFSA only: alignment of each feature's own kernel.
     gamma_ : float
-        The Gaussian width used (``kernel="rbf"``).
+        The polynomial scale or Gaussian width used (``kernel="poly"`` or ``"rbf"``).
     validation_scores_ : ndarray
         With a validation set: its accuracy before the first step (``-inf`` for iFSA, which
         starts from no feature) and after each step scored (``"first_drop"``: the accepted
@@ -214,7 +219,10 @@ class AlignmentSelector(_RankingSelector):
 
     def _check_params(self, n_features: int, has_validation_set: bool) -> int | None:
         """The checks that involve the data or several parameters (ranges: _fit_context)."""
-        self.gamma_ = 1.0 / n_features if self.gamma is None else float(self.gamma)
+        if self.gamma is not None:
+            self.gamma_ = float(self.gamma)
+        else:
+            self.gamma_ = 1.0 / n_features if self.kernel == "rbf" else 1.0
         k = self.n_features_to_select
         if k is not None:
             k = _budget(k, n_features)
@@ -241,7 +249,7 @@ class AlignmentSelector(_RankingSelector):
     def _svm(self) -> SVC:
         # The validation SVM uses the kernel the features were selected for.
         if self.kernel == "poly":
-            return SVC(kernel="poly", degree=self.degree, gamma=1.0, coef0=1.0, C=self.C)
+            return SVC(kernel="poly", degree=self.degree, gamma=self.gamma_, coef0=1.0, C=self.C)
         if self.kernel == "rbf":
             return SVC(kernel="rbf", gamma=self.gamma_, C=self.C)
         return SVC(kernel="linear", C=self.C)

@@ -11,7 +11,8 @@ Martin (eq. 2–6) does that in O(m²) per candidate instead of recomputing the 
 
 * linear: ``K¹_{F±i} = K¹_F ± x_i x_iᵀ`` (eq. 2–3); here even cheaper in closed form,
   ``tᵀK t ± (tᵀx_i)²`` and ``‖K ± x_i x_iᵀ‖² = ‖K‖² ± 2 x_iᵀK x_i + ‖x_i‖⁴``;
-* polynomial: keep ``K¹_F`` and form ``(1 + K¹_F ± x_i x_iᵀ)^d`` (eq. 4);
+* polynomial: keep ``K¹_F`` and form ``(1 + γ (K¹_F ± x_i x_iᵀ))^d`` (eq. 4, with the scale
+  ``γ`` of scikit-learn's ``polynomial_kernel``; the paper's kernel is ``γ = 1``);
 * Gaussian: keep the squared distances ``D_F`` and form ``exp(−γ (D_F ± (x_i − x_i')²))``
   (eq. 5–6).
 
@@ -145,8 +146,9 @@ def subset_kernel(
 ) -> np.ndarray:
     """Kernel matrix of the rows of ``X`` restricted to ``features``, computed from scratch.
 
-    ``"linear"``: ``x·x'``; ``"poly"``: ``(1 + x·x')^degree`` (Català and Martin eq. 4); ``"rbf"``:
-    ``exp(−γ ‖x − x'‖²)``. The empty feature set gives ``0`` (linear) or ``1`` (poly, rbf).
+    ``"linear"``: ``x·x'``; ``"poly"``: ``(1 + γ x·x')^degree`` (Català and Martin eq. 4 is
+    ``γ = 1``); ``"rbf"``: ``exp(−γ ‖x − x'‖²)``. The empty feature set gives ``0`` (linear) or
+    ``1`` (poly, rbf).
 
     References
     ----------
@@ -167,7 +169,7 @@ def subset_kernel(
     if kernel == "poly":
         if not Xs.shape[1]:
             return np.ones((X.shape[0],) * 2)
-        return polynomial_kernel(Xs, degree=degree, gamma=1.0, coef0=1.0)
+        return polynomial_kernel(Xs, degree=degree, gamma=gamma, coef0=1.0)
     if kernel == "rbf":
         return rbf_kernel(Xs, gamma=gamma) if Xs.shape[1] else np.ones((X.shape[0],) * 2)
     raise InputError(f"kernel must be one of {KERNELS}; got {kernel!r}.")
@@ -184,9 +186,10 @@ class AlignmentState:
         Target vector of the ideal kernel (:func:`ideal_target`).
     kernel : {"linear", "poly", "rbf"}
     degree : int
-        Degree of the polynomial kernel ``(1 + x·x')^d``.
+        Degree of the polynomial kernel ``(1 + γ x·x')^d``.
     gamma : float
-        Width of the Gaussian kernel ``exp(−γ‖x − x'‖²)``.
+        Scale of the polynomial kernel ``(1 + γ x·x')^d`` (Català and Martin eq. 4: ``γ = 1``)
+        or width of the Gaussian kernel ``exp(−γ‖x − x'‖²)``.
     features : sequence of int
         Initial feature set (empty for iFSA, all features for dFSA).
     centred : bool
@@ -278,7 +281,7 @@ class AlignmentState:
 
     def _packed_kernel(self, S: np.ndarray) -> np.ndarray:
         if self.kernel == "poly":
-            return (1.0 + S) ** self.degree
+            return (1.0 + self.gamma * S) ** self.degree
         return np.exp(-self.gamma * S)
 
     def _unpack(self, packed: np.ndarray) -> np.ndarray:
