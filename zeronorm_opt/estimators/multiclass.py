@@ -12,6 +12,7 @@ from __future__ import annotations
 from numbers import Real
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from ..exceptions import InputError
@@ -54,6 +55,20 @@ def fit_final_machine(
     >>> W.shape, bool(np.all(W[:, 2] == 0))
     ((3, 3), True)
     """
+    if sp.issparse(X):
+        # The machine sees only the selected columns (removed ones are fixed at 0): densify
+        # those r columns, never the whole X, and put the weights back in place.
+        columns = np.flatnonzero(np.ones(X.shape[1], bool) if support is None else support)
+        if columns.size:
+            kept, kept_support = X[:, columns].toarray(), None
+        else:  # nothing selected: the machine of an empty support (w = 0, its intercepts)
+            kept, kept_support = np.zeros((X.shape[0], 1)), [False]
+        W_selected, b = fit_final_machine(
+            kept, codes, scheme, C, kept_support, solver, solver_options
+        )
+        W = np.zeros((W_selected.shape[0], X.shape[1]))
+        W[:, columns] = W_selected[:, : columns.size]
+        return W, b
     X = np.asarray(X, dtype=float)
     support = np.ones(X.shape[1], dtype=bool) if support is None else np.asarray(support, bool)
     if scheme == "ww":
@@ -129,7 +144,9 @@ class MulticlassAROM(ZeroNormSelector):
         SVM per class on the rescaled data (:class:`~zeronorm_opt.fast.one_vs_rest.
         OneVsRestLibsvm`, same iterates as the cvxpy QP). ``"auto"``: libsvm for
         ``scheme="ovr", penalty="l2"`` without ``solver``, ``solver_options``,
-        ``extra_constraints``, ``surrogate`` or ``epsilon > 0``; cvxpy otherwise.
+        ``extra_constraints``, ``surrogate`` or ``epsilon > 0`` on dense X; cvxpy otherwise.
+        A ``scipy.sparse`` X stays sparse on the cvxpy path (the final machine densifies the
+        selected columns only); ``backend="libsvm"`` with sparse X is a TypeError.
 
     Attributes
     ----------
@@ -237,6 +254,18 @@ class MulticlassAROM(ZeroNormSelector):
                 "through the surrogate (e.g. LogSurrogate(eps=...)) and leave epsilon=0."
             )
 
+    # The multiclass LPs/QPs keep a sparse X a sparse cvxpy constant; the final machine
+    # densifies only the selected columns. libsvm's one-vs-rest dual needs dense X.
+    _sparse_backends = frozenset({"cvxpy"})
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = self.backend != "libsvm"
+        return tags
+
+    def _sparse_alternative(self) -> str:
+        return "backend='cvxpy' (or 'auto') solves the same problems with sparse X"
+
     def _encode_labels(self, y):
         return np.searchsorted(self.classes_, y)
 
@@ -260,7 +289,8 @@ class MulticlassAROM(ZeroNormSelector):
                     "this configuration."
                 )
             return "libsvm"
-        if self.backend == "auto" and serves and not wants_formulation:
+        # libsvm's one-vs-rest dual builds a dense Gram matrix: a sparse X keeps the primal.
+        if self.backend == "auto" and serves and not wants_formulation and not sp.issparse(X):
             return "libsvm"
         return "cvxpy"
 

@@ -371,7 +371,9 @@ class ZeroNormSelector(SelectorMixin, BaseEstimator):
 
     def _sparse_alternative(self) -> str:
         """What to pass for sparse X, in the TypeError of a dense-only configuration."""
-        return "AROM and FSV take sparse X (their default l1 LPs in HiGHS, or backend='cvxpy')"
+        return (
+            "AROM, FSV and MulticlassAROM take sparse X (the l1 LPs in HiGHS, or backend='cvxpy')"
+        )
 
     def _check_sparse_backend(self, X) -> None:
         if self.backend_ not in self._sparse_backends:
