@@ -65,13 +65,14 @@ def support_at_budget(
 
     Examples
     --------
-    >>> from zeronorm_opt import AROM
-    >>> from zeronorm_opt.datasets import make_weston_linear
-    >>> X, y = make_weston_linear(30, random_state=0)
-    >>> path = AROM(penalty="l2").fit(X, y).history_
-    >>> support, padded = support_at_budget(path, 5, X.shape[1])
-    >>> budgeted = AROM(penalty="l2", n_features_to_select=5).fit(X, y)
-    >>> bool(np.array_equal(support, budgeted.support_))
+    One unbudgeted run gives the support a run with ``n_features_to_select=5`` selects:
+
+    >>> from zeronorm_opt import AROM, datasets
+    >>> X, y = datasets.make_weston_linear(30, random_state=0)
+    >>> history = AROM(penalty="l2").fit(X, y).history_
+    >>> support, padded = support_at_budget(history, 5, n_features=X.shape[1])
+    >>> five = AROM(penalty="l2", n_features_to_select=5).fit(X, y)
+    >>> bool(np.array_equal(support, five.support_))
     True
     """
     stop = next((i for i, rec in enumerate(history) if rec.support_size <= budget), None)
