@@ -21,6 +21,7 @@ import pytest
 
 from zeronorm_opt.datasets import make_weston_linear
 from zeronorm_opt.driver import MAX_WEIGHT_RATIO, bound_weight_range, successive_linearisation
+from zeronorm_opt.exceptions import SolverError
 from zeronorm_opt.formulations import FSVFormulation, MarginFormulation
 from zeronorm_opt.solvers import installed_solvers
 from zeronorm_opt.surrogates import CustomSurrogate, ExpSurrogate, LogSurrogate
@@ -82,11 +83,24 @@ def run(X, y, kind: str, C, solver: str, options=MATRIX_OPTIONS):
         )
 
 
-def check_matrix(X, y, kind, C, options=MATRIX_OPTIONS):
+#: Cells of the microarray matrix a solver cannot pass, with the measured reason. They are
+#: strict expected failures: the run must still fail (with a diagnosed SolverError), so a fix
+#: shows up as a failing test that asks for the entry to be removed.
+KNOWN_FAILURES: dict[tuple[str, str, str, str], str] = {}
+
+
+def check_matrix(X, y, kind, C, options=MATRIX_OPTIONS, name="toy"):
     solvers = _installed(QP_SOLVERS if kind == "l2" else LP_SOLVERS)
     assert len(solvers) >= 3
     supports = {}
+    margin = "hard" if C is None else "soft"
     for solver in solvers:
+        reason = KNOWN_FAILURES.get((name, kind, margin, solver))
+        if reason is not None:
+            with pytest.raises(SolverError) as failure:
+                run(X, y, kind, C, solver, options)
+            assert failure.value.iteration is not None, reason  # the driver's diagnosis
+            continue
         res = run(X, y, kind, C, solver, options)
         assert res.stop_reason == "converged", (solver, res.stop_reason)
         assert {r.solver for r in res.history} == {solver}
@@ -139,7 +153,7 @@ def _standardised(name):
 def test_every_solver_gives_the_same_support_on_microarrays(name, kind, C):
     X, y = _standardised(name)
     assert np.isfinite(X).all()
-    check_matrix(X, y, kind, C)
+    check_matrix(X, y, kind, C, name=name)
 
 
 # -- the weight bound itself --------------------------------------------------------------------
