@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from zeronorm_opt import (
+    CustomSurrogate,
     ExpSurrogate,
     LogSurrogate,
     PowerSurrogate,
@@ -160,3 +161,42 @@ def test_adaptive_scaling_metric_step(seed, C):
     best = reference.solve().value
     assert costs[-1] >= best - 1e-5 * max(1.0, best)
     assert costs[-1] == pytest.approx(best, rel=2e-2, abs=1e-4)
+
+
+def _capped_l1(theta=0.05):
+    """Capped-l1 ``min(t, θ)``: its derivative is 0 beyond θ (Zhang, 2010)."""
+    return CustomSurrogate(
+        value=lambda t: np.minimum(t, theta), derivative=lambda t: np.where(t < theta, 1.0, 0.0)
+    )
+
+
+def _scad(lam=0.05, a=3.7):
+    """SCAD (Fan and Li, 2001): derivative 0 beyond a·λ."""
+
+    def derivative(t):
+        return np.where(t <= lam, lam, np.maximum(a * lam - t, 0.0) / (a - 1.0))
+
+    def value(t):
+        middle = (2 * a * lam * t - t**2 - lam**2) / (2 * (a - 1))
+        return np.where(t <= lam, lam * t, np.where(t <= a * lam, middle, lam**2 * (a + 1) / 2))
+
+    return CustomSurrogate(value=value, derivative=derivative)
+
+
+@SETTINGS
+@given(
+    seed=seeds,
+    penalty=st.sampled_from(["l1", "l2"]),
+    surrogate=st.sampled_from(["capped_l1", "scad"]),
+)
+def test_surrogates_with_zero_derivative_and_normalised_weights(seed, penalty, surrogate):
+    # A weight of 0 leaves its coefficient unpenalised (l2: a zero root cost in the QP); the
+    # normalisation divides by the smallest *positive* weight, so the weights stay finite and
+    # the descent holds.
+    X, y = _binary(seed)
+    phi = _capped_l1() if surrogate == "capped_l1" else _scad()
+    f = MarginFormulation(X, y, penalty, C=1.0)
+    res = successive_linearisation(f, phi, normalise_weights=True, max_iter=8)
+    assert all(np.all(np.isfinite(r.weights)) for r in res.history)
+    assert any(np.any(r.weights == 0) for r in res.history[1:])
+    _assert_descent(res)

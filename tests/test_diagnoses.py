@@ -2,9 +2,12 @@
 
 Situations: inseparable data (hard margin), contradictory user constraints on separable data,
 a solver that gives up or answers wrongly on a feasible problem, and the budget step removing
-a feature the user's constraints require. Each must raise its own error type and none of the
+a feature the user's constraints require (the estimators keep it, and raise only when the
+required features exceed the budget). Each must raise its own error type and none of the
 others' (the types are checked exactly, not through a common base class).
 """
+
+import warnings
 
 import cvxpy as cp
 import numpy as np
@@ -13,6 +16,7 @@ import pytest
 from zeronorm_opt import AROM, FSV, InfeasibleError, SolverError
 from zeronorm_opt.datasets import make_weston_linear
 from zeronorm_opt.driver import successive_linearisation
+from zeronorm_opt.estimators._budget import budget_ranking
 from zeronorm_opt.exceptions import (
     NotSeparableError,
     RemovedCoefficientsRequiredError,
@@ -160,7 +164,7 @@ def test_real_iteration_limit_is_not_blamed_on_the_data(separable):
     assert "separable" not in str(err)
 
 
-# -- (d) the budget step removes what the user's constraints need -------------------------
+# -- (d) the budget step keeps what the user's constraints need -----------------------------
 
 
 @pytest.mark.parametrize(
@@ -172,21 +176,56 @@ def test_real_iteration_limit_is_not_blamed_on_the_data(separable):
     ],
     ids=["l1-arom", "l2-arom", "fsv"],
 )
-def test_budget_dropping_a_forced_feature_names_it(separable, estimator):
+def test_budget_keeps_a_forced_feature_and_fills_the_rest_by_the_ranking(separable, estimator):
     X, y = separable
     # Feature 10 is irrelevant: a small forced weight keeps it out of the 3 largest.
     estimator.set_params(extra_constraints=lambda f: [f.coef[10] >= 0.01])
-    err = _raised(lambda: estimator.fit(X, y))
+    with pytest.warns(UserWarning, match=r"kept feature\(s\) \[10\]"):
+        estimator.fit(X, y)
+    assert list(estimator.required_features_) == [10]
+    assert estimator.support_[10] and estimator.support_.sum() == 3
+    # The other two are the two largest of the iterate the budget procedure ranks by.
+    ranking = budget_ranking(estimator.history_, 3, X.shape[1])
+    ranking[10] = -np.inf
+    expected = set(np.argsort(-ranking, kind="stable")[:2].tolist()) | {10}
+    assert set(np.flatnonzero(estimator.support_).tolist()) == expected
+    # The final model satisfies the constraint and is zero off the support.
+    assert estimator.coef_[0, 10] >= 0.01 - 1e-6
+    assert np.all(estimator.coef_[0, ~estimator.support_] == 0.0)
+
+
+def test_refit_on_a_given_support_keeps_the_required_feature(separable):
+    # ZeroNormCV's path: no run of its own, the refit's weights fill the budget.
+    X, y = separable
+    est = AROM(penalty="l1", n_features_to_select=3, extra_constraints=lambda f: [f.v[10] >= 0.01])
+    support = np.zeros(X.shape[1], dtype=bool)
+    support[[0, 1, 2]] = True
+    with pytest.warns(UserWarning, match="kept feature"):
+        est._fit_on_support(X, y, support)
+    assert est.support_[10] and est.support_.sum() == 3
+    assert list(est.required_features_) == [10]
+
+
+def test_required_features_beyond_the_budget_are_an_error(separable):
+    X, y = separable
+    est = AROM(
+        penalty="l1",
+        n_features_to_select=1,
+        extra_constraints=lambda f: [f.v[10] >= 0.01, f.v[11] >= 0.01],
+    )
+    err = _raised(lambda: est.fit(X, y))
     assert type(err) is RemovedCoefficientsRequiredError and isinstance(err, InfeasibleError)
-    assert list(err.required) == [10]
-    assert "[10]" in str(err) and "n_features_to_select" in str(err)
+    assert "n_features_to_select=1" in str(err) and "at least 2" in str(err)
 
 
 def test_forced_feature_kept_by_the_budget_is_fine(separable):
     X, y = separable
     est = AROM(penalty="l1", n_features_to_select=3, extra_constraints=lambda f: [f.v[10] >= 1])
-    est.fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # nothing to say: the ranking kept it
+        est.fit(X, y)
     assert est.support_[10] and est.support_.sum() == 3
+    assert est.required_features_.size == 0
 
 
 def test_pruned_subset_not_separable_is_a_data_diagnosis(separable):

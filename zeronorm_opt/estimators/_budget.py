@@ -4,12 +4,14 @@ to the history of an unbudgeted run (one run gives the support of every budget).
 from __future__ import annotations
 
 import numbers
+import warnings
+from collections.abc import Callable
 
 import numpy as np
 
 from .._validation import support_mask
 from ..driver import final_support
-from ..exceptions import InputError
+from ..exceptions import InputError, RemovedCoefficientsRequiredError
 
 
 def resolve_budget(n_features_to_select, n_features: int) -> int | None:
@@ -63,13 +65,14 @@ def support_at_budget(
 
     Examples
     --------
-    >>> from zeronorm_opt import AROM
-    >>> from zeronorm_opt.datasets import make_weston_linear
-    >>> X, y = make_weston_linear(30, random_state=0)
-    >>> path = AROM(penalty="l2").fit(X, y).history_
-    >>> support, padded = support_at_budget(path, 5, X.shape[1])
-    >>> budgeted = AROM(penalty="l2", n_features_to_select=5).fit(X, y)
-    >>> bool(np.array_equal(support, budgeted.support_))
+    One unbudgeted run gives the support a run with ``n_features_to_select=5`` selects:
+
+    >>> from zeronorm_opt import AROM, datasets
+    >>> X, y = datasets.make_weston_linear(30, random_state=0)
+    >>> history = AROM(penalty="l2").fit(X, y).history_
+    >>> support, padded = support_at_budget(history, 5, n_features=X.shape[1])
+    >>> five = AROM(penalty="l2", n_features_to_select=5).fit(X, y)
+    >>> bool(np.array_equal(support, five.support_))
     True
     """
     stop = next((i for i, rec in enumerate(history) if rec.support_size <= budget), None)
@@ -77,8 +80,114 @@ def support_at_budget(
     support = final_support(prefix, budget, n_features, prune_tol)
     if budget >= n_features:
         return support, 0
-    # The iterate final_support takes the r largest entries from (same case analysis).
-    before = len(prefix) > 1 and prefix[-1].support_size <= budget
-    source = (prefix[-2] if before else prefix[-1]).coef[:n_features]
+    source = budget_ranking(prefix, budget, n_features)
     nonzero = support_mask(source, prune_tol if prune_tol > 0 else 1e-12)
     return support, int(np.sum(support & ~nonzero))
+
+
+def budget_ranking(history, budget: int, n_features: int) -> np.ndarray:
+    """``|v|`` of the iterate the budget procedure ranks the features by.
+
+    The last iterate *before* the support has at most ``budget`` features (Weston et al.
+    2003), or the last one when the run stopped above the budget; the same case analysis as
+    :func:`~zeronorm_opt.driver.final_support`.
+    """
+    before = len(history) > 1 and history[-1].support_size <= budget
+    return np.abs((history[-2] if before else history[-1]).coef[:n_features])
+
+
+def refit_keeping_required(
+    refit: Callable[[np.ndarray], object],
+    support: np.ndarray,
+    budget: int,
+    ranking: np.ndarray | None,
+) -> tuple[np.ndarray, np.ndarray, object]:
+    """Refit on the budget's ``support``, keeping the features the user's constraints require.
+
+    The budget procedure ranks features by the run's weights alone; a constraint the user
+    added (e.g. ``v[3] >= 1``) can need a feature it left out, and the refit on the support is
+    then infeasible. The refit's diagnosis names the removed features a feasible point needs
+    (:class:`~zeronorm_opt.exceptions.RemovedCoefficientsRequiredError`); they are kept, the
+    rest of the budget is filled by ``ranking`` (the usual order), and the refit is repeated
+    until it is feasible (a feature of the support can be required as well, once the fill
+    drops it).
+
+    Parameters
+    ----------
+    refit : callable
+        ``refit(support)`` fits the final model on ``support`` and returns it; it raises
+        ``RemovedCoefficientsRequiredError`` when the user's constraints need a removed feature.
+    support : ndarray of bool
+        The budget procedure's selection (``budget`` features).
+    budget : int
+    ranking : ndarray of float or None
+        Scores of the usual ranking (larger first, ties by index). None: the ``|coef|`` of a
+        refit on the support and the required features together.
+
+    Returns
+    -------
+    support : ndarray of bool
+        ``budget`` features (the same as given when nothing was required).
+    required : ndarray of int
+        The features kept because the constraints require them (sorted; empty when none).
+    model
+        What the last ``refit`` returned.
+
+    Raises
+    ------
+    RemovedCoefficientsRequiredError
+        The required features alone are more than ``budget``.
+
+    Warns
+    -----
+    UserWarning
+        When features were kept for the constraints (the support is not the ranking's).
+
+    References
+    ----------
+    J. Weston, A. Elisseeff, B. Schölkopf and M. Tipping, "Use of the zero-norm with linear
+    models and kernel methods", Journal of Machine Learning Research 3, 1439–1461, 2003.
+    """
+    support = np.asarray(support, dtype=bool).copy()
+    required = np.zeros(support.shape, dtype=bool)
+    while True:
+        try:
+            model = refit(support)
+            break
+        except RemovedCoefficientsRequiredError as err:
+            needed = getattr(err, "required", None)
+            if needed is None or not np.size(needed) or required[needed].all():
+                raise
+            required[needed] = True
+            if required.sum() > budget:
+                raise RemovedCoefficientsRequiredError(
+                    f"the constraints you added require at least {int(required.sum())} "
+                    f"features ({_indices(required)}), more than n_features_to_select={budget}: "
+                    "pass a larger budget or drop constraints on these features.",
+                    status=err.status,
+                    solver=err.solver,
+                    stats=err.stats,
+                ) from err
+            scores = ranking
+            if scores is None:
+                coef, _ = refit(support | required)
+                scores = np.abs(np.asarray(coef, dtype=float))
+            support = required.copy()
+            order = np.argsort(-np.where(required, -np.inf, scores), kind="stable")
+            support[order[: budget - int(required.sum())]] = True
+    kept = np.flatnonzero(required)
+    if kept.size:
+        warnings.warn(
+            f"n_features_to_select={budget}: kept feature(s) {_indices(required)} that the "
+            f"constraints you added require (the budget's ranking left them out); the other "
+            f"{budget - kept.size} are the highest ranked. See required_features_.",
+            UserWarning,
+            stacklevel=5,  # the user's fit call
+        )
+    return support, kept, model
+
+
+def _indices(mask: np.ndarray, k: int = 10) -> str:
+    idx = np.flatnonzero(mask)
+    shown = ", ".join(str(int(i)) for i in idx[:k])
+    return f"[{shown}{', ...' if idx.size > k else ''}]"

@@ -405,6 +405,7 @@ class ZeroNormSelector(SelectorMixin, BaseEstimator):
                 self.intercept_ = getattr(self.estimator_, "intercept_", 0.0)
             return
         coef, intercept = self._own_final_model(X, y_fit, support, budget, last, cache)
+        support = self.support_  # the final model may keep features the constraints require
         coef = np.where(support, np.asarray(coef, dtype=float), 0.0)
         if self._task() == "classification" and coef.ndim == 1:
             coef, intercept = coef[None, :], np.atleast_1d(intercept).astype(float)

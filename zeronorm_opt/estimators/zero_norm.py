@@ -21,6 +21,7 @@ from ..fast.svm_dual import l2_arom_dual_path
 from ..formulations import FSVFormulation, MarginFormulation
 from ..formulations.binary import check_slack_penalty
 from ..surrogates import ExpSurrogate, LogSurrogate
+from ._budget import budget_ranking, refit_keeping_required
 from .selector import _COMMON_CONSTRAINTS, ZeroNormSelector
 
 
@@ -67,6 +68,7 @@ class _BinaryZeroNorm(ZeroNormSelector):
         )
 
     def _own_final_model(self, X, y_fit, support, budget, last, cache=None):
+        self.required_features_ = np.array([], dtype=int)
         if budget is None and last is not None:
             return last
         # With a budget: a soft-margin l2 SVM on the selected features with their original
@@ -92,9 +94,20 @@ class _BinaryZeroNorm(ZeroNormSelector):
                 f.add_constraints(self.extra_constraints)
             if cache is not None:
                 cache["refit"] = f
-        f.set_active(support)
-        f.solve(self.solver, self.solver_options)
-        return f.solution()
+
+        def refit(selected):
+            f.set_active(selected)
+            f.solve(self.solver, self.solver_options)
+            return f.solution()
+
+        # A fit ranks by its own run (history_); a refit on a given support (ZeroNormCV) by
+        # the refit's weights.
+        ranking = None if last is None else budget_ranking(self.history_, budget, X.shape[1])
+        support, self.required_features_, model = refit_keeping_required(
+            refit, support, budget, ranking
+        )
+        self.support_ = support
+        return model
 
 
 class AROM(_BinaryZeroNorm):
@@ -181,6 +194,10 @@ class AROM(_BinaryZeroNorm):
     stop_reason_ : {"converged", "max_iter", "budget"}
     backend_ : {"cvxpy", "highs", "libsvm"}
         What solved the steps.
+    required_features_ : ndarray of int
+        With a budget: features kept because ``extra_constraints`` require them although
+        the ranking left them out (a warning says so); the rest of the budget is the
+        ranking's. Empty when none (or without a budget).
     estimator_ : estimator
         The retrained ``estimator``, when one is given.
     n_features_in_ : int
@@ -392,6 +409,7 @@ class FSV(_BinaryZeroNorm):
     Attributes
     ----------
     coef_, intercept_, support_, classes_, history_, n_iter_, stop_reason_, backend_
+    required_features_
         As in :class:`AROM`.
 
     References
