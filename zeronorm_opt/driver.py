@@ -380,19 +380,23 @@ def has_converged(h, prev_h, objective: float, prev_objective: float, tol: float
 
 def final_support(history, budget, n_feat, prune_tol) -> np.ndarray:
     """Selected features of a run: the last support, or the budget procedure of Weston et al."""
-    last = history[-1].coef[:n_feat]
     if budget is None:
-        return support_mask(last, prune_tol if prune_tol > 0 else 1e-12)
-    # Weston et al.'s procedure: the last iterate *before* ‖x‖₀ ≤ r, and its r largest features.
-    source = last
-    if len(history) > 1 and history[-1].support_size <= budget:
-        source = history[-2].coef[:n_feat]
-    elif history[-1].support_size < budget:
-        source = history[-1].coef[:n_feat]
-    order = np.argsort(-np.abs(source), kind="stable")
+        return support_mask(history[-1].coef[:n_feat], prune_tol if prune_tol > 0 else 1e-12)
+    order = np.argsort(-budget_ranking(history, budget, n_feat), kind="stable")
     support = np.zeros(n_feat, dtype=bool)
     support[order[:budget]] = True
     return support
+
+
+def budget_ranking(history, budget: int, n_feat: int) -> np.ndarray:
+    """``|x|`` of the iterate the budget procedure ranks the features by.
+
+    Weston et al.'s procedure takes the last iterate *before* the support has at most
+    ``budget`` features (the last one when the run stopped above the budget) and keeps its
+    ``budget`` largest entries.
+    """
+    before = len(history) > 1 and history[-1].support_size <= budget
+    return np.abs((history[-2] if before else history[-1]).coef[:n_feat])
 
 
 def arom_rescaled(

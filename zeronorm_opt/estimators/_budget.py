@@ -10,7 +10,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .._validation import support_mask
-from ..driver import final_support
+from ..driver import budget_ranking, final_support
 from ..exceptions import InputError, RemovedCoefficientsRequiredError
 
 
@@ -83,17 +83,6 @@ def support_at_budget(
     source = budget_ranking(prefix, budget, n_features)
     nonzero = support_mask(source, prune_tol if prune_tol > 0 else 1e-12)
     return support, int(np.sum(support & ~nonzero))
-
-
-def budget_ranking(history, budget: int, n_features: int) -> np.ndarray:
-    """``|v|`` of the iterate the budget procedure ranks the features by.
-
-    The last iterate *before* the support has at most ``budget`` features (Weston et al.
-    2003), or the last one when the run stopped above the budget; the same case analysis as
-    :func:`~zeronorm_opt.driver.final_support`.
-    """
-    before = len(history) > 1 and history[-1].support_size <= budget
-    return np.abs((history[-2] if before else history[-1]).coef[:n_features])
 
 
 def refit_keeping_required(
