@@ -262,6 +262,40 @@ def test_bridge_estimator_records_history():
     assert model.n_iter_ == len(model.history_) == len(model.objective_path_)
 
 
+def test_bridge_honours_a_users_constraint():
+    """A non-negative bridge: the constraint holds, the unconstrained fit breaks it, and the
+    constrained objective path still never increases."""
+    rng = np.random.default_rng(9)
+    Phi = rng.normal(size=(30, 60))
+    y = 2.0 * Phi[:, 3] - 1.5 * Phi[:, 40] + 0.01 * rng.normal(size=30)
+    free = BridgeRegression(alpha=0.025, q=0.5).fit(Phi, y)
+    assert np.any(free.coef_ < -1e-3)
+    nonneg = BridgeRegression(alpha=0.025, q=0.5, extra_constraints=lambda f: [f.coef >= 0])
+    nonneg.fit(Phi, y)
+    assert np.all(nonneg.coef_ >= -1e-7)
+    assert np.all(np.diff(nonneg.objective_path_) <= 1e-9 * np.abs(nonneg.objective_path_[0]))
+    # The function takes the same constraint (callable or list) directly.
+    res = bridge_regression(Phi, y, 0.05, 0.5, extra_constraints=lambda f: [f.coef >= 0])
+    assert np.all(res.coef >= -1e-7)
+
+
+def test_bridge_constraint_sees_each_folds_training_data():
+    from sklearn.model_selection import GridSearchCV, KFold
+
+    Phi, y, _ = _sparse_problem(30, 20, 3, 0.01, seed=4)
+    seen = []
+
+    def record(formulation):
+        seen.append(formulation.Phi.shape[0])
+        return []
+
+    search = GridSearchCV(
+        BridgeRegression(alpha=0.025, extra_constraints=record), {"q": [0.5]}, cv=KFold(3)
+    )
+    search.fit(Phi, y)
+    assert sorted(seen) == [20, 20, 20, 30]  # the three folds' training sets, then the refit
+
+
 def test_estimators_reject_bad_input():
     X, y = np.ones((10, 3)), np.arange(10.0)
     # Parameters outside their declared range: scikit-learn's InvalidParameterError, which

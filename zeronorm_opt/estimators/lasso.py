@@ -284,6 +284,13 @@ class BridgeRegression(_SparseLinearRegressor):
         Driver tolerance (relative objective decrease or change of ``|β|``).
     solver, solver_options
         cvxpy solver name (or fallback list) and its options.
+    extra_constraints : callable or None, default=None
+        ``extra_constraints(formulation) -> list of cvxpy constraints`` added to every
+        weighted Lasso of this fit: the formulation is
+        :class:`~zeronorm_opt.formulations.LassoFormulation` on the training data of this fit
+        (``formulation.coef`` is β; ``formulation.Phi``, ``formulation.Y`` the data, centred
+        when ``fit_intercept``), so a data-dependent constraint is right inside
+        cross-validation folds. Example: ``lambda f: [f.coef >= 0]`` (non-negative bridge).
 
     Attributes
     ----------
@@ -337,6 +344,7 @@ class BridgeRegression(_SparseLinearRegressor):
         "tol": TOL,
         "solver": SOLVER,
         "solver_options": SOLVER_OPTIONS,
+        "extra_constraints": [callable, None],
     }
 
     def __init__(
@@ -350,6 +358,7 @@ class BridgeRegression(_SparseLinearRegressor):
         tol=1e-6,
         solver=None,
         solver_options=None,
+        extra_constraints=None,
     ):
         self.alpha = alpha
         self.q = q
@@ -359,6 +368,7 @@ class BridgeRegression(_SparseLinearRegressor):
         self.tol = tol
         self.solver = solver
         self.solver_options = solver_options
+        self.extra_constraints = extra_constraints
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
@@ -384,6 +394,7 @@ class BridgeRegression(_SparseLinearRegressor):
             tol=self.tol,
             solver=self.solver,
             solver_options=self.solver_options,
+            extra_constraints=self.extra_constraints,
         )
         self.n_iter_ = result.n_iter
         self.objective_path_ = np.asarray(result.objective_path) / 2.0

@@ -26,6 +26,7 @@ def bridge_regression(
     prune_tol: float = 1e-6,
     solver=None,
     solver_options: dict | None = None,
+    extra_constraints=None,
 ) -> LinearisationResult:
     """Bridge regression ``min (1/n)‖Y − Φβ‖² + λ Σ_j (ε + |β_j|)^q`` with ``0 < q < 1``.
 
@@ -46,6 +47,11 @@ def bridge_regression(
         Keeps the weights finite at ``β_j = 0``.
     max_iter, tol, prune_tol, solver, solver_options
         Passed to :func:`~zeronorm_opt.driver.successive_linearisation`.
+    extra_constraints : callable, list of cvxpy constraints or None, default=None
+        Added to every weighted Lasso (:meth:`~zeronorm_opt.formulations.base.Formulation.
+        add_constraints`): a callable receives the formulation (``formulation.coef`` is β,
+        ``formulation.Phi`` and ``formulation.Y`` the data), e.g. ``lambda f: [f.coef >= 0]``
+        for a non-negative bridge.
 
     Returns
     -------
@@ -64,6 +70,8 @@ def bridge_regression(
     """
     check_positive(alpha, "alpha")
     formulation = LassoFormulation(Phi, Y, alpha)
+    if extra_constraints is not None:
+        formulation.add_constraints(extra_constraints)
     return successive_linearisation(
         formulation,
         PowerSurrogate(q=q, eps=eps),
