@@ -137,17 +137,35 @@ def test_zero_norm_cv_on_sparse_input_equals_dense():
 
 
 @pytest.mark.parametrize("fit_intercept", [True, False])
-@pytest.mark.parametrize("algorithm", ["fista", "ista"])
+@pytest.mark.parametrize("algorithm", ["fista", "ista", "cvxpy"])
 def test_lasso_ista_on_sparse_input_equals_dense_and_scikit_learn(fit_intercept, algorithm):
     X, _ = _sparse_data()
     y = 2.0 * X[:, 0] - X[:, 3] + 0.5  # a regression target on the sparse E1 data
     make = lambda: LassoISTA(0.05, algorithm=algorithm, fit_intercept=fit_intercept)  # noqa: E731
     dense, sparse = make().fit(X, y), make().fit(sp.csr_matrix(X), y)
     reference = Lasso(0.05, fit_intercept=fit_intercept, tol=1e-12, max_iter=100_000).fit(X, y)
+    # (F)ISTA runs to 1e-8; the cvxpy path is as accurate as the QP solver (Clarabel: ~1e-6).
+    atol = 1e-5 if algorithm == "cvxpy" else 1e-6
     np.testing.assert_allclose(sparse.coef_, dense.coef_, atol=1e-6)
-    np.testing.assert_allclose(sparse.coef_, reference.coef_, atol=1e-6)
-    assert sparse.intercept_ == pytest.approx(reference.intercept_, abs=1e-6)
+    np.testing.assert_allclose(sparse.coef_, reference.coef_, atol=atol)
+    assert sparse.intercept_ == pytest.approx(reference.intercept_, abs=atol)
     np.testing.assert_allclose(sparse.predict(sp.csr_matrix(X)), dense.predict(X), atol=1e-5)
+
+
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("fmt", ["csr", "csc"])
+def test_bridge_regression_on_sparse_input_equals_dense(fit_intercept, fmt):
+    X, _ = _sparse_data()
+    y = 2.0 * X[:, 0] - X[:, 3] + 0.5
+    X_sparse = sp.csr_matrix(X) if fmt == "csr" else sp.csc_matrix(X)
+    make = lambda: BridgeRegression(0.02, q=0.5, fit_intercept=fit_intercept)  # noqa: E731
+    dense, sparse = make().fit(X, y), make().fit(X_sparse, y)
+    np.testing.assert_array_equal(sparse.support_, dense.support_)
+    assert sparse.n_iter_ == dense.n_iter_
+    np.testing.assert_allclose(sparse.coef_, dense.coef_, atol=1e-6)
+    assert sparse.intercept_ == pytest.approx(dense.intercept_, abs=1e-6)
+    np.testing.assert_allclose(sparse.objective_path_, dense.objective_path_, rtol=1e-6)
+    np.testing.assert_allclose(sparse.predict(X_sparse), dense.predict(X), atol=1e-5)
 
 
 def test_lasso_ista_on_tfidf_equals_scikit_learn():
@@ -172,8 +190,6 @@ def test_lasso_ista_on_tfidf_equals_scikit_learn():
     [
         (lambda: R2W2(2, radius="variance"), "dense data is required"),
         (lambda: AlignmentSelector(n_features_to_select=2), "dense data is required"),
-        (lambda: BridgeRegression(alpha=0.1), "dense data is required"),
-        (lambda: LassoISTA(alpha=0.1, algorithm="cvxpy"), "algorithm='fista'"),
         (lambda: AROM(penalty="l2", backend="libsvm"), "backend='cvxpy'"),
         (
             lambda: MulticlassAROM(scheme="ovr", penalty="l2", C=1.0, backend="libsvm"),
@@ -183,8 +199,6 @@ def test_lasso_ista_on_tfidf_equals_scikit_learn():
     ids=[
         "R2W2",
         "AlignmentSelector",
-        "Bridge",
-        "LassoISTA-cvxpy",
         "l2-AROM-libsvm",
         "Multiclass-libsvm",
     ],

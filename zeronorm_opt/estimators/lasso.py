@@ -10,7 +10,7 @@ from sklearn.base import BaseEstimator, RegressorMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import check_finite_target, require_dense, support_mask
+from .._validation import check_finite_target, support_mask
 from ..fast.bridge import bridge_regression
 from ..fast.ista import centred_operator, fista, ista, lasso_dual_gap
 from ..formulations.regression import LassoFormulation
@@ -45,7 +45,7 @@ class _SparseLinearRegressor(RegressorMixin, BaseEstimator):
     #: TypeError from scikit-learn's validation, "dense data is required").
     _accepts_sparse = False
 
-    def _prepare(self, X, y):
+    def _validate(self, X, y):
         check_finite_target(y)
         X, y = validate_or_input_error(
             self,
@@ -55,11 +55,21 @@ class _SparseLinearRegressor(RegressorMixin, BaseEstimator):
             dtype=np.float64,
             accept_sparse="csr" if self._accepts_sparse else False,
         )
-        self._check_sparse(X)
-        return _centre(X, y, self.fit_intercept)
+        return X, y
 
-    def _check_sparse(self, X) -> None:
-        """Reject a sparse X where this configuration needs dense data."""
+    def _prepare(self, X, y):
+        return _centre(*self._validate(X, y), self.fit_intercept)
+
+    def _prepare_for_formulation(self, X, y):
+        """``(Phi, y_centred, x_mean, y_mean, column_means)`` for the cvxpy formulation: a
+        sparse X is handed over as it is with its column means (the formulation centres it
+        inside the residual), a dense one centred."""
+        X, y = self._validate(X, y)
+        if sp.issparse(X) and self.fit_intercept:
+            x_mean = np.asarray(X.mean(axis=0)).ravel()
+            y_mean = float(y.mean())
+            return X, y - y_mean, x_mean, y_mean, x_mean
+        return (*_centre(X, y, self.fit_intercept), None)
 
     def _finish(self, coef, x_mean, y_mean):
         self.coef_ = coef
@@ -181,7 +191,8 @@ class LassoISTA(_SparseLinearRegressor):
     True
     """
 
-    # (F)ISTA needs only products with X and Xᵀ: a sparse X stays sparse.
+    # (F)ISTA needs only products with X and Xᵀ, the cvxpy formulation centres inside its
+    # residual: a sparse X stays sparse either way.
     _accepts_sparse = True
 
     _parameter_constraints: dict = {
@@ -215,12 +226,8 @@ class LassoISTA(_SparseLinearRegressor):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = self.algorithm != "cvxpy"
+        tags.input_tags.sparse = True
         return tags
-
-    def _check_sparse(self, X) -> None:
-        if self.algorithm == "cvxpy":
-            require_dense(X, "LassoISTA(algorithm='cvxpy')", "algorithm='fista' takes sparse X")
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
@@ -229,23 +236,25 @@ class LassoISTA(_SparseLinearRegressor):
         Parameters
         ----------
         X : array-like or sparse matrix of shape (n_samples, n_features)
-            A sparse X (ISTA/FISTA) is never densified, centring included; same result as
-            the dense X.
+            A sparse X is never densified, centring included (every algorithm); same result
+            as the dense X.
         y : array-like of shape (n_samples,)
 
         Returns
         -------
         self : LassoISTA
         """
-        Xc, yc, x_mean, y_mean = self._prepare(X, y)
         lam = 2.0 * float(self.alpha)  # scikit-learn's alpha -> the paper's λ (see Notes)
         if self.algorithm == "cvxpy":
-            formulation = LassoFormulation(Xc, yc, lam)
+            Phi, yc, x_mean, y_mean, column_means = self._prepare_for_formulation(X, y)
+            Xc = Phi if column_means is None else centred_operator(Phi, column_means)
+            formulation = LassoFormulation(Phi, yc, lam, column_means=column_means)
             info = formulation.solve(self.solver, self.solver_options)
             coef = formulation.coef_value()
             self.n_iter_ = int(info.num_iters or 0)
             paper_objective = np.array([formulation.objective_value(coef)])
         else:
+            Xc, yc, x_mean, y_mean = self._prepare(X, y)
             run = fista if self.algorithm == "fista" else ista
             result = run(Xc, yc, lam, max_iter=self.max_iter, tol=self.tol)
             coef = result.coef
@@ -335,6 +344,15 @@ class BridgeRegression(_SparseLinearRegressor):
     [3, 40]
     """
 
+    # The weighted Lassos keep a sparse X a sparse cvxpy constant (centred inside the
+    # residual, never filled in).
+    _accepts_sparse = True
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
     _parameter_constraints: dict = {
         "alpha": POSITIVE,
         "q": [Interval(Real, 0, 1, closed="neither")],
@@ -383,9 +401,9 @@ class BridgeRegression(_SparseLinearRegressor):
         -------
         self : BridgeRegression
         """
-        Xc, yc, x_mean, y_mean = self._prepare(X, y)
+        Phi, yc, x_mean, y_mean, column_means = self._prepare_for_formulation(X, y)
         result = bridge_regression(
-            Xc,
+            Phi,
             yc,
             2.0 * float(self.alpha),  # scikit-learn's scaling -> the paper's λ (see Notes)
             self.q,
@@ -395,6 +413,7 @@ class BridgeRegression(_SparseLinearRegressor):
             solver=self.solver,
             solver_options=self.solver_options,
             extra_constraints=self.extra_constraints,
+            column_means=column_means,
         )
         self.n_iter_ = result.n_iter
         self.objective_path_ = np.asarray(result.objective_path) / 2.0

@@ -27,6 +27,7 @@ def bridge_regression(
     solver=None,
     solver_options: dict | None = None,
     extra_constraints=None,
+    column_means=None,
 ) -> LinearisationResult:
     """Bridge regression ``min (1/n)‖Y − Φβ‖² + λ Σ_j (ε + |β_j|)^q`` with ``0 < q < 1``.
 
@@ -52,6 +53,9 @@ def bridge_regression(
         add_constraints`): a callable receives the formulation (``formulation.coef`` is β,
         ``formulation.Phi`` and ``formulation.Y`` the data), e.g. ``lambda f: [f.coef >= 0]``
         for a non-negative bridge.
+    column_means : array-like of shape (p,) or None, default=None
+        Centre the columns of ``Phi`` by these means inside the formulation
+        (:class:`~zeronorm_opt.formulations.LassoFormulation`): a sparse ``Phi`` stays sparse.
 
     Returns
     -------
@@ -69,7 +73,7 @@ def bridge_regression(
     [5, 17, 40]
     """
     check_positive(alpha, "alpha")
-    formulation = LassoFormulation(Phi, Y, alpha)
+    formulation = LassoFormulation(Phi, Y, alpha, column_means=column_means)
     if extra_constraints is not None:
         formulation.add_constraints(extra_constraints)
     return successive_linearisation(

@@ -43,7 +43,7 @@ class LassoFormulation(ReweightedFormulation):
 
     Parameters
     ----------
-    Phi : array-like of shape (n, p)
+    Phi : array-like or scipy.sparse matrix of shape (n, p)
         Design matrix (the dictionary Φ of the slides).
     Y : array-like of shape (n,)
         Targets.
@@ -52,6 +52,9 @@ class LassoFormulation(ReweightedFormulation):
         ``alpha``: ``LassoFormulation(Phi, Y, alpha=2a)`` has the minimiser of
         ``sklearn.linear_model.Lasso(alpha=a, fit_intercept=False)`` and of
         :class:`~zeronorm_opt.LassoISTA` ``(alpha=a, fit_intercept=False)`` (see Notes).
+    column_means : array-like of shape (p,) or None, default=None
+        ``μ``: the design is ``Φ − 1μᵀ`` (centred columns when ``μ`` holds their means),
+        written as ``Φβ − (μᵀβ)1`` so that a sparse ``Φ`` is never filled in. None: ``Φ``.
 
     Attributes
     ----------
@@ -105,10 +108,19 @@ class LassoFormulation(ReweightedFormulation):
 
     penalty = "l1"
 
-    def __init__(self, Phi, Y, alpha: float = 1.0) -> None:
+    def __init__(self, Phi, Y, alpha: float = 1.0, *, column_means=None) -> None:
         super().__init__()
         self.Phi, self.Y = _check_phi_y(Phi, Y)
         n, p = self.Phi.shape
+        self.column_means = None
+        if column_means is not None:
+            column_means = np.asarray(column_means, dtype=np.float64)
+            if column_means.shape != (p,) or not np.all(np.isfinite(column_means)):
+                raise InputError(
+                    f"column_means must hold {p} finite numbers, one per column of Phi; got "
+                    f"shape {column_means.shape}."
+                )
+            self.column_means = column_means
         self._alpha = check_positive(alpha, "alpha", strict=False)
         self._init_penalty(p, scale=self._alpha, name="beta")
 
@@ -123,7 +135,10 @@ class LassoFormulation(ReweightedFormulation):
         self.penalty_scale = self._alpha
 
     def residual_expression(self) -> cp.Expression:
-        return self.Y - self.Phi @ self.coef
+        if self.column_means is None:
+            return self.Y - self.Phi @ self.coef
+        # (Φ − 1 μᵀ)β without forming Φ − 1 μᵀ: a sparse Φ stays sparse.
+        return self.Y - self.Phi @ self.coef + self.column_means @ self.coef
 
     def _loss_terms(self):
         return [cp.sum_squares(self.residual_expression()) / self.Phi.shape[0]]
@@ -132,6 +147,8 @@ class LassoFormulation(ReweightedFormulation):
         """The Lasso objective ``(1/n)‖Y − Φβ‖² + λ‖β‖₁`` (unweighted) at ``coef``."""
         beta = self.coef_value() if coef is None else np.asarray(coef, dtype=float)
         r = self.Y - self.Phi @ beta
+        if self.column_means is not None:
+            r = r + self.column_means @ beta
         return float(r @ r / self.Phi.shape[0] + self._alpha * np.abs(beta).sum())
 
     def _repr_details(self) -> str:
