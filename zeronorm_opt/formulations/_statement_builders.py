@@ -246,12 +246,17 @@ def multiclass(f) -> Statement:
 def lasso(f) -> Statement:
     n, p = f.Phi.shape
     lam = _g(f.alpha)
+    centred = getattr(f, "column_means", None) is not None
+    # With column means μ the design is Φ − 1μᵀ (centred inside the residual).
+    design, design_tex = ("Φ", r"\Phi")
+    if centred:
+        design, design_tex = "(Φ − 1μᵀ)", r"(\Phi - \mathbf{1}\mu^\top)"
     return Statement(
         f"{type(f).__name__} — weighted Lasso, λ = {lam}",
         "minimise",
         [(f"β ∈ ℝ^{p}", rf"\beta \in \mathbb{{R}}^{{{p}}}")],
         [
-            (f"(1/{n}) ‖Y − Φβ‖²", rf"\frac{{1}}{{{n}}} \|Y - \Phi\beta\|_2^2"),
+            (f"(1/{n}) ‖Y − {design}β‖²", rf"\frac{{1}}{{{n}}} \|Y - {design_tex}\beta\|_2^2"),
             (f"{lam} Σ_j c_j |β_j|", rf"{lam} \sum_{{j}} c_j |\beta_j|"),
         ],
         [
