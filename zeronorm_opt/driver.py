@@ -317,11 +317,10 @@ def failed_at(
             if max_weight_ratio
             else ""
         )
-        fallback_list = (
-            f"pass a fallback list (solver=[{error.solver!r}, 'CLARABEL', 'HIGHS']) or "
-            if fallback
-            else ""
-        )
+        # The failing solver first, then two others (never the failing one twice).
+        others = [name for name in ("CLARABEL", "HIGHS", "SCS") if name != error.solver][:2]
+        suggested = ", ".join(repr(name) for name in [error.solver, *others])
+        fallback_list = f"pass a fallback list (solver=[{suggested}]) or " if fallback else ""
         way_out = f" Way out: {fallback_list}tighten the solver's tolerances{lower}."
     message = (
         f"successive linearisation failed at iteration {iteration} (solver {error.solver}, "
