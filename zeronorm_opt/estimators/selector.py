@@ -341,7 +341,8 @@ class ZeroNormSelector(SelectorMixin, BaseEstimator):
             A hard-margin problem on data it cannot separate (pass ``C=``).
         TypeError
             A ``scipy.sparse`` X for a path that needs dense data (the message names what
-            takes it: AROM and FSV on HiGHS or cvxpy; not libsvm's dual or a user formulation).
+            takes it: AROM, FSV and MulticlassAROM on HiGHS or cvxpy; not libsvm's duals or a
+            user formulation).
         """
         X, y_fit, y = self._validate_training_data(X, y)
         self._check_params(X)
