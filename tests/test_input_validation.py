@@ -1,8 +1,9 @@
 """Bad input at the boundary (issue 11): NaN/inf targets, all-constant X, parameters.
 
 Every data case is rejected at ``fit`` with :class:`~zeronorm_opt.InputError` (a
-``ValueError``) whose message names the problem; every parameter outside its declared range
-with scikit-learn's ``InvalidParameterError`` naming the parameter.
+``ValueError``) whose message names the problem; every parameter outside its declared range,
+for every estimator, with :class:`~zeronorm_opt.ParameterError` (scikit-learn's
+``InvalidParameterError`` and the package's ``InputError`` at once) naming the parameter.
 """
 
 from __future__ import annotations
@@ -139,10 +140,6 @@ def test_valid_fit_still_works(name):
     assert model.n_features_in_ == X.shape[1]
 
 
-#: Estimators whose parameter errors are also the package's InputError (ParameterError).
-RETYPED = ("AROM", "FSV", "MulticlassAROM", "AdaptiveScaling", "ZeroNormSelector", "ZeroNormCV")
-
-
 def _every_estimator():
     """One instance of every exported estimator, the generic selector and ZeroNormCV."""
     from _user_formulations import SparseSVR
@@ -182,14 +179,26 @@ def _out_of_range_values():
 
 @pytest.mark.parametrize(("name", "param", "value"), _out_of_range_values())
 def test_every_parameter_out_of_range_is_rejected_at_fit_naming_it(name, param, value):
-    from sklearn.utils._param_validation import InvalidParameterError
+    from zeronorm_opt import ParameterError
 
     est = _every_estimator()[name].set_params(**{param: value})
     X, y = _data("AROM" if name in ("ZeroNormCV", "ZeroNormSelector") else name)
     if name == "ZeroNormSelector":
         y = X @ np.array([1.0, 0.0, -2.0])  # a regression formulation
-    with pytest.raises(InvalidParameterError, match=rf"'{param}' parameter of") as info:
+    with pytest.raises(ParameterError, match=rf"'{param}' parameter of {type(est).__name__}"):
         est.fit(X, y)
-    if name in RETYPED:
-        # The package's own type too, so one except clause catches every bad input.
-        assert isinstance(info.value, InputError)
+
+
+def test_the_parameter_error_is_scikit_learns_and_the_packages():
+    # One type for every estimator: scikit-learn's (its conventions and checks catch it) and
+    # the package's own (one except clause catches every bad input).
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    from zeronorm_opt import ParameterError
+
+    X, y = _data("GreedyRLS")
+    with pytest.raises(InvalidParameterError) as info:
+        zn.GreedyRLS(alpha=-1.0).fit(X, y)
+    assert isinstance(info.value, ParameterError)
+    assert isinstance(info.value, InputError)
+    assert isinstance(info.value, ValueError)

@@ -8,16 +8,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils._param_validation import InvalidParameterError
 
-from .exceptions import InputError
-
-
-class ParameterError(InputError, InvalidParameterError):
-    """A parameter outside its declared range, raised at ``fit``.
-
-    Both scikit-learn's ``InvalidParameterError`` (what its conventions and estimator checks
-    expect) and the package's :class:`~zeronorm_opt.InputError`; the message names the
-    parameter, its valid range and the value given.
-    """
+from .exceptions import InputError, ParameterError
 
 
 def validate_estimator_params(estimator, validate) -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from sklearn.utils._param_validation import InvalidParameterError
+
 
 class ZeroNormError(Exception):
     """Base class of every error raised on purpose by zeronorm_opt."""
@@ -18,6 +20,28 @@ class InputError(ZeroNormError, ValueError):
     """Bad input detected at the boundary (shapes, NaN/inf, labels, parameter ranges).
 
     The message says what is wrong and what to pass instead.
+    """
+
+
+class ParameterError(InputError, InvalidParameterError):
+    """A constructor parameter outside its declared range, raised when ``fit`` starts.
+
+    Both the package's :class:`InputError` and scikit-learn's ``InvalidParameterError`` (what
+    scikit-learn's conventions and estimator checks expect), so either ``except`` clause
+    catches it. Every estimator of the package raises it, through scikit-learn's own
+    ``_parameter_constraints`` validation; the message names the parameter, what it accepts
+    and the value given.
+
+    Examples
+    --------
+    >>> from zeronorm_opt import AROM, ParameterError
+    >>> import numpy as np
+    >>> X, y = np.eye(4), np.array([0, 0, 1, 1])
+    >>> try:
+    ...     AROM(tol=-1.0).fit(X, y)
+    ... except ParameterError as exc:
+    ...     print(str(exc).split(" Got")[0])
+    The 'tol' parameter of AROM must be a float in the range [0.0, inf).
     """
 
 

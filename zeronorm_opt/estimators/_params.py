@@ -3,8 +3,10 @@
 scikit-learn validates the constructor parameters declared here when ``fit`` starts (the
 ``_fit_context`` decorator) and raises ``InvalidParameterError`` (a ``ValueError`` and a
 ``TypeError``, from :mod:`sklearn.utils._param_validation`) naming the parameter, the value
-and what it accepts. Bounds that depend on the data (a budget larger than the number of
-features) are checked in ``fit``.
+and what it accepts; :class:`PackageParameterErrors` retypes it as the package's
+:class:`~zeronorm_opt.ParameterError` (that error and an :class:`~zeronorm_opt.InputError` at
+once). Bounds that depend on the data (a budget larger than the number of features) are
+checked in ``fit``.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 from sklearn.utils._param_validation import Interval, RealNotInt
+
+from .._validation import validate_estimator_params
 
 #: A feature budget: an exact count, a fraction of the features in (0, 1], or None (whose
 #: meaning each estimator states).
@@ -28,3 +32,17 @@ POSITIVE = [Interval(Real, 0, None, closed="neither")]
 NON_NEGATIVE = [Interval(Real, 0, None, closed="left")]
 MAX_ITER = [Interval(Integral, 1, None, closed="left")]
 TOL = [Interval(Real, 0, None, closed="left")]
+
+
+class PackageParameterErrors:
+    """Mixin (before ``BaseEstimator``): scikit-learn's parameter validation, retyped.
+
+    ``_fit_context`` calls ``_validate_params``; this runs scikit-learn's own validation of
+    ``_parameter_constraints`` and re-raises its ``InvalidParameterError`` as the package's
+    :class:`~zeronorm_opt.ParameterError`, so every estimator of the package raises one type
+    for a parameter out of range (also rejecting ``max_iter=True`` and NaN/inf tolerances,
+    which ``Interval`` lets through).
+    """
+
+    def _validate_params(self):
+        validate_estimator_params(self, super()._validate_params)

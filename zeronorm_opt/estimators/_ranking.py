@@ -12,6 +12,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._validation import check_n_features_to_select
 from ..exceptions import InputError
+from ._params import PackageParameterErrors
 
 
 def _budget(k, n_features: int) -> int:
@@ -38,7 +39,7 @@ def _ranking_from_scores(scores: np.ndarray) -> np.ndarray:
     return ranking
 
 
-class _RankingSelector(SelectorMixin, BaseEstimator):
+class _RankingSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
     """Selector whose support is ``ranking_ <= n_selected``: the common tail of the baselines."""
 
     def _get_support_mask(self) -> np.ndarray:

@@ -19,9 +19,10 @@ from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._validation import check_finite_target, validate_estimator_params
+from .._validation import check_finite_target
 from ..exceptions import InputError
 from ._budget import support_at_budget
+from ._params import PackageParameterErrors
 from .selector import ZeroNormSelector
 from .zero_norm import AROM
 
@@ -35,7 +36,7 @@ def _default_grid(histories, n_features: int) -> np.ndarray:
     return np.unique(np.geomspace(1, top, 50).round().astype(int))
 
 
-class ZeroNormCV(MetaEstimatorMixin, SelectorMixin, BaseEstimator):
+class ZeroNormCV(PackageParameterErrors, MetaEstimatorMixin, SelectorMixin, BaseEstimator):
     """A zero-norm estimator whose number of features is chosen by cross-validation.
 
     For each fold, one run of ``estimator`` without a budget records the path of iterates;
@@ -124,9 +125,6 @@ class ZeroNormCV(MetaEstimatorMixin, SelectorMixin, BaseEstimator):
         self.cv = cv
         self.scoring = scoring
         self.rule = rule
-
-    def _validate_params(self):
-        validate_estimator_params(self, super()._validate_params)
 
     def _base(self):
         return AROM() if self.estimator is None else self.estimator

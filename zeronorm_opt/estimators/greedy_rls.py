@@ -17,6 +17,7 @@ from .._validation import (
 )
 from ..exceptions import InputError
 from ..fast.greedy_rls import greedy_rls
+from ._params import PackageParameterErrors
 
 __all__ = ["GreedyRLS", "resolve_n_features"]
 
@@ -50,7 +51,7 @@ def validate_or_input_error(estimator, *args, **kwargs):
         raise InputError(str(exc)) from exc
 
 
-class GreedyRLS(SelectorMixin, RegressorMixin, BaseEstimator):
+class GreedyRLS(PackageParameterErrors, SelectorMixin, RegressorMixin, BaseEstimator):
     """Greedy forward selection for regularised least squares by leave-one-out loss.
 
     Starts from the empty feature set and adds, each round, the feature whose addition gives

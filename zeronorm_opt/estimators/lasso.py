@@ -14,7 +14,15 @@ from .._validation import check_finite_target, support_mask
 from ..fast.bridge import bridge_regression
 from ..fast.ista import centred_operator, fista, ista, lasso_dual_gap
 from ..formulations.regression import LassoFormulation
-from ._params import MAX_ITER, NON_NEGATIVE, POSITIVE, SOLVER, SOLVER_OPTIONS, TOL
+from ._params import (
+    MAX_ITER,
+    NON_NEGATIVE,
+    POSITIVE,
+    SOLVER,
+    SOLVER_OPTIONS,
+    TOL,
+    PackageParameterErrors,
+)
 from .greedy_rls import validate_or_input_error
 
 __all__ = ["BridgeRegression", "LassoISTA"]
@@ -38,7 +46,7 @@ def _centre(X, y, fit_intercept):
     return X - x_mean, y - y_mean, x_mean, y_mean
 
 
-class _SparseLinearRegressor(RegressorMixin, BaseEstimator):
+class _SparseLinearRegressor(PackageParameterErrors, RegressorMixin, BaseEstimator):
     """Shared fit/predict plumbing: validation, centring, intercept, support."""
 
     #: Whether ``fit`` and ``predict`` take a ``scipy.sparse`` X (dense-only ones raise a

@@ -27,7 +27,6 @@ from .._validation import (
     check_finite_target,
     check_not_all_constant,
     require_dense,
-    validate_estimator_params,
     validate_labelled_data,
 )
 from ..driver import successive_linearisation
@@ -36,6 +35,7 @@ from ..formulations import FSVFormulation, MarginFormulation
 from ..formulations.multiclass import _MulticlassMargin
 from ..surrogates import LogSurrogate
 from ._budget import resolve_budget
+from ._params import PackageParameterErrors
 
 #: Formulations of the package that fit class labels (a user formulation says so with a
 #: class attribute ``task = "classification"``).
@@ -81,7 +81,7 @@ def formulation_solution(formulation) -> tuple[np.ndarray, np.ndarray | float]:
     return coef, float(intercept) if np.ndim(intercept) == 0 else intercept
 
 
-class ZeroNormSelector(SelectorMixin, BaseEstimator):
+class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
     """Zero-norm feature selection and prediction over any reweighted formulation.
 
     Runs the successive-linearisation driver (:func:`~zeronorm_opt.successive_linearisation`)
@@ -249,11 +249,6 @@ class ZeroNormSelector(SelectorMixin, BaseEstimator):
 
     def _check_params(self, X) -> None:
         """Checks that involve several parameters (after ``_parameter_constraints``)."""
-
-    def _validate_params(self):
-        # Called by _fit_context: scikit-learn's checks, retyped as the package's ParameterError
-        # (an InvalidParameterError and an InputError at once).
-        validate_estimator_params(self, super()._validate_params)
 
     def _own_final_model(self, X, y_fit, support, budget, last, cache=None):
         """``(coef, intercept)`` of the family's own machine on ``support``.
