@@ -5,6 +5,7 @@ Shared by the estimator checks and the ZeroNormSelector tests (one definition).
 
 import cvxpy as cp
 import numpy as np
+import scipy.sparse as sp
 
 from zeronorm_opt.formulations.base import ReweightedFormulation
 
@@ -13,10 +14,12 @@ class SparseSVR(ReweightedFormulation):
     """min Σ_j c_j |w_j| + C Σ_i ξ_i  s.t.  |w·x_i + b − y_i| ≤ ε + ξ_i,  ξ ≥ 0."""
 
     task = "regression"
+    accepts_sparse = True  # X @ w below is a sparse cvxpy constant when X is scipy.sparse
 
     def __init__(self, X, y, epsilon=0.1, C=10.0):
         super().__init__()
-        self.X, self.y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+        self.X = X if sp.issparse(X) else np.asarray(X, dtype=float)
+        self.y = np.asarray(y, dtype=float)
         m, n = self.X.shape
         self._init_penalty(n)  # the weights, the active set and the term Σ_j c_j |w_j|
         self.w = self.coef

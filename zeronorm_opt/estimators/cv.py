@@ -164,7 +164,7 @@ class ZeroNormCV(PackageParameterErrors, MetaEstimatorMixin, SelectorMixin, Base
                 ensure_min_samples=2,
                 # Sparse X when some backend of the estimator takes it (the estimator itself
                 # rejects it otherwise, naming what to pass).
-                accept_sparse="csr" if base._sparse_backends else False,
+                accept_sparse="csr" if base._sparse_input_backends() else False,
             )
         except ValueError as exc:
             raise InputError(str(exc)) from exc

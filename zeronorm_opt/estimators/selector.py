@@ -15,6 +15,7 @@ import functools
 from numbers import Integral, Real
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, _fit_context, clone
 from sklearn.feature_selection import SelectorMixin
 from sklearn.metrics import accuracy_score, r2_score
@@ -102,7 +103,11 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
         ``"regression"``; the package's margin formulations are classifiers; default
         regression) unless ``estimator`` is given, whose type decides. A plain function
         (e.g. a ``lambda``) hides the class: it is a regression unless the function has a
-        ``task`` attribute.
+        ``task`` attribute. A ``scipy.sparse`` X is passed on (as CSR, never densified) when
+        the class (or the function) has the attribute ``accepts_sparse = True``; otherwise
+        sparse X is a TypeError naming that attribute. The final ``estimator`` then receives
+        the selected columns sparse if its tags say it takes sparse input, else densified
+        (those columns only).
     surrogate : object with ``value`` and ``derivative``, default=None
         The concave penalty φ; None: ``LogSurrogate()`` (``ln t``, the zero-norm
         approximation of AROM).
@@ -181,8 +186,10 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
     ((30, 2), (1, 202))
     """
 
-    #: Backends (``backend_``) that take a ``scipy.sparse`` X without densifying it; the
-    #: others raise a TypeError naming what to pass (a user formulation: dense only).
+    #: Backends (``backend_``) of a configuration that take a ``scipy.sparse`` X without
+    #: densifying it; the others raise a TypeError naming what to pass. A user formulation
+    #: declares it takes sparse X with the class attribute ``accepts_sparse = True``
+    #: (:meth:`_sparse_input_backends`).
     _sparse_backends: frozenset = frozenset()
 
     _parameter_constraints: dict = {
@@ -286,10 +293,12 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
     def _validate_training_data(self, X, y):
         """``(X, y_fit, y)``: validated data, the target handed to the formulation, the
         target the final ``estimator`` is fitted on."""
-        sparse = "csr" if self._sparse_backends else False
+        # Sparse X passes validation; _check_sparse_backend then rejects it, naming what to
+        # pass, where the configuration needs dense data.
+        sparse = "csr"
         if self._task() == "classification":
             X, self.classes_, y = validate_labelled_data(
-                self, X, y, binary=False, accept_sparse=bool(sparse)
+                self, X, y, binary=False, accept_sparse=True
             )
             return X, self._encode_labels(y), y
         check_finite_target(y)
@@ -325,6 +334,21 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
     def fit(self, X, y):
         """Run the successive linearisation on ``(X, y)`` and fit the final model.
 
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            A ``scipy.sparse`` X is passed to the formulation as a CSR matrix, never
+            densified, when the configuration takes it: AROM and FSV (HiGHS or cvxpy),
+            MulticlassAROM (cvxpy), and a user formulation whose class declares
+            ``accepts_sparse = True``. The final ``estimator`` receives the selected columns
+            sparse when its tags say it takes sparse input, else these columns densified.
+        y : array-like of shape (n_samples,)
+            Class labels or real targets (the formulation's ``task``).
+
+        Returns
+        -------
+        self : ZeroNormSelector
+
         Raises
         ------
         InvalidParameterError
@@ -336,8 +360,8 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
             A hard-margin problem on data it cannot separate (pass ``C=``).
         TypeError
             A ``scipy.sparse`` X for a path that needs dense data (the message names what
-            takes it: AROM, FSV and MulticlassAROM on HiGHS or cvxpy; not libsvm's duals or a
-            user formulation).
+            takes it: AROM, FSV and MulticlassAROM on HiGHS or cvxpy, a user formulation with
+            ``accepts_sparse = True``; not libsvm's duals).
         """
         X, y_fit, y = self._validate_training_data(X, y)
         self._check_params(X)
@@ -365,14 +389,27 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
         self._fit_final(X, y_fit, y, int(self.support_.sum()), None, cache)
         return self
 
+    def _sparse_input_backends(self) -> frozenset:
+        """The backends that take a ``scipy.sparse`` X in this configuration: the class's
+        own, or cvxpy for a formulation that declares ``accepts_sparse = True``."""
+        if self._sparse_backends:
+            return self._sparse_backends
+        form = _unwrap(getattr(self, "formulation", None))
+        if getattr(form, "accepts_sparse", False) is True:
+            return frozenset({"cvxpy"})
+        return frozenset()
+
     def _sparse_alternative(self) -> str:
         """What to pass for sparse X, in the TypeError of a dense-only configuration."""
         return (
-            "AROM, FSV and MulticlassAROM take sparse X (the l1 LPs in HiGHS, or backend='cvxpy')"
+            "a formulation that states its problem with a scipy.sparse X (e.g. X @ w as a "
+            "sparse cvxpy constant) declares it with the class attribute accepts_sparse = True; "
+            "AROM, FSV and MulticlassAROM take sparse X (the l1 LPs in HiGHS, or "
+            "backend='cvxpy')"
         )
 
     def _check_sparse_backend(self, X) -> None:
-        if self.backend_ not in self._sparse_backends:
+        if self.backend_ not in self._sparse_input_backends():
             require_dense(
                 X,
                 f"{type(self).__name__} with backend_={self.backend_!r}",
@@ -385,13 +422,21 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
             X,
             dtype=np.float64,
             reset=False,
-            accept_sparse="csr" if self._sparse_backends else False,
+            accept_sparse="csr" if self._sparse_input_backends() else False,
         )
+
+    def _final_input(self, X_selected):
+        """The selected columns as the final ``estimator`` takes them: a sparse matrix stays
+        sparse when the estimator's tags say it takes sparse input, else these columns only
+        (never the whole X) are densified."""
+        if sp.issparse(X_selected) and not self.estimator.__sklearn_tags__().input_tags.sparse:
+            return X_selected.toarray()
+        return X_selected
 
     def _fit_final(self, X, y_fit, y, budget, last, cache=None) -> None:
         support = self.support_
         if self.estimator is not None:
-            self.estimator_ = clone(self.estimator).fit(X[:, support], y)
+            self.estimator_ = clone(self.estimator).fit(self._final_input(X[:, support]), y)
             coef = getattr(self.estimator_, "coef_", None)
             if coef is not None:
                 coef = np.asarray(coef, dtype=float)
@@ -432,14 +477,14 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
         """
         check_is_fitted(self, "support_")
         if hasattr(self, "estimator_"):
-            return self.estimator_.decision_function(self.transform(X))
+            return self.estimator_.decision_function(self._final_input(self.transform(X)))
         return self._scores(self._check_predict_data(X))
 
     def predict(self, X):
         """Class labels (classification) or predicted values (regression)."""
         check_is_fitted(self, "support_")
         if hasattr(self, "estimator_"):
-            return self.estimator_.predict(self.transform(X))
+            return self.estimator_.predict(self._final_input(self.transform(X)))
         scores = self._scores(self._check_predict_data(X))
         if self._task() == "regression":
             return scores
@@ -454,6 +499,7 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = bool(self._sparse_input_backends())
         if self._task() == "classification":
             tags.estimator_type = "classifier"
             tags.classifier_tags = ClassifierTags()

@@ -37,6 +37,12 @@ class Linearisable(Protocol):
     penalty_scale : float
         The constant ``s ≥ 0`` of ``base(x) + s · Σ_j φ(h_j(x))`` (1 for the l1 margin, ½ for
         the l2 one, λ for the Lasso); the driver uses it to report the objective.
+    accepts_sparse : bool, optional
+        Not needed by the driver. A formulation *class* that builds its problem from a
+        ``scipy.sparse`` X as it comes (e.g. ``X @ w`` as a sparse cvxpy constant, never
+        ``np.asarray(X)``) sets the class attribute ``accepts_sparse = True``;
+        :class:`~zeronorm_opt.ZeroNormSelector` then passes a sparse X through (as CSR)
+        instead of raising a ``TypeError``. Absent means False.
 
     Methods
     -------
