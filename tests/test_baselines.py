@@ -21,7 +21,7 @@ from zeronorm_opt.estimators.baselines import (
     InformationGainFilter,
     make_svm_rfe,
 )
-from zeronorm_opt.estimators.r2w2 import R2W2, _radius_margin
+from zeronorm_opt.estimators.r2w2 import R2W2, _Columns, _radius_margin
 
 RELEVANT = {0, 1, 2, 3, 4, 5}
 
@@ -152,12 +152,14 @@ def _hard_margin_w2(Z: np.ndarray, y: np.ndarray) -> float:
     return problem.value
 
 
-def test_r2w2_gradient_matches_finite_differences():
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "sparse"])
+def test_r2w2_gradient_matches_finite_differences(sparse):
     X, y = make_weston_linear(20, n_features=8, random_state=6)
     y = y.astype(float)
     sigma = np.random.default_rng(0).uniform(0.5, 1.5, size=8)
     svm = SVC(kernel="precomputed", C=1e6, tol=1e-10)
-    value, grad = _radius_margin(X, y, sigma, svm, None)
+    data = _Columns(sp.csr_matrix(X) if sparse else X)
+    value, grad = _radius_margin(data, y, sigma, svm, None)
 
     def reference(s):
         return (X * s).var(axis=0).sum() * _hard_margin_w2(X * s, y)

@@ -1,6 +1,6 @@
-"""Sparse input where the mathematics allows it (filters, the zero-norm LPs, the Lasso by (F)ISTA),
-the dense result on it, a clear error where it does not, and the one meaning of a fractional
-``n_features_to_select`` across the ranking selectors."""
+"""Sparse input where the mathematics allows it (filters, the zero-norm LPs, the Lasso by (F)ISTA,
+linear-kernel alignment, R2W2), the dense result on it, a clear error where it does not, and the
+one meaning of a fractional ``n_features_to_select`` across the ranking selectors."""
 
 from __future__ import annotations
 
@@ -185,11 +185,79 @@ def test_lasso_ista_on_tfidf_equals_scikit_learn():
     assert objective(sparse) == pytest.approx(objective(reference), rel=1e-7)
 
 
+_LINEAR_ALIGNMENT = {
+    "osFSA": dict(algorithm="one_shot", n_features_to_select=5),
+    "iFSA": dict(algorithm="incremental"),
+    "iFSA-budget-centred": dict(algorithm="incremental", n_features_to_select=6, centred=True),
+    "iFSA-balanced-drop": dict(algorithm="incremental", balanced=True, drop_negative=True),
+    "iFSA-fraction": dict(algorithm="incremental", alignment_fraction=0.9),
+    "dFSA": dict(algorithm="decremental"),
+    "dFSA-budget-centred": dict(algorithm="decremental", n_features_to_select=4, centred=True),
+}
+
+
+@pytest.mark.parametrize("params", list(_LINEAR_ALIGNMENT.values()), ids=list(_LINEAR_ALIGNMENT))
+@pytest.mark.parametrize("fmt", ["csr", "csc"])
+def test_linear_alignment_on_sparse_input_equals_dense(params, fmt):
+    X, y = _sparse_data()
+    if params["algorithm"] == "incremental":
+        # Near-copies (same zeros), which the redundancy filter sets aside: it reads sparse
+        # columns. Not exact copies: those tie with their original, and rounding picks one.
+        rng = np.random.default_rng(1)
+        copies = X[:, :3] * (1.0 + 0.01 * rng.normal(size=(X.shape[0], 3)))
+        X = np.hstack([X, copies])
+        params = {**params, "redundancy_threshold": 0.999}
+    dense = AlignmentSelector(**params).fit(X, y)
+    sparse = AlignmentSelector(**params).fit(sp.csr_matrix(X).asformat(fmt), y)
+    if params["algorithm"] == "incremental":
+        chosen = set(dense.selection_order_.tolist())
+        assert not ({0, 30} <= chosen or {1, 31} <= chosen or {2, 32} <= chosen)
+    np.testing.assert_array_equal(sparse.support_, dense.support_)
+    np.testing.assert_array_equal(sparse.ranking_, dense.ranking_)
+    np.testing.assert_allclose(sparse.alignment_path_, dense.alignment_path_, rtol=1e-10)
+    if hasattr(dense, "scores_"):
+        np.testing.assert_allclose(sparse.scores_, dense.scores_, rtol=1e-10, atol=1e-14)
+    assert sparse.__sklearn_tags__().input_tags.sparse
+
+
+def test_sparse_alignment_state_is_never_densified_and_matches_the_kernel():
+    from zeronorm_opt.fast.alignment import AlignmentState, alignment, subset_kernel
+
+    X, y = _sparse_data(1)
+    Xs = sp.csr_matrix(X)
+    for centred in (False, True):
+        state = AlignmentState(Xs, y.astype(float), "linear", features=[0, 4], centred=centred)
+        assert sp.issparse(state.X)  # the state holds the sparse matrix, not a dense copy
+        cols = np.arange(X.shape[1])
+        got = state.candidate_alignments(cols)
+        for j in (1, 4, 7):
+            features = [0, 4, j] if j != 4 else [0]
+            want = alignment(subset_kernel(X, features), y.astype(float), centred=centred)
+            assert got[j] == pytest.approx(want, rel=1e-10)
+
+
+@pytest.mark.parametrize("radius", ["variance", "ball"])
+@pytest.mark.parametrize("fmt", ["csr", "csc"])
+def test_r2w2_on_sparse_input_equals_dense(radius, fmt):
+    X, y = _sparse_data()
+    params = dict(n_features_to_select=4, radius=radius, max_iter=8)
+    dense = R2W2(**params).fit(X, y)
+    sparse = R2W2(**params).fit(sp.csr_matrix(X).asformat(fmt), y)
+    assert sparse.n_iter_ == dense.n_iter_
+    np.testing.assert_array_equal(sparse.support_, dense.support_)
+    np.testing.assert_array_equal(sparse.ranking_, dense.ranking_)
+    # The ball QP is solved to the solver's tolerance, the variance form in closed form.
+    rtol = 1e-6 if radius == "ball" else 1e-10
+    np.testing.assert_allclose(sparse.bound_path_, dense.bound_path_, rtol=rtol)
+    np.testing.assert_allclose(sparse.scale_, dense.scale_, rtol=rtol, atol=1e-8)
+    assert sparse.__sklearn_tags__().input_tags.sparse
+
+
 @pytest.mark.parametrize(
     ("make", "named"),
     [
-        (lambda: R2W2(2, radius="variance"), "dense data is required"),
-        (lambda: AlignmentSelector(n_features_to_select=2), "dense data is required"),
+        (lambda: AlignmentSelector(kernel="poly", n_features_to_select=2), "kernel='linear'"),
+        (lambda: AlignmentSelector(kernel="rbf", algorithm="one_shot"), "kernel='linear'"),
         (lambda: AROM(penalty="l2", backend="libsvm"), "backend='cvxpy'"),
         (
             lambda: MulticlassAROM(scheme="ovr", penalty="l2", C=1.0, backend="libsvm"),
@@ -197,8 +265,8 @@ def test_lasso_ista_on_tfidf_equals_scikit_learn():
         ),
     ],
     ids=[
-        "R2W2",
-        "AlignmentSelector",
+        "AlignmentSelector-poly",
+        "AlignmentSelector-rbf",
         "l2-AROM-libsvm",
         "Multiclass-libsvm",
     ],

@@ -12,6 +12,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._validation import (
     check_finite_matrix,
+    require_dense,
     validate_labelled_data,
 )
 from ..exceptions import InputError
@@ -260,18 +261,34 @@ class AlignmentSelector(_RankingSelector):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            A ``scipy.sparse`` X (any format) is taken by ``kernel="linear"`` and never
+            densified: every alignment term is an inner product of columns (the m × m kernel
+            is dense); same result as the dense X. The polynomial and Gaussian kernels need
+            dense data and raise a TypeError for it.
         y : array-like of shape (n_samples,)
             Two-class labels of any type.
         X_val, y_val : array-like, optional
             A separate validation set for ``validation_stop`` (iFSA / dFSA), with the classes
-            of ``y``.
+            of ``y`` (sparse too with the linear kernel).
 
         Returns
         -------
         self : AlignmentSelector
+
+        Raises
+        ------
+        TypeError
+            A ``scipy.sparse`` X with ``kernel="poly"`` or ``"rbf"``.
         """
-        X, self.classes_, y_pm = validate_labelled_data(self, X, y)
+        X, self.classes_, y_pm = validate_labelled_data(self, X, y, accept_sparse=True)
+        if self.kernel != "linear":
+            require_dense(
+                X,
+                f"AlignmentSelector(kernel={self.kernel!r})",
+                "kernel='linear' takes a scipy.sparse X (its alignments are inner products of "
+                "columns)",
+            )
         n = X.shape[1]
         if (X_val is None) != (y_val is None):
             raise InputError("pass both X_val and y_val, or neither.")
@@ -311,8 +328,15 @@ class AlignmentSelector(_RankingSelector):
             self.validation_scores_ = np.asarray(scorer.scores)
         return self
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = self.kernel == "linear"
+        return tags
+
     def _check_validation_set(self, X_val, y_val, n: int):
         X_val = check_finite_matrix(X_val, "X_val")
+        if self.kernel != "linear":
+            require_dense(X_val, f"AlignmentSelector(kernel={self.kernel!r})", "pass X_val dense")
         if X_val.shape[1] != n:
             raise InputError(
                 f"X_val has {X_val.shape[1]} features but X has {n}; pass a validation set "

@@ -11,9 +11,11 @@ import numbers
 
 import cvxpy as cp
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import _fit_context
 from sklearn.svm import SVC
 from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.sparsefuncs import mean_variance_axis
 
 from .._validation import validate_labelled_data
 from ..solvers import solve_problem
@@ -23,19 +25,53 @@ from ._ranking import _budget, _RankingSelector
 __all__ = ["R2W2"]
 
 
+class _Columns:
+    """X, its entrywise square and the column variances, dense or ``scipy.sparse`` alike.
+
+    Every quantity of the bound is a product with X or X²: a sparse X stays sparse (CSR).
+    """
+
+    def __init__(self, X) -> None:
+        self.X = X
+        self.sparse = sp.issparse(X)
+        if self.sparse:
+            self.X2 = X.multiply(X).tocsr()
+            self.variance = mean_variance_axis(X, axis=0)[1]  # ddof=0, as np.var
+        else:
+            self.X2 = X**2
+            self.variance = X.var(axis=0)
+
+    def scaled_gram(self, sigma: np.ndarray) -> np.ndarray:
+        """``(X∘σ)(X∘σ)ᵀ``, the (dense, m × m) linear kernel of the rescaled data."""
+        if self.sparse:
+            Z = self.X @ sp.diags(sigma)
+            return (Z @ Z.T).toarray()
+        Z = self.X * sigma
+        return Z @ Z.T
+
+    def rows_combination(self, coef: np.ndarray, rows=None, squared: bool = False):
+        """``Σ_i coef_i x_i`` (or ``x_i²``) over ``rows`` (all rows by default), shape (n,)."""
+        A = self.X2 if squared else self.X
+        if rows is not None:
+            A = A[rows]
+        return np.asarray(A.T @ coef).ravel()
+
+
 class _Ball:
     """Squared radius of the smallest ball enclosing the rows of ``X∘σ`` (linear kernel).
 
     The dual ``max_β Σ β_i K_ii − βᵀKβ, β ≥ 0, Σβ = 1`` is a cvxpy problem compiled once; σ
-    enters as a Parameter (DPP), so each solve only updates the data.
+    enters as a Parameter (DPP), so each solve only updates the data (a sparse X is a sparse
+    cvxpy constant).
     """
 
-    def __init__(self, X: np.ndarray, solver, solver_options) -> None:
+    def __init__(self, data: _Columns, solver, solver_options) -> None:
+        X = data.X
         m, n = X.shape
         self.sigma = cp.Parameter(n, nonneg=True)
         self.sigma2 = cp.Parameter(n, nonneg=True)
         self.beta = cp.Variable(m, nonneg=True)
-        objective = (X**2 @ self.sigma2) @ self.beta - cp.sum_squares(
+        objective = (data.X2 @ self.sigma2) @ self.beta - cp.sum_squares(
             cp.multiply(self.sigma, X.T @ self.beta)
         )
         self.problem = cp.Problem(cp.Maximize(objective), [cp.sum(self.beta) == 1])
@@ -59,21 +95,22 @@ class _Ball:
 
 
 def _radius_margin(
-    X: np.ndarray, y_pm: np.ndarray, sigma: np.ndarray, svm: SVC, ball: _Ball | None
+    data: _Columns, y_pm: np.ndarray, sigma: np.ndarray, svm: SVC, ball: _Ball | None
 ) -> tuple[float, np.ndarray]:
     """``R²‖w‖²`` for the linear kernel on ``X∘σ`` and its gradient in σ (see :class:`R2W2`).
 
     ``ball=None`` uses the variance approximation of ``R²`` (``β_i = 1/m``).
     """
-    Z = X * sigma
-    svm.fit(Z @ Z.T, y_pm)
-    u = svm.dual_coef_[0] @ X[svm.support_]  # Σ α_i y_i x_i in the original coordinates
+    svm.fit(data.scaled_gram(sigma), y_pm)
+    # Σ α_i y_i x_i in the original coordinates.
+    u = data.rows_combination(svm.dual_coef_[0], rows=svm.support_)
     w2 = float(np.sum(sigma**2 * u**2))
     if ball is None:
-        v = X.var(axis=0)
+        v = data.variance
     else:
         _, beta = ball(sigma)
-        v = np.clip(beta @ X**2 - (beta @ X) ** 2, 0.0, None)
+        mean = data.rows_combination(beta)
+        v = np.clip(data.rows_combination(beta, squared=True) - mean**2, 0.0, None)
     r2 = float(np.sum(sigma**2 * v))
     # Product rule with ∂‖w‖²/∂σ_j = −2σ_j u_j² and ∂R²/∂σ_j = 2σ_j v_j.
     grad = 2.0 * sigma * (w2 * v - r2 * u**2)
@@ -92,6 +129,10 @@ class R2W2(_RankingSelector):
     increases along the iterations; σ is renormalised to ``‖σ‖² = n_features`` after each step
     (the hard-margin bound is invariant to the scale of σ; the SVM's ``C`` is not). The
     ``n_features_to_select`` largest σ are kept.
+
+    The kernel is linear, so every quantity is a product with ``X`` or its entrywise square:
+    a ``scipy.sparse`` X is never densified (the kernel matrices are m × m and dense), with the
+    dense result.
 
     Parameters
     ----------
@@ -185,7 +226,8 @@ class R2W2(_RankingSelector):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            A ``scipy.sparse`` X (any format, used as CSR) is never densified.
         y : array-like of shape (n_samples,)
             Two-class labels.
 
@@ -193,15 +235,16 @@ class R2W2(_RankingSelector):
         -------
         self : R2W2
         """
-        X, self.classes_, y_pm = validate_labelled_data(self, X, y)
+        X, self.classes_, y_pm = validate_labelled_data(self, X, y, accept_sparse=True)
         m, n = X.shape
         k = _budget(self.n_features_to_select, n)
         C, tol = float(self.C), float(self.tol)
-        ball = _Ball(X, self.solver, self.solver_options) if self.radius == "ball" else None
+        data = _Columns(X)
+        ball = _Ball(data, self.solver, self.solver_options) if self.radius == "ball" else None
         svm = SVC(kernel="precomputed", C=C)
 
         def bound(sigma: np.ndarray) -> tuple[float, np.ndarray]:
-            return _radius_margin(X, y_pm, sigma, svm, ball)
+            return _radius_margin(data, y_pm, sigma, svm, ball)
 
         sigma = np.ones(n)
         norm2 = float(n)
@@ -250,3 +293,8 @@ class R2W2(_RankingSelector):
         self.ranking_[order] = np.arange(1, n + 1)
         self.support_ = self.ranking_ <= k
         return self
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags

@@ -10,7 +10,10 @@ kernel of a feature set with one feature added or removed, for every candidate f
 Martin (eq. 2–6) does that in O(m²) per candidate instead of recomputing the kernel:
 
 * linear: ``K¹_{F±i} = K¹_F ± x_i x_iᵀ`` (eq. 2–3); here even cheaper in closed form,
-  ``tᵀK t ± (tᵀx_i)²`` and ``‖K ± x_i x_iᵀ‖² = ‖K‖² ± 2 x_iᵀK x_i + ‖x_i‖⁴``;
+  ``tᵀK t ± (tᵀx_i)²`` and ``‖K ± x_i x_iᵀ‖² = ‖K‖² ± 2 x_iᵀK x_i + ‖x_i‖⁴``, where the
+  vector of all ``x_jᵀK x_j`` changes by ``± (x_jᵀx_i)²`` when feature ``i`` is toggled:
+  every term is an inner product of columns, so a ``scipy.sparse`` X is read column by
+  column and never densified (the kernel ``K`` itself is an m × m dense matrix);
 * polynomial: keep ``K¹_F`` and form ``(1 + γ (K¹_F ± x_i x_iᵀ))^d`` (eq. 4, with the scale
   ``γ`` of scikit-learn's ``polynomial_kernel``; the paper's kernel is ``γ = 1``);
 * Gaussian: keep the squared distances ``D_F`` and form ``exp(−γ (D_F ± (x_i − x_i')²))``
@@ -20,6 +23,8 @@ Martin (eq. 2–6) does that in O(m²) per candidate instead of recomputing the 
 alignments of all candidates at once, vectorised over candidates in chunks whose temporaries stay
 below ``max_bytes``. Kernel matrices are symmetric, so the non-linear kernels are stored as their
 upper triangle (the Frobenius products weight off-diagonal pairs twice), halving the work.
+The non-linear kernels need dense data; a sparse X with them is a TypeError naming what to
+pass.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.metrics.pairwise import linear_kernel, polynomial_kernel, rbf_kernel
 
+from .._validation import require_dense
 from ..exceptions import InputError
 
 __all__ = [
@@ -162,7 +168,8 @@ def subset_kernel(
     >>> subset_kernel(X, [1], "poly", degree=2).tolist()
     [[25.0, 9.0], [9.0, 4.0]]
     """
-    X = np.asarray(X, dtype=np.float64)
+    # scikit-learn's kernels read a scipy.sparse X as it is (and return a dense kernel).
+    X = X.astype(np.float64) if sp.issparse(X) else np.asarray(X, dtype=np.float64)
     Xs = X[:, np.asarray(features, dtype=int)]
     if kernel == "linear":
         return linear_kernel(Xs) if Xs.shape[1] else np.zeros((X.shape[0],) * 2)
@@ -175,13 +182,68 @@ def subset_kernel(
     raise InputError(f"kernel must be one of {KERNELS}; got {kernel!r}.")
 
 
+
+class _Columns:
+    """The columns of X (centred or not) as the linear kernel's updates read them.
+
+    A dense X is centred explicitly; a ``scipy.sparse`` X stays sparse (CSC, for column
+    access) and is centred implicitly, ``x_j − μ_j 1``, so its zeros are never filled in:
+    ``X_cᵀ v = Xᵀv − μ (1ᵀv)`` and ``‖x_j − μ_j 1‖² = ‖x_j‖² − m μ_j²``.
+    """
+
+    def __init__(self, X, centre: bool) -> None:
+        self.sparse = sp.issparse(X)
+        if self.sparse:
+            self.X = sp.csc_matrix(X, dtype=np.float64)
+            self.X_T = self.X.T.tocsr()  # Xᵀv row by row
+            m = self.X.shape[0]
+            self.mean = np.asarray(self.X.mean(axis=0)).ravel() if centre else None
+            sq = np.asarray(self.X.multiply(self.X).sum(axis=0)).ravel()
+            self.sq_norms = sq - m * self.mean**2 if centre else sq
+            if centre:
+                np.clip(self.sq_norms, 0.0, None, out=self.sq_norms)
+        else:
+            self.X = np.ascontiguousarray(X, dtype=np.float64)
+            if centre:
+                # H X Xᵀ H = (HX)(HX)ᵀ: centring the columns centres the linear kernel exactly.
+                self.X = self.X - self.X.mean(axis=0)
+            self.mean = None
+            self.sq_norms = np.einsum("ik,ik->k", self.X, self.X)
+        self.shape = self.X.shape
+
+    def column(self, j: int) -> np.ndarray:
+        """Column ``j`` (centred when the data are) as a dense vector of length m."""
+        if not self.sparse:
+            return self.X[:, j]
+        col = self.X[:, [j]].toarray().ravel()
+        return col - self.mean[j] if self.mean is not None else col
+
+    def columns(self, cols) -> np.ndarray:
+        """Dense ``(m, len(cols))`` block of the (centred) columns ``cols``."""
+        if not self.sparse:
+            return self.X[:, cols]
+        block = self.X[:, cols].toarray()
+        return block - self.mean[cols] if self.mean is not None else block
+
+    def rdot(self, v: np.ndarray) -> np.ndarray:
+        """``X_cᵀ v`` for a dense vector ``v`` of length m: every column's inner product."""
+        if not self.sparse:
+            return v @ self.X
+        out = self.X_T @ v
+        if self.mean is not None:
+            out -= self.mean * v.sum()
+        return out
+
+
 class AlignmentState:
     """Stored kernel of a feature set, with O(m²) alignments of one-feature changes.
 
     Parameters
     ----------
-    X : ndarray of shape (m, n)
-        Training data.
+    X : ndarray or scipy.sparse matrix of shape (m, n)
+        Training data. Sparse data are taken by the linear kernel only, and never densified
+        (the state keeps the m × m kernel and vectors of length n); the polynomial and
+        Gaussian kernels raise a TypeError for them.
     t : ndarray of shape (m,)
         Target vector of the ideal kernel (:func:`ideal_target`).
     kernel : {"linear", "poly", "rbf"}
@@ -224,34 +286,55 @@ class AlignmentState:
     ) -> None:
         if kernel not in KERNELS:
             raise InputError(f"kernel must be one of {KERNELS}; got {kernel!r}.")
-        self.X = np.ascontiguousarray(X, dtype=np.float64)
+        if kernel != "linear":
+            require_dense(
+                X,
+                f"the {kernel!r} kernel's alignment updates",
+                "kernel='linear' takes a scipy.sparse X",
+            )
         self.t = np.asarray(t, dtype=np.float64)
         self.kernel, self.degree, self.gamma = kernel, degree, gamma
         self.centred = bool(centred)
         self.max_bytes = max_bytes
-        m, n = self.X.shape
         if self.centred:
             # ⟨HKH, H t tᵀ H⟩ = ⟨K, t_c t_cᵀ⟩ with t_c = Ht: the numerator only needs t centred.
             self.t = self.t - self.t.mean()
-            if kernel == "linear":
-                # H X Xᵀ H = (HX)(HX)ᵀ: centring the columns centres the linear kernel exactly,
-                # so every update below stays the plain linear one.
-                self.X = self.X - self.X.mean(axis=0)
+        if kernel == "linear":
+            # The columns, centred when the alignment is (then HKH = (HX)(HX)ᵀ, so every
+            # update below stays the plain linear one).
+            self.columns = _Columns(X, self.centred)
+            self.X = self.columns.X
+        else:
+            self.X = np.ascontiguousarray(X, dtype=np.float64)
+        m, n = self.X.shape
         self.mask = np.zeros(n, dtype=bool)
         self.mask[np.asarray(features, dtype=int)] = True
         self.tt = float(self.t @ self.t)  # ⟨T, T⟩ = (tᵀt)²
-        Xf = self.X[:, self.mask]
-        # A linear kernel whose features were added and removed again keeps rounding residue
-        # (~eps·‖X‖²) where it should be 0; below this floor ‖K‖² counts as zero (alignment 0).
-        self._kk_floor = 1e-20 * float(np.sum(self.X**2)) ** 2 if kernel == "linear" else 0.0
+        self._kk_floor = 0.0
         if kernel == "linear":
-            self.K = Xf @ Xf.T
-            # Cache of K X (m × n, the size of X): a toggle updates it in O(mn) by
-            # K X ± x (xᵀX), so scoring every candidate costs O(mn) per step instead of O(m²n)
-            # — what makes iFSA on thousands of words (E8) fast.
-            self.KX = self.K @ self.X
-            self.XtX_diag = np.einsum("ik,ik->k", self.X, self.X)
+            cols = self.columns
+            # A linear kernel whose features were added and removed again keeps rounding
+            # residue (~eps·‖X‖²) where it should be 0; below this floor ‖K‖² counts as zero.
+            self._kk_floor = 1e-20 * float(cols.sq_norms.sum()) ** 2
+            self.xx = cols.sq_norms  # ‖x_j‖²
+            self.xt = cols.rdot(self.t)  # tᵀx_j
+            # K and the vector of x_jᵀK x_j: a toggle of feature i updates them by ± x_i x_iᵀ
+            # and ± (x_jᵀx_i)², O(m² + nnz(X)) per step, so scoring every candidate costs O(n)
+            # — what makes iFSA on thousands of words (E8) fast, with no m × n temporary.
+            self.K = np.zeros((m, m))
+            self.xKx = np.zeros(n)
+            for start in range(0, n, 512):
+                block = np.flatnonzero(self.mask[start : start + 512]) + start
+                if block.size:
+                    Xb = cols.columns(block)
+                    self.K += Xb @ Xb.T
+            if self.mask.any():
+                # x_jᵀK x_j = ‖X_Fᵀx_j‖²: from K, one block of candidate columns at a time.
+                for start in range(0, n, 512):
+                    Xb = cols.columns(np.arange(start, min(start + 512, n)))
+                    self.xKx[start : start + Xb.shape[1]] = np.einsum("ik,ik->k", Xb, self.K @ Xb)
         else:
+            Xf = self.X[:, self.mask]
             # Upper triangle (i <= j) with Frobenius weights 1 on the diagonal, 2 elsewhere.
             self.iu, self.ju = np.triu_indices(m)
             self.w = np.where(self.iu == self.ju, 1.0, 2.0)
@@ -320,9 +403,10 @@ class AlignmentState:
                 return self.K.copy()
             return self._centre(self._unpack(self._packed_kernel(self.S)))
         s = self._signs(np.array([toggle]))[0]
-        x = self.X[:, toggle]
         if self.kernel == "linear":
+            x = self.columns.column(toggle)
             return self.K + s * np.outer(x, x)
+        x = self.X[:, toggle]
         if self.kernel == "poly":
             S = self.S + s * x[self.iu] * x[self.ju]
         else:
@@ -359,14 +443,12 @@ class AlignmentState:
         return out
 
     def _chunk(self, c: np.ndarray, s: np.ndarray) -> np.ndarray:
-        Xc = self.X[:, c]
         if self.kernel == "linear":
             num0 = self.t @ self.K @ self.t
             kk0 = np.sum(self.K * self.K)
-            xKx = np.einsum("ik,ik->k", Xc, self.KX[:, c])
-            xt = self.t @ Xc
-            xx = self.XtX_diag[c]
-            return self._align(num0 + s * xt**2, kk0 + 2 * s * xKx + xx**2)
+            xx = self.xx[c]
+            return self._align(num0 + s * self.xt[c] ** 2, kk0 + 2 * s * self.xKx[c] + xx**2)
+        Xc = self.X[:, c]
         if self.kernel == "poly":
             delta = Xc[self.iu] * Xc[self.ju]
         else:
@@ -380,20 +462,23 @@ class AlignmentState:
     def toggle(self, j: int) -> None:
         """Add feature ``j`` to the set, or remove it if present (the incremental update)."""
         s = -1.0 if self.mask[j] else 1.0
-        x = self.X[:, j]
         stored = self.K if self.kernel == "linear" else self.S
         if self.kernel == "linear":
+            x = self.columns.column(j)
             stored += s * np.outer(x, x)
-            self.KX += s * np.outer(x, x @ self.X)
+            # x_kᵀ(K ± x xᵀ)x_k = x_kᵀK x_k ± (x_kᵀx)²: one pass over the columns.
+            self.xKx += s * self.columns.rdot(x) ** 2
         elif self.kernel == "poly":
+            x = self.X[:, j]
             stored += s * x[self.iu] * x[self.ju]
         else:
+            x = self.X[:, j]
             stored += s * (x[self.iu] - x[self.ju]) ** 2
         self.mask[j] = not self.mask[j]
         if not self.mask.any():
             stored[:] = 0.0  # the empty set: drop the rounding residue of the removals
             if self.kernel == "linear":
-                self.KX[:] = 0.0
+                self.xKx[:] = 0.0
 
 
 def one_shot_alignments(X, t, kernel: str = "linear", **kwargs) -> np.ndarray:
@@ -468,15 +553,19 @@ def incremental_selection(
     """
     state = AlignmentState(X, t, kernel, **kwargs)
     n = state.X.shape[1]
-    unit = None
+    columns = None
     if redundancy_threshold is not None:
         if not 0.0 < redundancy_threshold <= 1.0:
             raise InputError(
                 f"redundancy_threshold must be in (0, 1] or None; got {redundancy_threshold!r}."
             )
-        cols = state.X - state.X.mean(axis=0) if kernel == "rbf" else state.X
-        norms = np.linalg.norm(cols, axis=0)
-        unit = np.divide(cols, norms, out=np.zeros_like(cols), where=norms > 0)
+        # The columns as the kernel sees them (the Gaussian kernel ignores their means); a
+        # sparse X (linear kernel) is read through the state's own column view.
+        if kernel == "linear":
+            columns = state.columns
+        else:
+            columns = _Columns(state.X, centre=kernel == "rbf")
+        norms = np.sqrt(columns.sq_norms)
     candidates = np.arange(n)
     discarded = np.array([], dtype=int)
     last = np.full(n, np.nan)
@@ -511,8 +600,12 @@ def incremental_selection(
         if drop_negative:
             discarded = np.concatenate([discarded, candidates[keep & (incr < -tol)]])
             keep &= incr >= -tol
-        if unit is not None:
-            similar = np.abs(unit[:, candidates].T @ unit[:, add]) >= redundancy_threshold - 1e-9
+        if columns is not None:
+            # |cos| of every candidate column with the added one (0 for an all-zero column).
+            dots = np.abs(columns.rdot(columns.column(add))[candidates])
+            scale = norms[candidates] * norms[add]
+            cosine = np.divide(dots, scale, out=np.zeros_like(dots), where=scale > 0)
+            similar = cosine >= redundancy_threshold - 1e-9
             discarded = np.concatenate([discarded, candidates[keep & similar]])
             keep &= ~similar
         candidates = candidates[keep]
@@ -561,7 +654,7 @@ def decremental_selection(
     >>> sorted(set(range(4)) - set(removed))
     [0, 1]
     """
-    n = np.asarray(X).shape[1]
+    n = X.shape[1] if sp.issparse(X) else np.asarray(X).shape[1]
     state = AlignmentState(X, t, kernel, features=range(n), **kwargs)
     candidates = np.arange(n)
     frozen = np.array([], dtype=int)
