@@ -193,6 +193,13 @@ _LINEAR_ALIGNMENT = {
     "iFSA-fraction": dict(algorithm="incremental", alignment_fraction=0.9),
     "dFSA": dict(algorithm="decremental"),
     "dFSA-budget-centred": dict(algorithm="decremental", n_features_to_select=4, centred=True),
+    "dFSA-validation": dict(algorithm="decremental", validation_fraction=0.25, random_state=0),
+    "iFSA-first-drop": dict(
+        algorithm="incremental",
+        validation_fraction=0.25,
+        validation_stop="first_drop",
+        random_state=0,
+    ),
 }
 
 
@@ -217,6 +224,8 @@ def test_linear_alignment_on_sparse_input_equals_dense(params, fmt):
     np.testing.assert_allclose(sparse.alignment_path_, dense.alignment_path_, rtol=1e-10)
     if hasattr(dense, "scores_"):
         np.testing.assert_allclose(sparse.scores_, dense.scores_, rtol=1e-10, atol=1e-14)
+    if hasattr(dense, "validation_scores_"):  # the validation SVM is trained on sparse columns
+        np.testing.assert_allclose(sparse.validation_scores_, dense.validation_scores_)
     assert sparse.__sklearn_tags__().input_tags.sparse
 
 
