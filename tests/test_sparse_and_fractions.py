@@ -18,6 +18,7 @@ from zeronorm_opt import (
     AlignmentSelector,
     BridgeRegression,
     FisherScore,
+    GreedyRLS,
     InformationGainFilter,
     InputError,
     LassoISTA,
@@ -330,12 +331,25 @@ def test_multiclass_arom_on_sparse_input_equals_dense(params, fmt):
         lambda k: InformationGainFilter(n_features_to_select=k),
         lambda k: R2W2(k, radius="variance"),
         lambda k: AlignmentSelector("one_shot", n_features_to_select=k),
+        lambda k: FSV(C=1.0, n_features_to_select=k),
+        lambda k: AROM(C=1.0, n_features_to_select=k),
+        lambda k: GreedyRLS(k),
     ],
-    ids=["FisherScore", "SVMRFE", "InformationGainFilter", "R2W2", "AlignmentSelector"],
+    ids=[
+        "FisherScore",
+        "SVMRFE",
+        "InformationGainFilter",
+        "R2W2",
+        "AlignmentSelector",
+        "FSV",
+        "AROM",
+        "GreedyRLS",
+    ],
 )
-@pytest.mark.parametrize(("fraction", "count"), [(0.1, 3), (0.25, 8), (1.0, 30), (0.01, 1)])
-def test_a_fraction_of_the_features_is_the_rounded_count(make, fraction, count):
-    # 30 features: 0.1 -> 3, 0.25 -> 7.5 -> 8 (round half to even gives 8), 0.01 -> at least 1.
+@pytest.mark.parametrize(("fraction", "count"), [(0.1, 3), (0.25, 7), (1.0, 30), (0.01, 1)])
+def test_a_fraction_of_the_features_is_the_rounded_down_count(make, fraction, count):
+    # One meaning in every family, scikit-learn's RFE's: max(1, int(fraction * n_features)).
+    # 30 features: 0.1 -> 3, 0.25 -> 7.5 -> 7, 0.01 -> at least 1.
     X, y = make_weston_linear(40, n_features=30, random_state=1)
     by_fraction = make(fraction).fit(X, y)
     by_count = make(count).fit(X, y)

@@ -12,6 +12,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._validation import check_n_features_to_select
 from ..exceptions import InputError
+from ._budget import resolve_budget
 from ._params import PackageParameterErrors
 
 
@@ -19,15 +20,16 @@ def _budget(k, n_features: int) -> int:
     """The number of features to keep.
 
     ``n_features_to_select`` is an integer (exact, at most ``n_features``), a fraction in
-    (0, 1] of the features (rounded to the nearest integer, at least 1, as RFE does), or None:
-    half of the features (rounded down, at least 1), as in RFE.
+    (0, 1] of the features (``max(1, int(k * n_features))``, as scikit-learn's RFE and every
+    estimator of the package: :func:`~zeronorm_opt.estimators._budget.resolve_budget`), or
+    None: half of the features (rounded down, at least 1), as in RFE.
     """
     if k is None:
         return max(1, n_features // 2)
     if isinstance(k, numbers.Real) and not isinstance(k, numbers.Integral | bool):
         if not 0 < k <= 1:
             raise InputError(f"a fractional n_features_to_select must be in (0, 1]; got {k!r}.")
-        return max(1, int(round(k * n_features)))
+        return resolve_budget(k, n_features)
     return check_n_features_to_select(k, n_features)
 
 

@@ -376,8 +376,8 @@ class BridgeRegression(_SparseLinearRegressor):
     def __init__(
         self,
         alpha=1.0,
-        q=0.5,
         *,
+        q=0.5,
         epsilon=1e-8,
         fit_intercept=True,
         max_iter=50,
