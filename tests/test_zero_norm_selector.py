@@ -145,8 +145,9 @@ def test_surrogate_parameter_is_used():
         AROM(C=1.0, n_features_to_select=3),
         FSV(C=1.0, n_features_to_select=3),
         MulticlassAROM(C=1.0, n_features_to_select=3),
+        ZeroNormSelector(SparseSVR, n_features_to_select=3),
     ],
-    ids=["AROM", "FSV", "MulticlassAROM"],
+    ids=["AROM", "FSV", "MulticlassAROM", "ZeroNormSelector-user-formulation"],
 )
 def test_extra_constraints_see_each_folds_training_data(estimator):
     X, y = AROM_DATA()
