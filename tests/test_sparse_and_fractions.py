@@ -65,6 +65,18 @@ def _tfidf(n_documents=200, vocabulary=1500, seed=0):
     return TfidfTransformer().fit_transform(counts), y
 
 
+
+@pytest.mark.parametrize("threshold", ["presence", "median", 0.3, -0.2, 0.0])
+@pytest.mark.parametrize("fmt", ["csr", "csc"])
+def test_information_gain_thresholds_on_sparse_input_equal_dense(threshold, fmt):
+    # Median and negative thresholds need the implicit zeros: counted, never filled in.
+    X, y = _sparse_data(2)
+    dense = InformationGainFilter(5, threshold=threshold).fit(X, y)
+    sparse = InformationGainFilter(5, threshold=threshold).fit(sp.csr_matrix(X).asformat(fmt), y)
+    np.testing.assert_allclose(sparse.scores_, dense.scores_, rtol=1e-12, atol=1e-15)
+    np.testing.assert_array_equal(sparse.ranking_, dense.ranking_)
+
+
 _LP_ESTIMATORS = {
     "l1-AROM": lambda: AROM(C=1.0),
     "l1-AROM-budget": lambda: AROM(C=1.0, n_features_to_select=3),

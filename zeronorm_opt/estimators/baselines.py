@@ -25,12 +25,11 @@ from sklearn.feature_selection import RFE
 from sklearn.svm import SVC
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils._tags import ClassifierTags
-from sklearn.utils.sparsefuncs import mean_variance_axis
+from sklearn.utils.sparsefuncs import csc_median_axis_0, mean_variance_axis
 
 from .._validation import (
     validate_labelled_data,
 )
-from ..exceptions import InputError
 from ._params import N_FEATURES_TO_SELECT, POSITIVE
 from ._ranking import _budget, _ranking_from_scores, _RankingSelector
 
@@ -302,6 +301,22 @@ def _entropy(counts: np.ndarray) -> np.ndarray:
     return -(p * logp).sum(axis=-1)
 
 
+def _sparse_counts_above(X, thr: np.ndarray, onehot: np.ndarray) -> np.ndarray:
+    """Per feature and class, the samples with ``x_j > thr_j``, from the stored entries only.
+
+    An implicit zero is above a negative threshold and not above a non-negative one: count
+    the stored entries above ``thr_j`` where ``thr_j >= 0``, and the class totals minus the
+    stored entries at or below it where ``thr_j < 0``.
+    """
+    X = sp.csr_matrix(X)
+    column_thr = thr[X.indices]
+    above = sp.csr_matrix(((X.data > column_thr).astype(np.float64), X.indices, X.indptr), X.shape)
+    below = sp.csr_matrix(((X.data <= column_thr).astype(np.float64), X.indices, X.indptr), X.shape)
+    n_above = np.asarray(above.T @ onehot)
+    n_not_below = onehot.sum(axis=0)[None, :] - np.asarray(below.T @ onehot)
+    return np.where((thr >= 0)[:, None], n_above, n_not_below)
+
+
 class InformationGainFilter(_RankingSelector):
     """Information gain filter (Català and Martin's comparison): keep the most informative features.
 
@@ -318,7 +333,8 @@ class InformationGainFilter(_RankingSelector):
         ``None`` for half of them (as RFE).
     threshold : {"presence", "median"} or float, default="presence"
         ``"presence"``: ``x > 0``; ``"median"``: ``x >`` the feature's median over the
-        training data (dense input only); a number: ``x > threshold``.
+        training data (implicit zeros of sparse input included); a number: ``x > threshold``.
+        Sparse input is never densified, whatever the threshold.
 
     Attributes
     ----------
@@ -381,23 +397,16 @@ class InformationGainFilter(_RankingSelector):
         if self.threshold == "presence":
             thr = 0.0
         elif self.threshold == "median":
-            if sp.issparse(X):
-                raise InputError(
-                    "threshold='median' needs dense X (the median of a sparse column is "
-                    "usually 0); use threshold='presence' or a number, or pass X.toarray()."
-                )
-            thr = np.median(X, axis=0)
+            # scikit-learn's median of CSC columns counts the implicit zeros, unfilled.
+            thr = csc_median_axis_0(X.tocsc()) if sp.issparse(X) else np.median(X, axis=0)
         else:
             thr = float(self.threshold)
-        if sp.issparse(X) and np.all(np.asarray(thr) >= 0):
-            # Sparse zeros are below any non-negative threshold: only stored entries count.
-            on = X.copy()
-            on.data = (on.data > thr).astype(np.float64)
-        else:
-            X_dense = X.toarray() if sp.issparse(X) else X
-            on = (X_dense > thr).astype(np.float64)
         onehot = (y[:, None] == self.classes_[None, :]).astype(np.float64)
-        n_on = np.asarray(on.T @ onehot)  # (n_features, n_classes): class counts where f is on
+        if sp.issparse(X):
+            n_on = _sparse_counts_above(X, np.broadcast_to(thr, X.shape[1]), onehot)
+        else:
+            on = (X > thr).astype(np.float64)
+            n_on = on.T @ onehot  # (n_features, n_classes): class counts where f is on
         n_off = onehot.sum(axis=0)[None, :] - n_on
         m = X.shape[0]
         p_on = n_on.sum(axis=1) / m
