@@ -147,6 +147,7 @@ def _every_estimator():
     out = {name: _estimator(name) for name in ESTIMATORS}
     out["ZeroNormSelector"] = zn.ZeroNormSelector(SparseSVR)
     out["ZeroNormCV"] = zn.ZeroNormCV(zn.AROM(C=1.0), n_features_grid=[1, 2], cv=2)
+    out["PolynomialFeatureMap"] = zn.PolynomialFeatureMap()
     return out
 
 
@@ -182,7 +183,7 @@ def test_every_parameter_out_of_range_is_rejected_at_fit_naming_it(name, param, 
     from zeronorm_opt import ParameterError
 
     est = _every_estimator()[name].set_params(**{param: value})
-    X, y = _data("AROM" if name in ("ZeroNormCV", "ZeroNormSelector") else name)
+    X, y = _data(name if name in ESTIMATORS else "AROM")
     if name == "ZeroNormSelector":
         y = X @ np.array([1.0, 0.0, -2.0])  # a regression formulation
     with pytest.raises(ParameterError, match=rf"'{param}' parameter of {type(est).__name__}"):
@@ -202,3 +203,32 @@ def test_the_parameter_error_is_scikit_learns_and_the_packages():
     assert isinstance(info.value, ParameterError)
     assert isinstance(info.value, InputError)
     assert isinstance(info.value, ValueError)
+
+
+def _estimator_classes():
+    import inspect
+
+    from sklearn.base import BaseEstimator
+
+    return {
+        name: getattr(zn, name)
+        for name in zn.__all__
+        if inspect.isclass(getattr(zn, name)) and issubclass(getattr(zn, name), BaseEstimator)
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_estimator_classes()))
+def test_conventions_of_every_estimator_class(name):
+    """Keyword-only parameters after the first, every parameter declared for scikit-learn's
+    validation, and one vocabulary (penalty, epsilon, backend; no norm / eps / method / step)."""
+    import inspect
+
+    cls = _estimator_classes()[name]
+    params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+    positional = [p.name for p in params if p.kind is not inspect.Parameter.KEYWORD_ONLY]
+    assert len(positional) <= 1, f"{name}: only the first parameter may be positional"
+    undeclared = {p.name for p in params} - set(getattr(cls, "_parameter_constraints", {}))
+    assert not undeclared, f"{name}: parameters without a constraint: {sorted(undeclared)}"
+    assert not {p.name for p in params} & {"norm", "eps", "method", "step"}
+    # fit runs under scikit-learn's _fit_context (which validates the parameters).
+    assert hasattr(cls.fit, "__wrapped__")

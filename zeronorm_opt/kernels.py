@@ -30,10 +30,11 @@ import numbers
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import _check_feature_names_in, check_is_fitted, validate_data
 
-from ._validation import check_finite_matrix
+from ._validation import check_finite_matrix, validate_estimator_params
 from .exceptions import InputError
 
 __all__ = [
@@ -303,9 +304,18 @@ class PolynomialFeatureMap(TransformerMixin, BaseEstimator):
     array([[2., 3., 4., 6., 6., 9.]])
     """
 
+    # The upper bound MAX_DEGREE is checked in fit, whose message points to the kernel that
+    # never forms the map.
+    _parameter_constraints: dict = {"degree": [Interval(numbers.Integral, 1, None, closed="left")]}
+
     def __init__(self, degree: int = 2):
         self.degree = degree
 
+    def _validate_params(self):
+        # The package's ParameterError (scikit-learn's InvalidParameterError and an InputError).
+        validate_estimator_params(self, super()._validate_params)
+
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Check the size of the map for the inputs of ``X``."""
         X = validate_data(self, X, dtype=np.float64)
