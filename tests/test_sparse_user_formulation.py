@@ -118,4 +118,7 @@ def test_undeclared_formulation_refuses_sparse_input_naming_the_attribute(factor
     with pytest.raises(TypeError, match="dense data is required") as err:
         sel.fit(sp.csr_matrix(X), y)
     assert "accepts_sparse = True" in str(err.value)
+    # ZeroNormCV passes sparse X on, so its error is the estimator's own.
+    with pytest.raises(TypeError, match="accepts_sparse = True"):
+        ZeroNormCV(sel, n_features_grid=[1, 2], cv=3).fit(sp.csr_matrix(X), y)
     sel.fit(X, y)  # dense data are fine

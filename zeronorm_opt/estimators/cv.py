@@ -162,9 +162,9 @@ class ZeroNormCV(PackageParameterErrors, MetaEstimatorMixin, SelectorMixin, Base
                 y,
                 dtype=np.float64,
                 ensure_min_samples=2,
-                # Sparse X when some backend of the estimator takes it (the estimator itself
-                # rejects it otherwise, naming what to pass).
-                accept_sparse="csr" if base._sparse_input_backends() else False,
+                # Sparse X passes on to the estimator, which takes it or raises the TypeError
+                # that names what to pass (a backend, accepts_sparse on a formulation).
+                accept_sparse="csr",
             )
         except ValueError as exc:
             raise InputError(str(exc)) from exc
