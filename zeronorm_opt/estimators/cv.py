@@ -46,8 +46,10 @@ class ZeroNormCV(PackageParameterErrors, MetaEstimatorMixin, SelectorMixin, Base
     scored on its test part. ``r`` is the budget of best mean score (``rule="best"``) or the
     smallest budget whose mean score is within one standard error of the best
     (``rule="one_se"``, Breiman et al. 1984); the estimator is then refitted on all the data
-    with that budget. A ``scipy.sparse`` X is passed on to an estimator that takes it
-    (:class:`~zeronorm_opt.AROM`, :class:`~zeronorm_opt.FSV`).
+    with that budget. A ``scipy.sparse`` X is passed on to the estimator, which takes it
+    (:class:`~zeronorm_opt.AROM`, :class:`~zeronorm_opt.FSV`, :class:`~zeronorm_opt.MulticlassAROM`
+    on cvxpy, a :class:`~zeronorm_opt.ZeroNormSelector` whose formulation declares
+    ``accepts_sparse = True``) or raises a TypeError naming what to pass.
 
     Parameters
     ----------
