@@ -55,7 +55,8 @@ class AlignmentSelector(_RankingSelector):
         The procedure.
     kernel : {"linear", "poly", "rbf"}, default="linear"
         ``x·x'``, ``(1 + γ x·x')^degree`` (Català and Martin eq. 4 with ``γ = 1``) or
-        ``exp(−γ‖x − x'‖²)``.
+        ``exp(−γ‖x − x'‖²)``. The linear kernel takes a ``scipy.sparse`` X (never
+        densified); the other two need dense X.
     degree : int, default=2
         Degree of the polynomial kernel.
     gamma : float or None, default=None
