@@ -15,6 +15,7 @@ from zeronorm_opt import (
     FSV,
     R2W2,
     SVMRFE,
+    AdaptiveScaling,
     AlignmentSelector,
     BridgeRegression,
     FisherScore,
@@ -346,6 +347,7 @@ def test_multiclass_arom_on_sparse_input_equals_dense(params, fmt):
         lambda k: FSV(C=1.0, n_features_to_select=k),
         lambda k: AROM(C=1.0, n_features_to_select=k),
         lambda k: GreedyRLS(k),
+        lambda k: AdaptiveScaling(kernel="linear", C=0.1, sigma0=0.2, n_features_to_select=k),
     ],
     ids=[
         "FisherScore",
@@ -356,6 +358,7 @@ def test_multiclass_arom_on_sparse_input_equals_dense(params, fmt):
         "FSV",
         "AROM",
         "GreedyRLS",
+        "AdaptiveScaling",
     ],
 )
 @pytest.mark.parametrize(("fraction", "count"), [(0.1, 3), (0.25, 7), (1.0, 30), (0.01, 1)])

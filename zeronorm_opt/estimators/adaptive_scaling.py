@@ -19,7 +19,6 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import (
-    check_n_features_to_select,
     validate_estimator_params,
     validate_labelled_data,
 )
@@ -35,7 +34,9 @@ from ..fast.scaled_svm import KERNELS, ScaledKernel
 from ..formulations.adaptive_scaling import (
     L1ConstrainedMetricFormulation,
 )
+from ._budget import resolve_budget
 from ._hyper_search import Candidate, choose, cv_errors, span_errors
+from ._params import N_FEATURES_TO_SELECT
 
 __all__ = ["AdaptiveScaling", "ScalingResult", "adaptive_scaling_path"]
 
@@ -123,8 +124,9 @@ class AdaptiveScaling(SelectorMixin, ClassifierMixin, BaseEstimator):
         Maximum number of outer loops (SVM solves) of the alternating scheme.
     tol : float, default=1e-3
         Stop when the support-vector set is unchanged and ``max |Δσ| ≤ tol·max σ``.
-    n_features_to_select : int or None, default=None
-        Exact number of features to keep: the ``r`` largest scale factors of the run, after
+    n_features_to_select : int, float or None, default=None
+        Exact number of features to keep (an integer, or a fraction in ``(0, 1]`` of the
+        features: ``max(1, int(k·n))``): the ``r`` largest scale factors of the run, after
         which the model is refitted on them alone (the convex program restricted to them, or
         the alternating scheme restarted warm on them). None: the features with ``σ_k > 0``.
     sigma_step : {"projected", "frank_wolfe"}, default="projected"
@@ -210,7 +212,7 @@ class AdaptiveScaling(SelectorMixin, ClassifierMixin, BaseEstimator):
         "tie_level": [Interval(numbers.Real, 0, 1, closed="neither"), None],
         "max_iter": [Interval(numbers.Integral, 1, None, closed="left")],
         "tol": [Interval(numbers.Real, 0, None, closed="left")],
-        "n_features_to_select": [Interval(numbers.Integral, 1, None, closed="left"), None],
+        "n_features_to_select": N_FEATURES_TO_SELECT,
         "sigma_step": [StrOptions(set(SIGMA_STEPS))],
         "alpha_update": [StrOptions({"tracked", "fixed"})],
         "inner_iter": [Interval(numbers.Integral, 1, None, closed="left")],
@@ -286,7 +288,7 @@ class AdaptiveScaling(SelectorMixin, ClassifierMixin, BaseEstimator):
         """Learn the scale factors and the SVM on ``(X, y)`` (choosing ``C``, ``σ₀`` first
         when ``C`` is ``"span"`` or ``"cv"``)."""
         X, self.classes_, y_pm = validate_labelled_data(self, X, y)
-        budget = check_n_features_to_select(self.n_features_to_select, X.shape[1])
+        budget = resolve_budget(self.n_features_to_select, X.shape[1])
         sigma0 = self._sigma0(X)
         if isinstance(self.C, str):
             return self._fit_auto(X, y, y_pm, sigma0)
