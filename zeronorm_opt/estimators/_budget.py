@@ -4,10 +4,13 @@ to the history of an unbudgeted run (one run gives the support of every budget).
 from __future__ import annotations
 
 import numbers
+import os
+import sys
 import warnings
 from collections.abc import Callable
 
 import numpy as np
+import sklearn
 
 from .._validation import support_mask
 from ..driver import budget_ranking, final_support
@@ -125,7 +128,9 @@ def refit_keeping_required(
     Raises
     ------
     RemovedCoefficientsRequiredError
-        The required features alone are more than ``budget``.
+        The required features alone are more than ``budget`` (its ``required`` holds them and
+        its ``budget`` attribute the budget); re-raised as it is when the refit cannot be made
+        feasible by keeping features.
 
     Warns
     -----
@@ -145,22 +150,30 @@ def refit_keeping_required(
             break
         except RemovedCoefficientsRequiredError as err:
             needed = getattr(err, "required", None)
-            if needed is None or not np.size(needed) or required[needed].all():
+            if needed is None or not np.size(needed):
+                raise
+            # The diagnosis names coefficients; a (classes x features) coefficient matrix
+            # (the multiclass machines' W, row-major) maps to its features by the column.
+            needed = np.unique(np.asarray(needed, dtype=int) % support.size)
+            if required[needed].all():
                 raise
             required[needed] = True
             if required.sum() > budget:
-                raise RemovedCoefficientsRequiredError(
+                too_many = RemovedCoefficientsRequiredError(
                     f"the constraints you added require at least {int(required.sum())} "
                     f"features ({_indices(required)}), more than n_features_to_select={budget}: "
                     "pass a larger budget or drop constraints on these features.",
                     status=err.status,
                     solver=err.solver,
                     stats=err.stats,
-                ) from err
+                )
+                too_many.required = np.flatnonzero(required)
+                too_many.budget = budget  # the budget is the cause (ZeroNormCV skips it)
+                raise too_many from err
             scores = ranking
             if scores is None:
                 coef, _ = refit(support | required)
-                scores = np.abs(np.asarray(coef, dtype=float))
+                scores = _feature_magnitudes(coef, support.size)
             support = required.copy()
             order = np.argsort(-np.where(required, -np.inf, scores), kind="stable")
             support[order[: budget - int(required.sum())]] = True
@@ -171,9 +184,28 @@ def refit_keeping_required(
             f"constraints you added require (the budget's ranking left them out); the other "
             f"{budget - kept.size} are the highest ranked. See required_features_.",
             UserWarning,
-            stacklevel=5,  # the user's fit call
+            stacklevel=_user_stacklevel(),
         )
     return support, kept, model
+
+
+def _feature_magnitudes(coef, n_features: int) -> np.ndarray:
+    """One magnitude per feature: ``|w_j|``, or ``Σ_k |w_kj|`` for a (classes x features)
+    coefficient matrix."""
+    coef = np.abs(np.asarray(coef, dtype=float))
+    if coef.ndim > 1:
+        coef = coef.reshape(-1, coef.shape[-1]).sum(axis=0)
+    return coef[:n_features]
+
+
+def _user_stacklevel() -> int:
+    """The ``stacklevel`` of the first caller outside the package and scikit-learn: the
+    user's ``fit`` call, however deep the estimator's own path to the warning."""
+    internal = (os.path.dirname(os.path.dirname(__file__)), os.path.dirname(sklearn.__file__))
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith(internal):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def _indices(mask: np.ndarray, k: int = 10) -> str:

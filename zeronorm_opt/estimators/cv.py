@@ -8,6 +8,7 @@ per fold plus one small refit per ``(fold, r)`` — where RFECV eliminates from 
 
 from __future__ import annotations
 
+import warnings
 from numbers import Integral
 
 import numpy as np
@@ -20,11 +21,14 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import check_finite_target
-from ..exceptions import InputError
-from ._budget import support_at_budget
+from ..exceptions import InputError, RemovedCoefficientsRequiredError
+from ._budget import _user_stacklevel, support_at_budget
 from ._params import PackageParameterErrors
 from .selector import ZeroNormSelector
 from .zero_norm import AROM
+
+# The start of the warning of a refit that kept features for the user's constraints.
+_KEPT = r"n_features_to_select=\d+: kept feature"
 
 
 def _default_grid(histories, n_features: int) -> np.ndarray:
@@ -183,20 +187,45 @@ class ZeroNormCV(PackageParameterErrors, MetaEstimatorMixin, SelectorMixin, Base
             grid = _default_grid([run.history_ for run in runs], n_features)
         scores = np.empty((len(splits), grid.size))
         path = np.zeros((len(splits), grid.size, n_features), dtype=bool)
+        required, too_small = set(), None
         for k, ((tr, te), run) in enumerate(zip(splits, runs, strict=True)):
             # The refits of one fold share their compiled problem (only the support changes).
             cache: dict = {}
             for j, r in enumerate(grid):
                 support, _ = support_at_budget(run.history_, int(r), n_features, run.prune_tol)
-                path[k, j] = support
                 model = clone(base).set_params(n_features_to_select=int(r))
-                model._fit_on_support(X[tr], y[tr], support, cache)
+                try:
+                    with warnings.catch_warnings():
+                        # A refit keeps the features the user's constraints require: said
+                        # once for the whole search below, not once per (fold, budget).
+                        warnings.filterwarnings("ignore", _KEPT, UserWarning)
+                        model._fit_on_support(X[tr], y[tr], support, cache)
+                except RemovedCoefficientsRequiredError as err:
+                    if getattr(err, "budget", None) != int(r):
+                        raise
+                    # The required features alone exceed this budget: not scored.
+                    too_small = err
+                    path[k, j], scores[k, j] = support, np.nan
+                    continue
+                path[k, j] = model.support_  # with the features kept for the constraints
+                required.update(model.required_features_.tolist())
                 scores[k, j] = check_scoring(model, self.scoring)(model, X[te], y[te])
+        scored = ~np.isnan(scores).any(axis=0)
+        if not scored.any():
+            raise RemovedCoefficientsRequiredError(
+                f"{too_small} No budget of n_features_grid ({grid.tolist()}) holds the "
+                "features the constraints require: pass larger budgets.",
+                status=too_small.status,
+                solver=too_small.solver,
+                stats=too_small.stats,
+            ) from too_small
+        self.required_features_ = np.array(sorted(required), dtype=int)
+        self._warn_kept(grid[~scored])
         mean, std = scores.mean(axis=0), scores.std(axis=0)
-        best = int(np.argmax(mean))  # the smallest budget among equal means
+        best = int(np.argmax(np.where(scored, mean, -np.inf)))  # smallest among equal means
         if self.rule == "one_se":
             threshold = mean[best] - std[best] / np.sqrt(len(splits))
-            best = int(np.flatnonzero(mean >= threshold)[0])
+            best = int(np.flatnonzero(scored & (mean >= threshold))[0])
         self.cv_results_ = {
             "n_features": grid,
             "mean_test_score": mean,
@@ -211,6 +240,29 @@ class ZeroNormCV(PackageParameterErrors, MetaEstimatorMixin, SelectorMixin, Base
         self.estimator_.fit(X, y)
         self.support_ = self.estimator_.support_
         return self
+
+    def _warn_kept(self, unscored) -> None:
+        """One warning for the whole search: the features kept for the user's constraints,
+        and the budgets too small to hold them."""
+        said = []
+        if self.required_features_.size:
+            kept = ", ".join(str(int(j)) for j in self.required_features_)
+            said.append(
+                f"the refits kept feature(s) [{kept}] that the constraints you added require "
+                "where the budget's ranking left them out"
+            )
+        if unscored.size:
+            said.append(
+                f"budgets {unscored.tolist()} cannot hold the features the constraints require "
+                "and were not scored (NaN in cv_results_)"
+            )
+        if said:
+            warnings.warn(
+                f"ZeroNormCV: {'; '.join(said)}. See required_features_ and "
+                "fold_support_path_.",
+                UserWarning,
+                stacklevel=_user_stacklevel(),
+            )
 
     def _get_support_mask(self):
         check_is_fitted(self, "support_")

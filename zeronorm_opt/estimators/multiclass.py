@@ -310,7 +310,22 @@ class MulticlassAROM(ZeroNormSelector):
     def _own_final_model(self, X, y_fit, support, budget, last, cache=None):
         if not self.refit and last is not None:
             return last
-        C = self.refit_C if self.refit_C is not None else (self.C or 1.0)
+        if self.extra_constraints is not None:
+            # The user's constraints index W: the scheme's l2 machine as one cvxpy problem
+            # under them (libsvm takes no constraint), keeping the features they require.
+            return self._refit_keeping_required(X, y_fit, support, budget, last, cache)
         return fit_final_machine(
-            X, y_fit, self.scheme, C, support, self.solver, self.solver_options
+            X, y_fit, self.scheme, self._final_C(), support, self.solver, self.solver_options
         )
+
+    def _final_C(self) -> float:
+        return self.refit_C if self.refit_C is not None else (self.C or 1.0)
+
+    def _refit_formulation(self, X, y_fit):
+        # The final machine of fit_final_machine (½ Σ_k ‖w_k‖² + C Σ ξ: the l2 step with unit
+        # weights), one-vs-rest in cvxpy rather than libsvm, with the user's constraints.
+        Form = WestonWatkinsFormulation if self.scheme == "ww" else OneVsRestFormulation
+        f = Form(X, y_fit, penalty="l2", C=self._final_C())
+        if self.extra_constraints is not None:
+            f.add_constraints(self.extra_constraints)
+        return f

@@ -35,7 +35,7 @@ from ..exceptions import InputError
 from ..formulations import FSVFormulation, MarginFormulation
 from ..formulations.multiclass import _MulticlassMargin
 from ..surrogates import LogSurrogate
-from ._budget import resolve_budget
+from ._budget import budget_ranking, refit_keeping_required, resolve_budget
 from ._params import PackageParameterErrors
 
 #: Formulations of the package that fit class labels (a user formulation says so with a
@@ -267,19 +267,42 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
         """
         if budget is None and last is not None:
             return last
+        return self._refit_keeping_required(X, y_fit, support, budget, last, cache)
+
+    def _refit_formulation(self, X, y_fit):
+        """The problem of the final model, with the user's constraints: the run's own
+        formulation (solved with unit weights)."""
+        return self._build_formulation(X, y_fit)
+
+    def _refit_keeping_required(self, X, y_fit, support, budget, last, cache=None):
+        """Solve :meth:`_refit_formulation` on ``support``; with a budget and user constraints,
+        keep the features the constraints require (``required_features_``, a warning), the
+        rest of the budget filled by the run's ranking (by the refit's weights without a run).
+        Sets ``support_``; returns the ``(coef, intercept)`` of the last solve."""
         f = None if cache is None else cache.get("refit")
         if f is None:
-            f = self._build_formulation(X, y_fit)
+            f = self._refit_formulation(X, y_fit)
             if cache is not None:
                 cache["refit"] = f
         # Coefficients past the features (e.g. slack coordinates) stay free.
         n_coef = getattr(f, "n_coef", f.n_features)
-        active = np.ones(n_coef, dtype=bool)
-        active[: f.n_features] = support
-        f.set_active(active)
-        f.set_weights(np.ones(n_coef))
-        f.solve(self.solver, self.solver_options)
-        return formulation_solution(f)
+
+        def refit(selected):
+            active = np.ones(n_coef, dtype=bool)
+            active[: f.n_features] = selected
+            f.set_active(active)
+            f.set_weights(np.ones(n_coef))
+            f.solve(self.solver, self.solver_options)
+            return formulation_solution(f)
+
+        if budget is None or self.extra_constraints is None:
+            self.support_ = np.asarray(support, dtype=bool)
+            return refit(self.support_)
+        ranking = None if last is None else budget_ranking(self.history_, budget, X.shape[1])
+        self.support_, self.required_features_, model = refit_keeping_required(
+            refit, support, budget, ranking
+        )
+        return model
 
     # -- the machinery --------------------------------------------------------------------------
     def _build_formulation(self, X, y_fit):
@@ -434,8 +457,15 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
         return X_selected
 
     def _fit_final(self, X, y_fit, y, budget, last, cache=None) -> None:
+        self.required_features_ = np.array([], dtype=int)
         support = self.support_
         if self.estimator is not None:
+            if budget is not None and self.extra_constraints is not None:
+                # Another model is fitted on the selection, but the selection still answers
+                # to the user's constraints: the family's own refit (discarded) finds the
+                # features they require, which the budget's ranking may have left out.
+                self._refit_keeping_required(X, y_fit, support, budget, last, cache)
+                support = self.support_
             self.estimator_ = clone(self.estimator).fit(self._final_input(X[:, support]), y)
             coef = getattr(self.estimator_, "coef_", None)
             if coef is not None:

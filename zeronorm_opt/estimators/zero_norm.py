@@ -21,7 +21,6 @@ from ..fast.svm_dual import l2_arom_dual_path
 from ..formulations import FSVFormulation, MarginFormulation
 from ..formulations.binary import check_slack_penalty
 from ..surrogates import ExpSurrogate, LogSurrogate
-from ._budget import budget_ranking, refit_keeping_required
 from .selector import _COMMON_CONSTRAINTS, ZeroNormSelector
 
 
@@ -68,7 +67,6 @@ class _BinaryZeroNorm(ZeroNormSelector):
         )
 
     def _own_final_model(self, X, y_fit, support, budget, last, cache=None):
-        self.required_features_ = np.array([], dtype=int)
         if budget is None and last is not None:
             return last
         # With a budget: a soft-margin l2 SVM on the selected features with their original
@@ -86,28 +84,16 @@ class _BinaryZeroNorm(ZeroNormSelector):
             coef[support], b = f.solution()
             return coef, b
         # The user's constraints index every feature (f.v[j]): the full formulation, compiled
-        # once per training set and re-solved with another active mask.
-        f = None if cache is None else cache.get("refit")
-        if f is None:
-            f = MarginFormulation(X, y_fit, penalty="l2", C=self.refit_C)
-            if self.extra_constraints is not None:
-                f.add_constraints(self.extra_constraints)
-            if cache is not None:
-                cache["refit"] = f
+        # once per training set and re-solved with another active mask; the features the
+        # constraints require are kept (a fit ranks the rest by its own run, a refit on a
+        # given support, ZeroNormCV's, by the refit's weights).
+        return self._refit_keeping_required(X, y_fit, support, budget, last, cache)
 
-        def refit(selected):
-            f.set_active(selected)
-            f.solve(self.solver, self.solver_options)
-            return f.solution()
-
-        # A fit ranks by its own run (history_); a refit on a given support (ZeroNormCV) by
-        # the refit's weights.
-        ranking = None if last is None else budget_ranking(self.history_, budget, X.shape[1])
-        support, self.required_features_, model = refit_keeping_required(
-            refit, support, budget, ranking
-        )
-        self.support_ = support
-        return model
+    def _refit_formulation(self, X, y_fit):
+        f = MarginFormulation(X, y_fit, penalty="l2", C=self.refit_C)
+        if self.extra_constraints is not None:
+            f.add_constraints(self.extra_constraints)
+        return f
 
 
 class AROM(_BinaryZeroNorm):
