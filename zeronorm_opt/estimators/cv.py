@@ -86,7 +86,13 @@ class ZeroNormCV(PackageParameterErrors, MetaEstimatorMixin, SelectorMixin, Base
     fold_supports_ : ndarray of bool of shape (n_splits, n_features)
         The support of each fold at the chosen budget.
     fold_support_path_ : ndarray of bool of shape (n_splits, n_grid, n_features)
-        The support of each fold at every budget of the grid.
+        The support of each fold at every budget of the grid (with the features kept for
+        the estimator's ``extra_constraints``).
+    required_features_ : ndarray of int
+        Features some refit kept because the estimator's ``extra_constraints`` require them
+        (one warning for the search). A budget that cannot hold the required features is
+        not scored (NaN in ``cv_results_``) nor chosen; when no budget can, a
+        ``RemovedCoefficientsRequiredError``.
     selection_frequency_ : ndarray of shape (n_features,)
         Fraction of folds that select each feature at the chosen budget (stability).
     classes_ : ndarray

@@ -111,7 +111,8 @@ class MulticlassAROM(ZeroNormSelector):
         None: ``LogSurrogate(eps=epsilon)``; another concave penalty runs the same steps.
     estimator : estimator or None, default=None
         A scikit-learn model retrained on the selected features instead of the scheme's own
-        machine.
+        machine (with a budget and ``extra_constraints``, on a selection that keeps the
+        features the constraints require: ``required_features_``).
     max_iter : int, default=50
     tol : float, default=1e-5
         Convergence tolerance of the driver (support unchanged and small change).
@@ -132,7 +133,9 @@ class MulticlassAROM(ZeroNormSelector):
     extra_constraints : callable or None, default=None
         ``extra_constraints(formulation) -> list of cvxpy constraints`` added to every step:
         it receives the formulation of the current fit (``formulation.W`` of shape
-        (n_classes, n_features), ``formulation.b``, ``formulation.X``).
+        (n_classes, n_features), ``formulation.b``, ``formulation.X``). The final machine
+        (``refit=True``) obeys them too: the scheme's l2 machine solved in cvxpy under them
+        (one-vs-rest included, not libsvm), keeping the features they require.
     scale_rule : {"norm", "sum"}, default="norm"
         How the l2 step updates the shared scale vector: ``"norm"``, ``z ← z ∘ ‖w_·j‖₂`` (the
         majorise–minimise step of ``Σ_j ln Σ_k w_kj²``: the surrogate never increases);
@@ -162,6 +165,11 @@ class MulticlassAROM(ZeroNormSelector):
     n_iter_ : int
     stop_reason_ : {"converged", "max_iter", "budget"}
     backend_ : {"cvxpy", "libsvm"}
+    required_features_ : ndarray of int
+        With a budget and ``extra_constraints``: features kept because the constraints
+        require them although the budget's ranking left them out (a warning says so); the
+        rest of the budget is the ranking's. Empty when none. A
+        ``RemovedCoefficientsRequiredError`` says when they alone exceed the budget.
     n_features_in_ : int
 
     References

@@ -118,7 +118,9 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
         The final model, fitted on the selected features (``predict`` and ``score``
         delegate to it). None: the formulation's own machine — the last iterate without a
         budget, and with a budget the formulation solved once more with unit weights on the
-        ``r`` selected features.
+        ``r`` selected features. With a budget and ``extra_constraints``, the selection keeps
+        the features the constraints require whichever final model is fitted
+        (``required_features_``).
     normalise_weights : bool, default=False
         Divide the weights by their smallest positive value before each solve (valid when
         the minimiser does not depend on the scale of the penalty, e.g. hard-margin problems).
@@ -155,6 +157,11 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
     stop_reason_ : {"converged", "max_iter", "budget"}
     backend_ : str
         What solved the steps (``"cvxpy"`` for a user formulation).
+    required_features_ : ndarray of int
+        With a budget and ``extra_constraints``: features kept because the constraints
+        require them although the budget's ranking left them out (a warning says so); the
+        rest of the budget is the ranking's. Empty when none. A
+        ``RemovedCoefficientsRequiredError`` says when they alone exceed the budget.
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         With a DataFrame input.

@@ -124,7 +124,8 @@ class AROM(_BinaryZeroNorm):
         through it.
     estimator : estimator or None, default=None
         A scikit-learn model retrained on the selected features instead of AROM's own linear
-        SVM (``predict`` delegates to it).
+        SVM (``predict`` delegates to it); with a budget and ``extra_constraints``, on a
+        selection that keeps the features the constraints require (``required_features_``).
     max_iter : int, default=50
         Maximum number of LPs/QPs.
     tol : float, default=1e-5
@@ -181,9 +182,10 @@ class AROM(_BinaryZeroNorm):
     backend_ : {"cvxpy", "highs", "libsvm"}
         What solved the steps.
     required_features_ : ndarray of int
-        With a budget: features kept because ``extra_constraints`` require them although
-        the ranking left them out (a warning says so); the rest of the budget is the
-        ranking's. Empty when none (or without a budget).
+        With a budget and ``extra_constraints``: features kept because the constraints
+        require them although the budget's ranking left them out (a warning says so); the
+        rest of the budget is the ranking's. Empty when none. A
+        ``RemovedCoefficientsRequiredError`` says when they alone exceed the budget.
     estimator_ : estimator
         The retrained ``estimator``, when one is given.
     n_features_in_ : int
