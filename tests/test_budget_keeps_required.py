@@ -14,7 +14,9 @@ from functools import partial
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from _user_formulations import SparseSVR
+from sklearn.base import clone
 from sklearn.datasets import make_classification
 from sklearn.linear_model import LogisticRegression, Ridge
 
@@ -91,6 +93,20 @@ def test_multiclass_budget_keeps_a_forced_feature(three_classes, scheme):
     # The final machine obeys the constraint and uses the support only.
     assert est.coef_[0, FORCED] >= 0.01 - 1e-6
     assert np.all(est.coef_[:, ~est.support_] == 0.0)
+    # A sparse X takes the same path (the constrained machine is a cvxpy problem).
+    sparse = _fit_keeping(clone(est), sp.csr_matrix(X), y, 3)
+    np.testing.assert_array_equal(sparse.support_, est.support_)
+    np.testing.assert_allclose(sparse.coef_, est.coef_, atol=1e-6)
+
+
+def test_multiclass_without_refit_keeps_the_forced_feature_in_the_selection(three_classes):
+    # refit=False keeps the last iterate's weights: on a support that still holds the feature
+    # the constraint requires, so its weight (>= 0.01 at every step) survives.
+    X, y = three_classes
+    est = MulticlassAROM(C=1.0, refit=False, n_features_to_select=3)
+    _dropped_without_constraint(lambda c: clone(est).set_params(extra_constraints=c), X, y)
+    est = _fit_keeping(est.set_params(extra_constraints=_forced_group), X, y, 3)
+    assert est.coef_[0, FORCED] >= 0.01 - 1e-6
 
 
 def test_multiclass_final_machine_with_constraints_is_the_unconstrained_one_when_they_are_slack(

@@ -122,7 +122,9 @@ class MulticlassAROM(ZeroNormSelector):
         A feature whose group magnitude falls below ``prune_tol·max`` is removed for good.
     refit : bool, default=True
         Retrain the final machine on the selected features (original scaling, soft margin
-        with ``refit_C``). False: keep the last iterate's weights on the support.
+        with ``refit_C``). False: keep the last iterate's weights on the support (with a
+        budget and ``extra_constraints``, a support that keeps the features they require;
+        these weights restricted to it need not satisfy the constraints — the refit does).
     refit_C : float or None, default=None
         ``C`` of the final machine; None: ``C`` if given, else 1.0.
     solver : str, list of str or None, default=None
@@ -317,6 +319,10 @@ class MulticlassAROM(ZeroNormSelector):
 
     def _own_final_model(self, X, y_fit, support, budget, last, cache=None):
         if not self.refit and last is not None:
+            if budget is not None and self.extra_constraints is not None:
+                # The last iterate's weights, restricted to a selection that still answers to
+                # the constraints: the refit (discarded) finds the features they require.
+                self._refit_keeping_required(X, y_fit, support, budget, last, cache)
             return last
         if self.extra_constraints is not None:
             # The user's constraints index W: the scheme's l2 machine as one cvxpy problem
