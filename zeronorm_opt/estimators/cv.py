@@ -194,6 +194,7 @@ class ZeroNormCV(PackageParameterErrors, MetaEstimatorMixin, SelectorMixin, Base
         scores = np.empty((len(splits), grid.size))
         path = np.zeros((len(splits), grid.size, n_features), dtype=bool)
         required, too_small = set(), None
+        unscored = np.zeros(grid.size, dtype=bool)  # budgets the required features exceed
         for k, ((tr, te), run) in enumerate(zip(splits, runs, strict=True)):
             # The refits of one fold share their compiled problem (only the support changes).
             cache: dict = {}
@@ -210,13 +211,13 @@ class ZeroNormCV(PackageParameterErrors, MetaEstimatorMixin, SelectorMixin, Base
                     if getattr(err, "budget", None) != int(r):
                         raise
                     # The required features alone exceed this budget: not scored.
-                    too_small = err
+                    too_small, unscored[j] = err, True
                     path[k, j], scores[k, j] = support, np.nan
                     continue
                 path[k, j] = model.support_  # with the features kept for the constraints
                 required.update(model.required_features_.tolist())
                 scores[k, j] = check_scoring(model, self.scoring)(model, X[te], y[te])
-        scored = ~np.isnan(scores).any(axis=0)
+        scored = ~unscored
         if not scored.any():
             raise RemovedCoefficientsRequiredError(
                 f"{too_small} No budget of n_features_grid ({grid.tolist()}) holds the "
