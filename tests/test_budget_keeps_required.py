@@ -238,3 +238,19 @@ def test_soft_margin_binary_user_formulation_keeps_a_forced_feature(binary):
 
     _dropped_without_constraint(make, X, y)
     _fit_keeping(make(_forced), X, y, 3)
+
+
+def test_multiclass_refit_on_a_given_support_keeps_the_forced_feature(three_classes):
+    # ZeroNormCV's path for the multiclass machine: no run of its own, so the budget is
+    # filled by the refit's group magnitudes Σ_k |w_kj|.
+    X, y = three_classes
+    # On class 1's row: the diagnosis names W's entry (1, FORCED), i.e. feature FORCED.
+    est = MulticlassAROM(
+        C=1.0, n_features_to_select=3, extra_constraints=lambda f: [f.W[1, FORCED] >= 0.01]
+    )
+    support = np.zeros(X.shape[1], dtype=bool)
+    support[[0, 1, 2]] = True
+    with pytest.warns(UserWarning, match=rf"kept feature\(s\) \[{FORCED}\]"):
+        est._fit_on_support(X, y, support)
+    assert est.support_[FORCED] and est.support_.sum() == 3
+    assert est.coef_[1, FORCED] >= 0.01 - 1e-6
