@@ -132,16 +132,83 @@ def test_multiclass_and_regression_sizes():
     assert osqp["A"].shape[0] + osqp["F"].shape[0] < epigraph_rows
 
 
-def test_compiled_once_while_weights_and_mask_change(data):
+def test_compiled_once_per_layout_while_weights_and_mask_change(data):
+    """Weights and masks only change Parameter values: a run compiles the unmasked problem and
+    at most one problem per restricted layout (each set at most half the previous one), every
+    one DPP, and a second run from the same start compiles nothing."""
     X, y = data
+    n = X.shape[1]
     f = MarginFormulation(X, y, "l1", C=1.0)
     assert f.problem.is_dcp(dpp=True)
     f.solve("HIGHS")
-    cache = f.problem._cache
-    compiled = cache.param_prog
+    first = f.problem
+    compiled = first._cache.param_prog
     res = successive_linearisation(f, LogSurrogate(), max_iter=5)
-    assert res.support.sum() < X.shape[1]  # the mask did change
-    assert f.problem._cache is cache and cache.param_prog is compiled
+    assert res.support.sum() < n  # the mask did change
+    problems = list(f._compiled.values())
+    assert problems[0] is first and first._cache.param_prog is compiled
+    assert 2 <= len(problems) <= 1 + int(np.log2(n))
+    assert all(p.is_dcp(dpp=True) for p in problems)
+    caches = [p._cache.param_prog for p in problems]
+    again = successive_linearisation(f, LogSurrogate(), max_iter=5)
+    assert list(f._compiled.values()) == problems
+    assert [p._cache.param_prog for p in problems] == caches
+    np.testing.assert_array_equal(again.support, res.support)
+    np.testing.assert_allclose(again.coef, res.coef, atol=1e-9)
+
+
+@pytest.mark.parametrize("C", [None, 2.0])
+def test_every_layout_solves_the_same_lp(data, C):
+    """The compact loss (no mask, the masked product, the product restricted to a superset of
+    the active set) changes the compilation, never the problem: same value and solution as
+    the hand-written LP on the active columns, and the size HiGHS receives stays m rows and
+    2n + 1 (+ m) columns, the loss's non-zeros only those of the restricted set."""
+    X, y = data
+    m, n = X.shape
+    rng = np.random.default_rng(5)
+    cost = rng.uniform(0.5, 2.0, n)
+    f = MarginFormulation(X, y, "l1", C=C)
+    f.set_weights(cost)
+    active = np.ones(n, bool)
+    keys, sizes = [], []
+    for n_removed in (0, 10, 40, 45):  # none, "full" (masked), restricted, inside it
+        active[rng.choice(np.flatnonzero(active), n_removed - (~active).sum(), replace=False)] = (
+            False
+        )
+        f.set_active(active)
+        f.set_weights(np.where(active, cost, 0.0))
+        info = f.solve("HIGHS")
+        _, v, value = _hand_written_margin_lp(X, y, cost, active, C)
+        assert info.value == pytest.approx(value, rel=1e-7)
+        np.testing.assert_allclose(f.coef_value(), v, atol=1e-6)
+        assert np.all(f.coef_value()[~active] == 0.0)
+        A = _highs_data(f)["A"]
+        assert A.shape == (m, 2 * n + 1 + (0 if C is None else m))
+        keys.append(f.reweighted.layout_key)
+        sizes.append(A.nnz)
+    assert keys[0] is None and keys[1] == "full"
+    assert isinstance(keys[2], bytes) and keys[3] == keys[2]  # 15 of 20 kept: no rebuild
+    assert sizes[2] <= 2 * m * 20 + m + (0 if C is None else m) < sizes[0]
+
+
+def test_layout_grows_back_when_features_return(data):
+    """Re-activating a coefficient outside the restricted set rebuilds on a set containing it
+    (the diagnosis and refits do this); all active again is the unmasked first problem."""
+    X, y = data
+    n = X.shape[1]
+    f = MarginFormulation(X, y, "l1")
+    first = f.problem
+    active = np.zeros(n, bool)
+    active[:10] = True
+    f.set_active(active)
+    f.solve("HIGHS")
+    active[20] = True
+    f.set_active(active)
+    f.solve("HIGHS")
+    kept = np.frombuffer(f.reweighted.layout_key, dtype=np.int64)
+    assert 20 in kept and set(np.flatnonzero(active)) <= set(kept)
+    f.set_active(np.ones(n, bool))
+    assert f.problem is first
 
 
 def test_l2_mask_removes_columns_not_rows(data):

@@ -18,12 +18,23 @@ The problem handed to the solver has the size of the hand-written one:
 
 For a hard-margin l1 problem with ``m`` points and ``n`` features HiGHS then receives ``m`` rows
 and ``2n + 1`` columns, the split-variable LP one would write by hand.
+
+A formulation created with ``compact_loss=True`` states its own loss on :attr:`loss_coef`, an
+expression equal to :attr:`coef` at every point where the removed coefficients are zero, which
+cvxpy compiles faster: ``x`` itself while nothing is removed (no mask product), and once
+coefficients are removed ``S (a_K ∘ x_K)`` on the set ``K`` of the coefficients active at that
+moment (``S`` scatters them back to their positions), so the compiled data carry the columns of
+``K`` only. Compiling ``X (a ∘ x)`` costs cvxpy one Parameter slice per non-zero of ``X``
+(about 0.3 s of CPU for the 96 × 4026 lymphoma data), ``X x`` about half of it and the
+restricted product a few milliseconds. The problem the solver receives has the same rows,
+columns and solution; the loss's non-zeros shrink to those of ``K``.
 """
 
 from __future__ import annotations
 
 import cvxpy as cp
 import numpy as np
+import scipy.sparse as sp
 
 from ..exceptions import InputError
 
@@ -92,6 +103,10 @@ class ReweightedPenalty:
         (``g_j = Σ_k |x_kj|`` or ``Σ_k x_kj²``) and removed as a whole.
     name : str, default="coef"
         Prefix of the cvxpy variables and parameters (``"coef_pos"``, ``"coef_cost"``...).
+    compact_loss : bool, default=False
+        Track the layout of :attr:`loss_coef` (vectors only): the formulation states its loss
+        on :attr:`loss_coef` and rebuilds its problem when :attr:`layout_key` changes. False:
+        :attr:`loss_coef` is :attr:`coef` and the layout never changes.
 
     Attributes
     ----------
@@ -104,6 +119,10 @@ class ReweightedPenalty:
     abs_coef : cvxpy.Expression or None
         For ``"l1"``: ``x⁺ + x⁻``, equal to ``|x|`` at a solution where the weights are
         positive (an upper bound on ``|x|`` everywhere); None for ``"l2"``.
+    loss_coef : cvxpy.Expression
+        :attr:`coef` in the form the current layout compiles fastest (see the module notes).
+    layout_key : object
+        Changes exactly when :attr:`loss_coef` becomes a different expression.
 
     Notes
     -----
@@ -140,6 +159,7 @@ class ReweightedPenalty:
         scale: float | None = None,
         group_size: int | None = None,
         name: str = "coef",
+        compact_loss: bool = False,
     ) -> None:
         if penalty not in PENALTIES:
             raise InputError(f"penalty must be 'l1' or 'l2'; got {penalty!r}.")
@@ -190,6 +210,11 @@ class ReweightedPenalty:
             self._param = self.root_cost_param
         self.coef = self._masked(raw)
         self._raw = raw
+        self.compact_loss = bool(compact_loss) and self.group_size is None
+        # None: nothing removed (the loss uses x itself); FULL: the masked product a ∘ x (many
+        # coefficients still active); an index array K: the restricted product on K.
+        self._layout: np.ndarray | str | None = None
+        self._loss_coefs: dict = {}
         self.parameters: dict[str, cp.Parameter] = {
             self._param.name(): self._param,
             self.active_param.name(): self.active_param,
@@ -271,6 +296,62 @@ class ReweightedPenalty:
         self._active = mask.astype(bool)
         self.active_param.value = self._active.astype(float)
         self._update_params()
+        if self.compact_loss:
+            self._layout = self._next_layout(self._layout, self._active)
+
+    # -- the compact loss -----------------------------------------------------------------------
+    @staticmethod
+    def _next_layout(layout, active: np.ndarray):
+        """The layout for the mask ``active``, keeping the current one while it still fits.
+
+        A restricted layout is kept (only the mask Parameter changes: no recompilation) while
+        it contains every active coefficient and at most twice as many; rebuilding on a set
+        half as large costs a compilation of at most the current size, so at most about
+        ``log2(n)`` rebuilds happen in a run whose active set only shrinks.
+        """
+        n_active = int(active.sum())
+        if n_active == active.size:
+            return None
+        if isinstance(layout, np.ndarray):
+            outside = np.ones(active.size, dtype=bool)
+            outside[layout] = False
+            if not active[outside].any() and 2 * n_active > layout.size:
+                return layout
+        elif isinstance(layout, str) and 2 * n_active > active.size:  # "full"
+            return layout
+        # Few active coefficients: restrict to them. Most still active (or none): the masked
+        # product on all of them, whose compilation the restriction would not shorten.
+        if n_active == 0 or 2 * n_active > active.size:
+            return "full"
+        return np.flatnonzero(active)
+
+    @property
+    def layout_key(self):
+        """``None``, ``"full"`` or the bytes of the restricted index set."""
+        layout = self._layout
+        return layout.tobytes() if isinstance(layout, np.ndarray) else layout
+
+    @property
+    def loss_coef(self) -> cp.Expression:
+        """:attr:`coef` as the current layout writes it (equal wherever removed ones are 0)."""
+        if not self.compact_loss or isinstance(self._layout, str):  # "full"
+            return self.coef
+        if self._layout is None:
+            return self._raw  # the mask is all ones: a ∘ x = x
+        key = self.layout_key
+        expression = self._loss_coefs.get(key)
+        if expression is None:
+            kept = self._layout
+            scatter = sp.csr_matrix(
+                (np.ones(kept.size), (kept, np.arange(kept.size))), shape=(self.n_coef, kept.size)
+            )
+            expression = scatter @ cp.multiply(self.active_param[kept], self._raw[kept])
+            # One expression per layout (a formulation may ask several times per build); the
+            # last few only, as a fit visits each layout once.
+            if len(self._loss_coefs) >= 4:
+                self._loss_coefs.pop(next(iter(self._loss_coefs)))
+            self._loss_coefs[key] = expression
+        return expression
 
     # -- values of the last solve ---------------------------------------------------------------
     def coef_value(self) -> np.ndarray:
