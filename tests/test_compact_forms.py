@@ -310,3 +310,30 @@ def test_tiny_costs_of_a_penalty_only_lp_are_rescaled(data):
     soft.solve("HIGHS")
     assert soft.reweighted.cost_unit == 1.0
     np.testing.assert_allclose(soft.parameters["w_cost"].value, 1e-9 * cost)
+
+
+def test_layout_rule_on_a_shrinking_active_set():
+    """Most still active: the masked product; fewer than half: restricted to them, rebuilt
+    when the active set halves again, not below SMALL_LAYOUT coefficients; a penalty without
+    compact_loss never changes layout."""
+    from zeronorm_opt.formulations.penalty import ReweightedPenalty
+
+    n = 2000
+    pen = ReweightedPenalty(n, "l1", compact_loss=True)
+    assert pen.layout_key is None and pen.loss_coef is pen._raw
+    keys = []
+    for n_active in (1500, 600, 400, 250, 100, 0):
+        mask = np.zeros(n, bool)
+        mask[:n_active] = True
+        pen.set_active(mask)
+        keys.append(pen.layout_key)
+    kept = [None if not isinstance(k, bytes) else np.frombuffer(k, np.int64).size for k in keys]
+    assert keys[0] == "full" and pen.SMALL_LAYOUT == 256
+    assert kept[1:5] == [600, 600, 250, 250]
+    assert keys[5] == keys[4]  # nothing active: masked inside the layout
+    empty = ReweightedPenalty(n, "l1", compact_loss=True)
+    empty.set_active(np.zeros(n, bool))
+    assert empty.layout_key == "full"  # never an empty restriction
+    plain = ReweightedPenalty(n, "l1")
+    plain.set_active(mask)
+    assert plain.layout_key is None and plain.loss_coef is plain.coef

@@ -127,7 +127,11 @@ class Formulation:
     def add_constraints(self, constraints: ConstraintSpec) -> Formulation:
         """Add user constraints (cvxpy constraints, or a callable ``f(formulation)``).
 
-        The problem is rebuilt on the next solve; returns ``self`` for chaining.
+        The problem is rebuilt on the next solve; returns ``self`` for chaining. A callable is
+        called each time the problem is built: once, and again whenever a formulation with a
+        compact loss (the margin and FSV formulations) moves to a smaller layout during a fit
+        (a few times at most); it should only return constraints on the formulation it
+        receives.
         """
         self._user_constraints.append(constraints)
         self._problem = None

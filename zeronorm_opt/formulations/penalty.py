@@ -151,6 +151,10 @@ class ReweightedPenalty:
     (2.0, array([1., 0., 1.]))
     """
 
+    #: A restricted layout of at most this many coefficients is not rebuilt to shrink further:
+    #: a cvxpy compilation costs tens of milliseconds, masked columns almost nothing.
+    SMALL_LAYOUT = 256
+
     def __init__(
         self,
         n_coef: int,
@@ -305,9 +309,11 @@ class ReweightedPenalty:
         """The layout for the mask ``active``, keeping the current one while it still fits.
 
         A restricted layout is kept (only the mask Parameter changes: no recompilation) while
-        it contains every active coefficient and at most twice as many; rebuilding on a set
-        half as large costs a compilation of at most the current size, so at most about
-        ``log2(n)`` rebuilds happen in a run whose active set only shrinks.
+        it contains every active coefficient and, unless it is small (at most
+        :attr:`SMALL_LAYOUT` coefficients, where a compilation costs more than the masked
+        columns it would drop), at most twice as many; rebuilding on a set half as large costs
+        a compilation of at most the current size, so at most about ``log2(n)`` rebuilds
+        happen in a run whose active set only shrinks.
         """
         n_active = int(active.sum())
         if n_active == active.size:
@@ -315,7 +321,8 @@ class ReweightedPenalty:
         if isinstance(layout, np.ndarray):
             outside = np.ones(active.size, dtype=bool)
             outside[layout] = False
-            if not active[outside].any() and 2 * n_active > layout.size:
+            small = layout.size <= ReweightedPenalty.SMALL_LAYOUT
+            if not active[outside].any() and (small or 2 * n_active > layout.size):
                 return layout
         elif isinstance(layout, str) and 2 * n_active > active.size:  # "full"
             return layout
