@@ -133,11 +133,13 @@ class MarginFormulation(ReweightedFormulation):
 
     def margins(self) -> cp.Expression:
         """``y_i (v·x_i + b)`` (plus ``slack_scale·y_i·u_i`` in the augmented form)."""
+        # The compact form (see ReweightedPenalty.loss_coef): equal to X v (+ c u) wherever
+        # the removed coefficients are 0, compiled in a fraction of the time.
+        if self.u is None:
+            return cp.multiply(self.y, self.reweighted.loss_product(self.X) + self.b)
         n = self.n_features
-        coef = self.reweighted.loss_coef  # equal to coef (v, u) wherever removed ones are 0
-        scores = self.X @ (coef[:n] if self.u is not None else coef) + self.b
-        if self.u is not None:
-            scores = scores + self.slack_scale * coef[n:]
+        coef = self.reweighted.loss_coef
+        scores = self.X @ coef[:n] + self.b + self.slack_scale * coef[n:]
         return cp.multiply(self.y, scores)
 
     def _loss_terms(self):

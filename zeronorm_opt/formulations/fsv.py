@@ -106,7 +106,7 @@ class FSVFormulation(ReweightedFormulation):
     def _loss_constraints(self):
         # The compact form of w (see ReweightedPenalty.loss_coef): equal wherever removed
         # coefficients are 0, faster to compile.
-        scores = self.X @ self.reweighted.loss_coef + self.b
+        scores = self.reweighted.loss_product(self.X) + self.b
         rhs = 1.0 if self.xi is None else 1.0 - self.xi
         return [cp.multiply(self.y, scores) >= rhs]
 

@@ -297,7 +297,10 @@ class ReweightedPenalty:
             raise InputError(
                 f"the active mask must have shape ({self.n_coef},); got shape {mask.shape}."
             )
-        self._active = mask.astype(bool)
+        mask = mask.astype(bool)
+        if np.array_equal(mask, self._active):
+            return  # the driver sets the mask at every step; cvxpy checks each value it gets
+        self._active = mask
         self.active_param.value = self._active.astype(float)
         self._update_params()
         if self.compact_loss:
@@ -337,6 +340,18 @@ class ReweightedPenalty:
         """``None``, ``"full"`` or the bytes of the restricted index set."""
         layout = self._layout
         return layout.tobytes() if isinstance(layout, np.ndarray) else layout
+
+    def loss_product(self, matrix) -> cp.Expression:
+        """``matrix @ coef`` (``matrix`` of shape ``(k, n_coef)``) in the current layout's form.
+
+        In a restricted layout only the columns of ``K`` are multiplied
+        (``matrix[:, K] (a_K ∘ x_K)``): cvxpy then never canonicalises the full matrix, which
+        the scatter of :attr:`loss_coef` would make it do.
+        """
+        if self.compact_loss and isinstance(self._layout, np.ndarray):
+            kept = self._layout
+            return matrix[:, kept] @ cp.multiply(self.active_param[kept], self._raw[kept])
+        return matrix @ self.loss_coef
 
     @property
     def loss_coef(self) -> cp.Expression:
