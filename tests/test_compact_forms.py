@@ -337,3 +337,24 @@ def test_layout_rule_on_a_shrinking_active_set():
     plain = ReweightedPenalty(n, "l1")
     plain.set_active(mask)
     assert plain.layout_key is None and plain.loss_coef is plain.coef
+
+
+def test_user_constraints_mean_the_same_in_every_layout(data):
+    """A constraint on the public v (fixed, or a callable called again for each new layout)
+    holds through the restricted layouts of a run; both ways give the same run, which differs
+    from the unconstrained one (the constraint binds)."""
+    X, y = data
+    free = successive_linearisation(MarginFormulation(X, y, "l1", C=1.0), LogSurrogate())
+    assert free.coef.max() > 1.5
+    fixed = MarginFormulation(X, y, "l1", C=1.0)
+    fixed.add_constraints(fixed.v <= 1)
+    calls = []
+    called = MarginFormulation(X, y, "l1", C=1.0)
+    called.add_constraints(lambda f: calls.append(f.reweighted.layout_key) or [f.v <= 1])
+    runs = [successive_linearisation(f, LogSurrogate()) for f in (fixed, called)]
+    for f, run in zip((fixed, called), runs, strict=True):
+        assert run.coef.max() <= 1 + 1e-8
+        assert len(f._compiled) >= 2  # the run did move to a restricted layout
+    np.testing.assert_array_equal(runs[0].support, runs[1].support)
+    np.testing.assert_allclose(runs[0].coef, runs[1].coef, atol=1e-7)
+    assert calls == list(called._compiled)  # one call per layout built, in order

@@ -3,7 +3,11 @@
 A formulation owns its cvxpy variables, the ``Parameter``s that change between solves and its
 constraints. Users extend it with their own constraints or objective terms (cvxpy expressions,
 or callables receiving the formulation) without editing the package; the problem is rebuilt
-once and then re-solved with new parameter values without recompiling (DPP).
+once and then re-solved with new parameter values without recompiling (DPP). A formulation with
+a compact loss (the margin and FSV formulations, see
+:class:`~zeronorm_opt.formulations.penalty.ReweightedPenalty`) also builds one problem per
+layout of its active set — the same problem, written on fewer columns — and keeps the last
+few compiled.
 """
 
 from __future__ import annotations
