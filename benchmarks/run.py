@@ -127,6 +127,24 @@ def plot_scaling(rows, path: Path) -> dict:
     return slopes
 
 
+def write_results(rows, args, repeats: int, start: float) -> dict:
+    """Write the tables and the plot of ``rows`` into ``args.out``; returns the run's metadata."""
+    meta = {
+        "mode": "quick" if args.quick else "full",
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}",
+        "repeats": repeats,
+        "load_average": os.getloadavg(),
+        "seconds": time.perf_counter() - start,
+    }
+    meta["slopes"] = plot_scaling(rows, args.out / "scaling.png")
+    (args.out / "results.json").write_text(json.dumps({"meta": meta, "rows": rows}, indent=1))
+    write_markdown(rows, meta, args.out / "results.md")
+    write_csv(rows, args.out / "results.csv")
+    return meta
+
+
 def main(argv=None) -> list[dict]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller sizes, minutes not hours")
@@ -146,19 +164,8 @@ def main(argv=None) -> list[dict]:
         t0 = time.perf_counter()
         rows += [r.as_dict() for r in WORKLOADS[name](cfg)]
         cfg.log(f"  ({time.perf_counter() - t0:.0f} s)")
-    meta = {
-        "mode": "quick" if args.quick else "full",
-        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-        "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}",
-        "repeats": repeats,
-        "load_average": os.getloadavg(),
-        "seconds": time.perf_counter() - start,
-    }
-    meta["slopes"] = plot_scaling(rows, args.out / "scaling.png")
-    (args.out / "results.json").write_text(json.dumps({"meta": meta, "rows": rows}, indent=1))
-    write_markdown(rows, meta, args.out / "results.md")
-    write_csv(rows, args.out / "results.csv")
+        # Written after every workload: a run stopped early still leaves its table.
+        meta = write_results(rows, args, repeats, start)
     cfg.log(f"wrote {args.out}/results.md, .json, .csv, scaling.png ({meta['seconds']:.0f} s)")
     return rows
 
