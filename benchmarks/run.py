@@ -112,10 +112,14 @@ def plot_scaling(rows, path: Path) -> dict:
         x = np.array([r["extra"][key] for r in sel], dtype=float)
         curves = (("package_s", "package", "o-"), ("reference_s", "reference", "s--"))
         for field, label, style in curves:
-            t = np.array([r[field] for r in sel])
-            s = slope(x, t)
+            t = np.array([r[field] for r in sel], dtype=float)
+            timed_sizes = np.isfinite(t)  # sizes a capped curve did not run are NaN
+            if timed_sizes.sum() < 2:
+                continue
+            x_t, t = x[timed_sizes], t[timed_sizes]
+            s = slope(x_t, t)
             slopes[f"{workload}, {label}"] = s
-            ax.loglog(x, t, style, label=f"{label} (slope {s:.2f})")
+            ax.loglog(x_t, t, style, label=f"{label} (slope {s:.2f})")
         ax.set_xlabel(xlabel)
         ax.set_ylabel("seconds")
         ax.set_title(workload)
