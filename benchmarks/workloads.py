@@ -538,7 +538,7 @@ def alignment(cfg: Config) -> list[Row]:
             Row(
                 "alignment",
                 f"dFSA candidate scan, {kernel}",
-                f"E6 m={X.shape[0]}",
+                f"make_weston_nonlinear m={X.shape[0]}",
                 "AlignmentState.candidate_alignments",
                 "every kernel from scratch",
                 t_inc,
