@@ -112,10 +112,14 @@ def plot_scaling(rows, path: Path) -> dict:
         x = np.array([r["extra"][key] for r in sel], dtype=float)
         curves = (("package_s", "package", "o-"), ("reference_s", "reference", "s--"))
         for field, label, style in curves:
-            t = np.array([r[field] for r in sel])
-            s = slope(x, t)
+            t = np.array([r[field] for r in sel], dtype=float)
+            timed_sizes = np.isfinite(t)  # sizes a capped curve did not run are NaN
+            if timed_sizes.sum() < 2:
+                continue
+            x_t, t = x[timed_sizes], t[timed_sizes]
+            s = slope(x_t, t)
             slopes[f"{workload}, {label}"] = s
-            ax.loglog(x, t, style, label=f"{label} (slope {s:.2f})")
+            ax.loglog(x_t, t, style, label=f"{label} (slope {s:.2f})")
         ax.set_xlabel(xlabel)
         ax.set_ylabel("seconds")
         ax.set_title(workload)
@@ -125,6 +129,24 @@ def plot_scaling(rows, path: Path) -> dict:
     fig.savefig(path, dpi=90)
     plt.close(fig)
     return slopes
+
+
+def write_results(rows, args, repeats: int, start: float) -> dict:
+    """Write the tables and the plot of ``rows`` into ``args.out``; returns the run's metadata."""
+    meta = {
+        "mode": "quick" if args.quick else "full",
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}",
+        "repeats": repeats,
+        "load_average": os.getloadavg(),
+        "seconds": time.perf_counter() - start,
+    }
+    meta["slopes"] = plot_scaling(rows, args.out / "scaling.png")
+    (args.out / "results.json").write_text(json.dumps({"meta": meta, "rows": rows}, indent=1))
+    write_markdown(rows, meta, args.out / "results.md")
+    write_csv(rows, args.out / "results.csv")
+    return meta
 
 
 def main(argv=None) -> list[dict]:
@@ -146,19 +168,8 @@ def main(argv=None) -> list[dict]:
         t0 = time.perf_counter()
         rows += [r.as_dict() for r in WORKLOADS[name](cfg)]
         cfg.log(f"  ({time.perf_counter() - t0:.0f} s)")
-    meta = {
-        "mode": "quick" if args.quick else "full",
-        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-        "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}",
-        "repeats": repeats,
-        "load_average": os.getloadavg(),
-        "seconds": time.perf_counter() - start,
-    }
-    meta["slopes"] = plot_scaling(rows, args.out / "scaling.png")
-    (args.out / "results.json").write_text(json.dumps({"meta": meta, "rows": rows}, indent=1))
-    write_markdown(rows, meta, args.out / "results.md")
-    write_csv(rows, args.out / "results.csv")
+        # Written after every workload: a run stopped early still leaves its table.
+        meta = write_results(rows, args, repeats, start)
     cfg.log(f"wrote {args.out}/results.md, .json, .csv, scaling.png ({meta['seconds']:.0f} s)")
     return rows
 

@@ -132,16 +132,83 @@ def test_multiclass_and_regression_sizes():
     assert osqp["A"].shape[0] + osqp["F"].shape[0] < epigraph_rows
 
 
-def test_compiled_once_while_weights_and_mask_change(data):
+def test_compiled_once_per_layout_while_weights_and_mask_change(data):
+    """Weights and masks only change Parameter values: a run compiles the unmasked problem and
+    at most one problem per restricted layout (each set at most half the previous one), every
+    one DPP, and a second run from the same start compiles nothing."""
     X, y = data
+    n = X.shape[1]
     f = MarginFormulation(X, y, "l1", C=1.0)
     assert f.problem.is_dcp(dpp=True)
     f.solve("HIGHS")
-    cache = f.problem._cache
-    compiled = cache.param_prog
+    first = f.problem
+    compiled = first._cache.param_prog
     res = successive_linearisation(f, LogSurrogate(), max_iter=5)
-    assert res.support.sum() < X.shape[1]  # the mask did change
-    assert f.problem._cache is cache and cache.param_prog is compiled
+    assert res.support.sum() < n  # the mask did change
+    problems = list(f._compiled.values())
+    assert problems[0] is first and first._cache.param_prog is compiled
+    assert 2 <= len(problems) <= 1 + int(np.log2(n))
+    assert all(p.is_dcp(dpp=True) for p in problems)
+    caches = [p._cache.param_prog for p in problems]
+    again = successive_linearisation(f, LogSurrogate(), max_iter=5)
+    assert list(f._compiled.values()) == problems
+    assert [p._cache.param_prog for p in problems] == caches
+    np.testing.assert_array_equal(again.support, res.support)
+    np.testing.assert_allclose(again.coef, res.coef, atol=1e-9)
+
+
+@pytest.mark.parametrize("C", [None, 2.0])
+def test_every_layout_solves_the_same_lp(data, C):
+    """The compact loss (no mask, the masked product, the product restricted to a superset of
+    the active set) changes the compilation, never the problem: same value and solution as
+    the hand-written LP on the active columns, and the size HiGHS receives stays m rows and
+    2n + 1 (+ m) columns, the loss's non-zeros only those of the restricted set."""
+    X, y = data
+    m, n = X.shape
+    rng = np.random.default_rng(5)
+    cost = rng.uniform(0.5, 2.0, n)
+    f = MarginFormulation(X, y, "l1", C=C)
+    f.set_weights(cost)
+    active = np.ones(n, bool)
+    keys, sizes = [], []
+    for n_removed in (0, 10, 40, 45):  # none, "full" (masked), restricted, inside it
+        active[rng.choice(np.flatnonzero(active), n_removed - (~active).sum(), replace=False)] = (
+            False
+        )
+        f.set_active(active)
+        f.set_weights(np.where(active, cost, 0.0))
+        info = f.solve("HIGHS")
+        _, v, value = _hand_written_margin_lp(X, y, cost, active, C)
+        assert info.value == pytest.approx(value, rel=1e-7)
+        np.testing.assert_allclose(f.coef_value(), v, atol=1e-6)
+        assert np.all(f.coef_value()[~active] == 0.0)
+        A = _highs_data(f)["A"]
+        assert A.shape == (m, 2 * n + 1 + (0 if C is None else m))
+        keys.append(f.reweighted.layout_key)
+        sizes.append(A.nnz)
+    assert keys[0] is None and keys[1] == "full"
+    assert isinstance(keys[2], bytes) and keys[3] == keys[2]  # 15 of 20 kept: no rebuild
+    assert sizes[2] <= 2 * m * 20 + m + (0 if C is None else m) < sizes[0]
+
+
+def test_layout_grows_back_when_features_return(data):
+    """Re-activating a coefficient outside the restricted set rebuilds on a set containing it
+    (the diagnosis and refits do this); all active again is the unmasked first problem."""
+    X, y = data
+    n = X.shape[1]
+    f = MarginFormulation(X, y, "l1")
+    first = f.problem
+    active = np.zeros(n, bool)
+    active[:10] = True
+    f.set_active(active)
+    f.solve("HIGHS")
+    active[20] = True
+    f.set_active(active)
+    f.solve("HIGHS")
+    kept = np.frombuffer(f.reweighted.layout_key, dtype=np.int64)
+    assert 20 in kept and set(np.flatnonzero(active)) <= set(kept)
+    f.set_active(np.ones(n, bool))
+    assert f.problem is first
 
 
 def test_l2_mask_removes_columns_not_rows(data):
@@ -243,3 +310,51 @@ def test_tiny_costs_of_a_penalty_only_lp_are_rescaled(data):
     soft.solve("HIGHS")
     assert soft.reweighted.cost_unit == 1.0
     np.testing.assert_allclose(soft.parameters["w_cost"].value, 1e-9 * cost)
+
+
+def test_layout_rule_on_a_shrinking_active_set():
+    """Most still active: the masked product; fewer than half: restricted to them, rebuilt
+    when the active set halves again, not below SMALL_LAYOUT coefficients; a penalty without
+    compact_loss never changes layout."""
+    from zeronorm_opt.formulations.penalty import ReweightedPenalty
+
+    n = 2000
+    pen = ReweightedPenalty(n, "l1", compact_loss=True)
+    assert pen.layout_key is None and pen.loss_coef is pen._raw
+    keys = []
+    for n_active in (1500, 600, 400, 250, 100, 0):
+        mask = np.zeros(n, bool)
+        mask[:n_active] = True
+        pen.set_active(mask)
+        keys.append(pen.layout_key)
+    kept = [None if not isinstance(k, bytes) else np.frombuffer(k, np.int64).size for k in keys]
+    assert keys[0] == "full" and pen.SMALL_LAYOUT == 256
+    assert kept[1:5] == [600, 600, 250, 250]
+    assert keys[5] == keys[4]  # nothing active: masked inside the layout
+    empty = ReweightedPenalty(n, "l1", compact_loss=True)
+    empty.set_active(np.zeros(n, bool))
+    assert empty.layout_key == "full"  # never an empty restriction
+    plain = ReweightedPenalty(n, "l1")
+    plain.set_active(mask)
+    assert plain.layout_key is None and plain.loss_coef is plain.coef
+
+
+def test_user_constraints_mean_the_same_in_every_layout(data):
+    """A constraint on the public v (fixed, or a callable called again for each new layout)
+    holds through the restricted layouts of a run; both ways give the same run, which differs
+    from the unconstrained one (the constraint binds)."""
+    X, y = data
+    free = successive_linearisation(MarginFormulation(X, y, "l1", C=1.0), LogSurrogate())
+    assert free.coef.max() > 1.5
+    fixed = MarginFormulation(X, y, "l1", C=1.0)
+    fixed.add_constraints(fixed.v <= 1)
+    calls = []
+    called = MarginFormulation(X, y, "l1", C=1.0)
+    called.add_constraints(lambda f: calls.append(f.reweighted.layout_key) or [f.v <= 1])
+    runs = [successive_linearisation(f, LogSurrogate()) for f in (fixed, called)]
+    for f, run in zip((fixed, called), runs, strict=True):
+        assert run.coef.max() <= 1 + 1e-8
+        assert len(f._compiled) >= 2  # the run did move to a restricted layout
+    np.testing.assert_array_equal(runs[0].support, runs[1].support)
+    np.testing.assert_allclose(runs[0].coef, runs[1].coef, atol=1e-7)
+    assert calls == list(called._compiled)  # one call per layout built, in order

@@ -46,12 +46,21 @@ def test_resolving_with_new_weights_reuses_the_compiled_problem(e1_data):
     X, y = e1_data
     f = MarginFormulation(X, y, penalty="l1")
     f.solve()
-    cache = f.problem._cache
-    compiled = cache.param_prog
+    first = f.problem
+    compiled = first._cache.param_prog
     assert compiled is not None
     successive_linearisation(f, LogSurrogate(), normalise_weights=True, max_iter=5)
-    # The same parametrised program object: cvxpy did not canonicalise again.
-    assert f.problem._cache is cache and cache.param_prog is compiled
+    # New weights only change Parameter values: the unmasked problem kept its parametrised
+    # program (cvxpy did not canonicalise it again); removals compiled a problem restricted to
+    # the features still active (see test_compact_forms).
+    assert first._cache.param_prog is compiled
+    assert next(iter(f._compiled.values())) is first
+    weights = f.weights
+    restricted = f.problem
+    restricted_program = restricted._cache.param_prog
+    f.set_weights(2.0 * weights)
+    f.solve()
+    assert f.problem is restricted and restricted._cache.param_prog is restricted_program
 
 
 def test_two_solvers_give_the_same_support(e1_data):

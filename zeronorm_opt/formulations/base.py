@@ -3,7 +3,11 @@
 A formulation owns its cvxpy variables, the ``Parameter``s that change between solves and its
 constraints. Users extend it with their own constraints or objective terms (cvxpy expressions,
 or callables receiving the formulation) without editing the package; the problem is rebuilt
-once and then re-solved with new parameter values without recompiling (DPP).
+once and then re-solved with new parameter values without recompiling (DPP). A formulation with
+a compact loss (the margin and FSV formulations, see
+:class:`~zeronorm_opt.formulations.penalty.ReweightedPenalty`) also builds one problem per
+layout of its active set — the same problem, written on fewer columns — and keeps the last
+few compiled.
 """
 
 from __future__ import annotations
@@ -50,6 +54,10 @@ class Formulation:
         self._user_constraints: list[ConstraintSpec] = []
         self._user_objective: list[Any] = []
         self._problem: cp.Problem | None = None
+        self._problem_key = None
+        # Compiled problems by layout (see _layout_key): a fit that returns to an earlier
+        # layout (a refit from all features, the diagnosis) reuses its compilation.
+        self._compiled: dict = {}
         self.last_solve: SolveInfo | None = None
 
     # -- to implement -------------------------------------------------------------------------
@@ -70,16 +78,31 @@ class Formulation:
         terms = self._objective_terms() + self._resolve(self._user_objective, "objective term")
         return cp.Minimize(sum(terms[1:], terms[0]))
 
+    def _layout_key(self):
+        """What the problem's expressions depend on besides the extensions (None: fixed)."""
+        return None
+
+    #: How many compiled problems (layouts) a formulation keeps.
+    _MAX_COMPILED = 3
+
     @property
     def problem(self) -> cp.Problem:
-        """The ``cvxpy.Problem``, built on first access and after each extension."""
-        if self._problem is None:
-            self._problem = cp.Problem(self.objective, self.constraints)
-            if not self._problem.is_dcp(dpp=True):
-                raise InputError(
-                    "the formulation with the added constraints/terms is not DPP-compliant "
-                    "convex (DCP with parameters); check the user extensions."
-                )
+        """The ``cvxpy.Problem``, built on first access, after each extension and when the
+        layout of the compact loss changes (user callables are then called again)."""
+        key = self._layout_key()
+        if self._problem is None or key != self._problem_key:
+            problem = self._compiled.get(key)
+            if problem is None:
+                problem = cp.Problem(self.objective, self.constraints)
+                if not problem.is_dcp(dpp=True):
+                    raise InputError(
+                        "the formulation with the added constraints/terms is not DPP-compliant "
+                        "convex (DCP with parameters); check the user extensions."
+                    )
+                if len(self._compiled) >= self._MAX_COMPILED:
+                    self._compiled.pop(next(iter(self._compiled)))
+                self._compiled[key] = problem
+            self._problem, self._problem_key = problem, key
         return self._problem
 
     def _resolve(self, specs: Sequence[Any], what: str) -> list:
@@ -108,10 +131,15 @@ class Formulation:
     def add_constraints(self, constraints: ConstraintSpec) -> Formulation:
         """Add user constraints (cvxpy constraints, or a callable ``f(formulation)``).
 
-        The problem is rebuilt on the next solve; returns ``self`` for chaining.
+        The problem is rebuilt on the next solve; returns ``self`` for chaining. A callable is
+        called each time the problem is built: once, and again whenever a formulation with a
+        compact loss (the margin and FSV formulations) moves to a smaller layout during a fit
+        (a few times at most); it should only return constraints on the formulation it
+        receives.
         """
         self._user_constraints.append(constraints)
         self._problem = None
+        self._compiled.clear()
         return self
 
     def add_objective_term(self, term) -> Formulation:
@@ -119,6 +147,7 @@ class Formulation:
         objective to minimise; returns ``self``."""
         self._user_objective.append(term)
         self._problem = None
+        self._compiled.clear()
         return self
 
     # -- solving ------------------------------------------------------------------------------
@@ -203,10 +232,22 @@ class ReweightedFormulation(Formulation):
         scale: float | None = None,
         group_size: int | None = None,
         name: str = "coef",
+        compact_loss: bool = False,
     ) -> ReweightedPenalty:
-        """Create the penalty component and register its variables and parameters."""
+        """Create the penalty component and register its variables and parameters.
+
+        ``compact_loss=True``: the subclass states its loss on ``self.reweighted.loss_coef``
+        (read at each build, never stored), which cvxpy compiles faster (see
+        :class:`~zeronorm_opt.formulations.penalty.ReweightedPenalty`); the problem is then
+        rebuilt when the layout changes.
+        """
         self.reweighted = ReweightedPenalty(
-            n_coef, self.penalty, scale=scale, group_size=group_size, name=name
+            n_coef,
+            self.penalty,
+            scale=scale,
+            group_size=group_size,
+            name=name,
+            compact_loss=compact_loss,
         )
         self.n_coef = int(n_coef)
         #: How many leading coefficients are features (the rest: e.g. slack coordinates).
@@ -230,6 +271,9 @@ class ReweightedFormulation(Formulation):
 
     def _base_constraints(self) -> list[cp.Constraint]:
         return [*self._loss_constraints(), *self.reweighted.constraints()]
+
+    def _layout_key(self):
+        return self.reweighted.layout_key
 
     # -- the driver's protocol ----------------------------------------------------------------
     @property

@@ -116,7 +116,9 @@ class MarginFormulation(ReweightedFormulation):
         self.slack_penalty = slack_penalty
         self.slack_scale = check_positive(slack_scale, "slack_scale")
         augmented = slack_penalty == "l0"
-        self._init_penalty(n + m if augmented else n, n_features=n)
+        # The margins are stated on the compact loss coefficients (see ReweightedPenalty): the
+        # same problem, compiled in a fraction of the time once features are removed.
+        self._init_penalty(n + m if augmented else n, n_features=n, compact_loss=True)
         self.v = self.coef[:n] if augmented else self.coef
         self.u = self.coef[n:] if augmented else None
         self.b = cp.Variable(name="b")
@@ -131,9 +133,13 @@ class MarginFormulation(ReweightedFormulation):
 
     def margins(self) -> cp.Expression:
         """``y_i (v·x_i + b)`` (plus ``slack_scale·y_i·u_i`` in the augmented form)."""
-        scores = self.X @ self.v + self.b
-        if self.u is not None:
-            scores = scores + self.slack_scale * self.u
+        # The compact form (see ReweightedPenalty.loss_coef): equal to X v (+ c u) wherever
+        # the removed coefficients are 0, compiled in a fraction of the time.
+        if self.u is None:
+            return cp.multiply(self.y, self.reweighted.loss_product(self.X) + self.b)
+        n = self.n_features
+        coef = self.reweighted.loss_coef
+        scores = self.X @ coef[:n] + self.b + self.slack_scale * coef[n:]
         return cp.multiply(self.y, scores)
 
     def _loss_terms(self):

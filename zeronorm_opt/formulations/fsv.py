@@ -77,7 +77,7 @@ class FSVFormulation(ReweightedFormulation):
         # forms have s = 1. w is split as w⁺ − w⁻ with cost c·(w⁺ + w⁻): v = w⁺ + w⁻ is the
         # bound v ≥ |w| of the paper's LP, tight at the solution since c > 0.
         scale = 1.0 if trade_off is None else float(trade_off)
-        self._init_penalty(n, scale=scale, name="w")
+        self._init_penalty(n, scale=scale, name="w", compact_loss=True)
         self.w = self.coef
         self.v = self.reweighted.abs_coef
         self.b = cp.Variable(name="b")
@@ -104,7 +104,9 @@ class FSVFormulation(ReweightedFormulation):
         return [(1.0 - self.trade_off) * (self._slack_weights @ self.xi)]
 
     def _loss_constraints(self):
-        scores = self.X @ self.w + self.b
+        # The compact form of w (see ReweightedPenalty.loss_coef): equal wherever removed
+        # coefficients are 0, faster to compile.
+        scores = self.reweighted.loss_product(self.X) + self.b
         rhs = 1.0 if self.xi is None else 1.0 - self.xi
         return [cp.multiply(self.y, scores) >= rhs]
 
