@@ -188,3 +188,10 @@ def test_e6_adaptive_scaling_row_uses_the_automatic_choice():
     Xtr, ytr, _, _ = draw_e6(2, 0, 50, 50)
     model = AdaptiveScaling(kernel="rbf", tol=E6_TOL).fit(Xtr, ytr)
     assert record["kept"] == model.get_support(indices=True).tolist()
+    # The record carries the choice (what explains a run's selection): the chosen C and σ₀
+    # are a grid point of the recorded search, the one with the fewest features among those
+    # the sign test keeps, and they equal the estimator's.
+    assert (record["C"], record["sigma0"]) == (model.C_, model.sigma0_)
+    assert record["search"] == model.search_ and len(record["search"]) == 15
+    chosen = [s for s in record["search"] if (s["C"], s["sigma0"]) == (model.C_, model.sigma0_)]
+    assert len(chosen) == 1 and chosen[0]["n_features"] == len(record["kept"])

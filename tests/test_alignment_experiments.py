@@ -74,6 +74,12 @@ def test_e6_adaptive_scaling_row_equals_the_adaptive_scaling_protocol(auto):
     for a, b in zip(ours, theirs, strict=True):
         assert a["kept"] == b["selected"] and a["error"] == pytest.approx(b["test_error"])
         assert a["exact"] == b["exact"]
+        # The hyper-parameters used: fixed (C = 10/m, σ₀ = 0.1) or a point of the grid.
+        assert (a["C"], a["sigma0"]) == (b["C"], b["sigma0"])
+        if auto:
+            assert a["C"] in grid["C_grid"] and len(a["search"]) == 4
+        else:
+            assert (a["C"], a["sigma0"], a["search"]) == (pytest.approx(0.1), 0.1, None)
 
 
 def test_e7_dfsa_record_equals_the_selector_on_the_same_draw():
