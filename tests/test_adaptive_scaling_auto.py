@@ -180,6 +180,26 @@ def test_auto_choice_keeps_x1_x2_on_e6():
     assert exact >= 3, kept
 
 
+@pytest.mark.slow
+def test_stricter_sign_test_keeps_x1_x2_where_the_default_keeps_13():
+    """E6 at 100 points, master seed 0, run 3 (docs/methods/differences): the grid point with
+    the fewest span-estimated errors keeps 29 features with 1 estimated error of 100 (7.6 % on
+    the test set); the two-feature models have 7–8, all where it has none, and the sign test
+    at 0.05 rejects them (13 features kept, 6.8 %). At 0.01 they pass: exactly {x1, x2}, 5.0 %."""
+    from zeronorm_opt.experiments.nonlinear_52d import E6_TOL
+
+    Xtr, ytr, Xte, yte = draw_e6(0, 3, 100, 500)
+    default = AdaptiveScaling(kernel="rbf", tol=E6_TOL).fit(Xtr, ytr)
+    strict = AdaptiveScaling(kernel="rbf", tol=E6_TOL, tie_level=0.01).fit(Xtr, ytr)
+    reference = min(default.search_, key=lambda s: (s["error"], s["n_features"]))
+    assert reference["error"] <= 0.01 and reference["n_features"] >= 20
+    assert default.get_support().sum() == 13
+    assert strict.get_support(indices=True).tolist() == [0, 1]
+    assert np.mean(strict.predict(Xte) != yte) < np.mean(default.predict(Xte) != yte)
+    # The same grid was searched: only the level of the test differs.
+    assert strict.search_ == default.search_
+
+
 def test_e6_adaptive_scaling_row_uses_the_automatic_choice():
     from zeronorm_opt.experiments.nonlinear_52d import E6_TOL, E6Config, run_e6
 
@@ -188,3 +208,10 @@ def test_e6_adaptive_scaling_row_uses_the_automatic_choice():
     Xtr, ytr, _, _ = draw_e6(2, 0, 50, 50)
     model = AdaptiveScaling(kernel="rbf", tol=E6_TOL).fit(Xtr, ytr)
     assert record["kept"] == model.get_support(indices=True).tolist()
+    # The record carries the choice (what explains a run's selection): the chosen C and σ₀
+    # are a grid point of the recorded search, the one with the fewest features among those
+    # the sign test keeps, and they equal the estimator's.
+    assert (record["C"], record["sigma0"]) == (model.C_, model.sigma0_)
+    assert record["search"] == model.search_ and len(record["search"]) == 15
+    chosen = [s for s in record["search"] if (s["C"], s["sigma0"]) == (model.C_, model.sigma0_)]
+    assert len(chosen) == 1 and chosen[0]["n_features"] == len(record["kept"])

@@ -74,6 +74,12 @@ def test_e6_adaptive_scaling_row_equals_the_adaptive_scaling_protocol(auto):
     for a, b in zip(ours, theirs, strict=True):
         assert a["kept"] == b["selected"] and a["error"] == pytest.approx(b["test_error"])
         assert a["exact"] == b["exact"]
+        # The hyper-parameters used: fixed (C = 10/m, σ₀ = 0.1) or a point of the grid.
+        assert (a["C"], a["sigma0"]) == (b["C"], b["sigma0"])
+        if auto:
+            assert a["C"] in grid["C_grid"] and len(a["search"]) == 4
+        else:
+            assert (a["C"], a["sigma0"], a["search"]) == (pytest.approx(0.1), 0.1, None)
 
 
 def test_e7_dfsa_record_equals_the_selector_on_the_same_draw():
@@ -146,3 +152,33 @@ def test_cli_runs_e7_and_e6(capsys):
     assert "target x1x2+x3" in out and "100.00 / 9.29" not in out  # size 25 not run
     assert main(["run", "e6", "--trials", "1", "--train-sizes", "100", "--methods", "dFSA"]) == 0
     assert "100.0 / 2.40 / 95.9" in capsys.readouterr().out
+
+
+def _relevant_count(coef: np.ndarray, n_inputs: int = 20) -> int:
+    # Inputs of the non-zero terms among the linear ones, then the upper triangle (x_i x_j, i ≤ j).
+    iu, ju = np.triu_indices(n_inputs)
+    terms = np.flatnonzero(coef)
+    linear, quadratic = terms[terms < n_inputs], terms[terms >= n_inputs] - n_inputs
+    return len(set(linear) | set(iu[quadratic]) | set(ju[quadratic]))
+
+
+def test_e7_polynomials_have_the_papers_number_of_relevant_inputs():
+    # Català and Martin's Table 5 heads its columns with the mean number of relevant inputs:
+    # "(10)" at sparseness 0.97, "(14)" at 0.95. The runner's draw (exactly round((1 − s)·230)
+    # non-zero terms) gives 9.85 and 13.85; making each term non-zero with probability 1 − s
+    # instead gives 9.50 and 13.18 — "(13)" at 0.95 — so the paper drew a fixed count.
+    rng = np.random.default_rng(0)
+    for sparseness, header in ((0.97, 10), (0.95, 14)):
+        fixed, binomial = [], []
+        for _ in range(2000):
+            p = SparsePolynomial.random(20, sparseness, random_state=int(rng.integers(2**31)))
+            fixed.append(len(p.relevant))
+            if len(fixed) <= 20:  # the count below is the generator's own notion of relevant
+                coef = np.r_[p.linear, p.quadratic[np.triu_indices(20)]]
+                assert _relevant_count(coef) == len(p.relevant)
+            coef = (rng.random(230) < 1.0 - sparseness).astype(float)
+            if coef.any():
+                binomial.append(_relevant_count(coef))
+        assert round(np.mean(fixed)) == header
+        if sparseness == 0.95:
+            assert round(np.mean(binomial)) == header - 1

@@ -81,8 +81,9 @@ def run_adaptive_scaling_e6(
     -------
     list of dict
         Keys ``run, n_train, method, selected, n_selected, recall, exact, test_error,
-        scale_on_relevant, n_iter, stop_reason, status, seconds`` (the result keys are None
-        and ``status`` holds the error when a run failed).
+        scale_on_relevant, n_iter, stop_reason, C, sigma0, status, seconds`` (``C`` and
+        ``sigma0``: the values used, chosen or fixed; the result keys are None and ``status``
+        holds the error when a run failed).
 
     Examples
     --------
@@ -128,6 +129,8 @@ def _renamed(record: dict) -> dict:
         "scale_on_relevant": record.get("scale_on_relevant"),
         "n_iter": record.get("n_iter"),
         "stop_reason": record.get("stop_reason"),
+        "C": record.get("C"),
+        "sigma0": record.get("sigma0"),
         "status": record["status"],
         "seconds": record["seconds"],
     }

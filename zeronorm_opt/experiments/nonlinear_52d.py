@@ -142,6 +142,11 @@ def run_trial(config: E6Config, run: int, n_train: int, methods: Sequence[str]) 
                     ),
                     n_iter=int(model.n_iter_),
                     stop_reason=model.stop_reason_,
+                    # The hyper-parameters used and, when chosen automatically, every grid
+                    # point's estimated error and size: what explains a run's selection.
+                    C=float(model.C_),
+                    sigma0=float(model.sigma0_),
+                    search=model.search_,
                 )
             else:
                 if name == "dFSA":
