@@ -214,3 +214,25 @@ def test_arom_rescaled_keeps_its_driver_import_path():
     assert old_path is arom_rescaled
     with pytest.raises(AttributeError, match="no attribute 'not_a_name'"):
         driver.not_a_name  # noqa: B018
+
+
+def test_both_l2_dual_steps_check_the_active_mask_alike(e1_data):
+    # The cvxpy dual and its libsvm twin share one check: same refusal, same accepted mask.
+    from zeronorm_opt.exceptions import InputError
+    from zeronorm_opt.fast.svm_dual import LibsvmRescaledDual
+    from zeronorm_opt.formulations import RescaledSVMDual
+
+    X, y = e1_data
+    n = X.shape[1]
+    messages, coefs = set(), []
+    mask = np.arange(n) % 2 == 0
+    for step in (RescaledSVMDual(X, y, C=1.0), LibsvmRescaledDual(X, y, C=1.0)):
+        with pytest.raises(InputError) as refused:
+            step.set_active(np.ones(n + 1, dtype=bool))
+        messages.add(str(refused.value))
+        step.set_active(mask.astype(int))  # 0/1 is read as a mask
+        step.solve()
+        coefs.append(step.coef_value())
+        np.testing.assert_array_equal(coefs[-1][~mask], 0.0)
+    assert messages == {f"the active mask must have shape ({n},); got shape ({n + 1},)."}
+    np.testing.assert_allclose(coefs[0], coefs[1], atol=1e-5 * np.abs(coefs[1]).max())
