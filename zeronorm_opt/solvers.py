@@ -140,8 +140,8 @@ def _cvxpy_solver(problem: cp.Problem, name: str):
     solve). HiGHS on a QP takes :class:`zeronorm_opt._highs_cvxpy.HighsQP`, cvxpy's interface
     with the option ``qp_nullspace_limit`` defaulting to the number of columns of the model
     instead of HiGHS's 4000: past that limit HiGHS's active-set QP solver stops with
-    ``solver_error`` ("Large nullspace"), which cut every l2-AROM run on more than ~4000
-    features short (lymphoma, 4026); a limit given in ``solver_options`` wins. Anything else
+    ``solver_error`` ("Large nullspace"), which stopped l2-AROM on lymphoma (4026 features)
+    at its fourth soft-margin step; a limit given in ``solver_options`` wins. Anything else
     gets the name itself.
     """
     if name == "HIGHS":
