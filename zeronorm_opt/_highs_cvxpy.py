@@ -17,8 +17,9 @@ cvxpy reports as ``solver_error``) as soon as the dimension of its null space pa
 model, and cvxpy's QP form has more columns than the problem has variables (a
 ``sum_squares(r ∘ v)`` term gets one auxiliary column per entry of ``r ∘ v``): l2-AROM on the
 lymphoma data (4026 features) hands HiGHS 8053-8149 columns, and the soft-margin run stopped at
-its fourth step (null space 4006), while colon's 2000 features never came near. :class:`HighsQP` passes ``qp_nullspace_limit = max(4000, number of
-columns)``, which never interrupts a solve, unless the options name it (the user's value wins).
+its fourth step (null space 4006), while colon's 2000 features never came near.
+:class:`HighsQP` passes ``qp_nullspace_limit = max(4000, number of columns)``, which never
+interrupts a solve, unless the options name it (the user's value wins).
 The problem and every other option are cvxpy's. The cost of the larger limit is HiGHS's own: it
 keeps a dense factor of the reduced Hessian, of the size of the null space actually reached.
 
