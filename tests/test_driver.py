@@ -185,8 +185,8 @@ def test_frank_wolfe_matches_a_direct_solve_over_the_simplex(step):
 @pytest.mark.parametrize("penalty", ["l1", "l2"])
 def test_arom_rescaled_follows_the_papers_recursion(e1_data, penalty):
     """Through the driver, each scale vector is the paper's z_{k+1} = z_k ∘ |w_k| (max 1)."""
-    from zeronorm_opt.driver import arom_rescaled
     from zeronorm_opt.formulations import RescaledMarginFormulation
+    from zeronorm_opt.rescaled import arom_rescaled
 
     X, y = e1_data
     v, b, z_path, infos = arom_rescaled(X, y, penalty)
@@ -202,3 +202,37 @@ def test_arom_rescaled_follows_the_papers_recursion(e1_data, penalty):
     # The final weights are those of the last solve, on the last support.
     np.testing.assert_array_equal(v != 0, z_path[-1] > 0)
     assert np.all(y * (X @ v + b) >= 1 - 1e-6)
+
+
+def test_arom_rescaled_keeps_its_driver_import_path():
+    # Its home is zeronorm_opt.rescaled; the driver (which imports no formulation) still
+    # resolves the old public name to the same function, and only that name.
+    import zeronorm_opt.driver as driver
+    from zeronorm_opt.driver import arom_rescaled as old_path
+    from zeronorm_opt.rescaled import arom_rescaled
+
+    assert old_path is arom_rescaled
+    with pytest.raises(AttributeError, match="no attribute 'not_a_name'"):
+        driver.not_a_name  # noqa: B018
+
+
+def test_both_l2_dual_steps_check_the_active_mask_alike(e1_data):
+    # The cvxpy dual and its libsvm twin share one check: same refusal, same accepted mask.
+    from zeronorm_opt.exceptions import InputError
+    from zeronorm_opt.fast.svm_dual import LibsvmRescaledDual
+    from zeronorm_opt.formulations import RescaledSVMDual
+
+    X, y = e1_data
+    n = X.shape[1]
+    messages, coefs = set(), []
+    mask = np.arange(n) % 2 == 0
+    for step in (RescaledSVMDual(X, y, C=1.0), LibsvmRescaledDual(X, y, C=1.0)):
+        with pytest.raises(InputError) as refused:
+            step.set_active(np.ones(n + 1, dtype=bool))
+        messages.add(str(refused.value))
+        step.set_active(mask.astype(int))  # 0/1 is read as a mask
+        step.solve()
+        coefs.append(step.coef_value())
+        np.testing.assert_array_equal(coefs[-1][~mask], 0.0)
+    assert messages == {f"the active mask must have shape ({n},); got shape ({n + 1},)."}
+    np.testing.assert_allclose(coefs[0], coefs[1], atol=1e-5 * np.abs(coefs[1]).max())

@@ -43,7 +43,8 @@ def test_solve_problem_takes_it_for_highs_on_an_lp_only():
     assert info.solver == "HIGHS" and prob.solver_stats.solver_name == ARRAY_HIGHS.name()
     qp = cp.Problem(cp.Minimize(cp.sum_squares(cp.Variable(3) - 1)))
     solve_problem(qp, "HIGHS")
-    assert qp.solver_stats.solver_name == "HIGHS"  # a QP keeps cvxpy's interface
+    # A QP keeps cvxpy's QP interface, with the null-space limit sized (tests/test_highs_qp.py).
+    assert qp.solver_stats.solver_name == "HIGHS_QP"
 
 
 def test_l1_arom_run_is_the_same_through_both_interfaces(e1_data, monkeypatch):

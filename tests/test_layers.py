@@ -114,8 +114,8 @@ def _spy_on_the_driver(monkeypatch):
 
 def _one_loop_paths():
     from zeronorm_opt import AROM, FSV
-    from zeronorm_opt.driver import arom_rescaled
     from zeronorm_opt.fast.highs_lp import fsv_highs, l1_arom_highs
+    from zeronorm_opt.rescaled import arom_rescaled
 
     def n_iter(out):
         return out[0].n_iter if isinstance(out, tuple) else out.n_iter_

@@ -9,7 +9,9 @@ mean-imputed), both standardised as the microarray experiments do.
 First-order solvers are given tight tolerances explicitly (``MATRIX_OPTIONS``): with
 their defaults (1e-4 for SCS, 1e-3 for OSQP) the near-zero coefficients the driver prunes are
 noise of the size of the tolerance, and the support depends on it. ECOS gets a larger
-iteration limit (500 instead of 100).
+iteration limit (500 instead of 100). HiGHS's QP steps rely on the null-space limit that
+``solve_problem`` sizes from the model (lymphoma's l2 steps reach a null space of 4006-4021,
+past HiGHS's default of 4000).
 """
 
 from __future__ import annotations
@@ -85,15 +87,17 @@ def run(X, y, kind: str, C, solver: str, options=MATRIX_OPTIONS):
 
 #: Cells of the microarray matrix a solver cannot pass, with the measured reason. They are
 #: strict expected failures: the run must still fail (with a diagnosed SolverError), so a fix
-#: shows up as a failing test that asks for the entry to be removed.
+#: shows up as a failing test that asks for the entry to be removed. (HiGHS's soft-margin
+#: lymphoma l2 cell was here, 'solver_error' at iteration 4: its QP solver's "Large nullspace"
+#: stop at qp_nullspace_limit=4000, now sized from the model by solve_problem; its steps 4-17
+#: reach a null space of 4006-4021 and solve. HiGHS's QP steps take 2-5 min each on lymphoma.)
 KNOWN_FAILURES: dict[tuple[str, str, str, str], str] = {
     ("lymphoma", "l2", "hard", "HIGHS"): (
-        "HiGHS's QP solver returns 'solver_error' at iteration 2 (3995 active weights over "
-        "[1, 9.98e4]) after ~10 min; Clarabel and OSQP converge to the same 6 features"
-    ),
-    ("lymphoma", "l2", "soft", "HIGHS"): (
-        "HiGHS's QP solver returns 'solver_error' at iteration 4 (619 active weights over "
-        "[1, 9.98e4]); Clarabel and OSQP converge to the same 5 features"
+        "HiGHS's QP solver stops step 2 (3995 active weights over [1, 9.98e4]) with 'QP solver "
+        "claims optimality, but with 22 primal infeasibilities (max 4.8e-4)' -> model status "
+        "kSolveError, cvxpy's 'solver_error' (null space 3974: not the null-space limit). With "
+        "max_weight_ratio=1e4 the same step 2 solves and agrees with Clarabel to 7e-5 (relative); "
+        "a whole run at 1e4 was not measured. Clarabel and OSQP converge to the same 6 features"
     ),
 }
 

@@ -213,6 +213,27 @@ def check_not_all_constant(X, name: str = "X") -> None:
         )
 
 
+def check_active_mask(mask, n_coef: int) -> np.ndarray:
+    """The active set ``mask`` (True: the coefficient is kept) as a bool array of shape (n_coef,).
+
+    One check for every ``set_active`` of the driver's protocol, so that a mask of the wrong
+    length is refused with the same message whichever formulation or fast path receives it.
+
+    Examples
+    --------
+    >>> check_active_mask([1, 0, 1], 3)
+    array([ True, False,  True])
+    >>> check_active_mask([True, False], 3)
+    Traceback (most recent call last):
+    ...
+    zeronorm_opt.exceptions.InputError: the active mask must have shape (3,); got shape (2,).
+    """
+    mask = np.asarray(mask)
+    if mask.shape != (n_coef,):
+        raise InputError(f"the active mask must have shape ({n_coef},); got shape {mask.shape}.")
+    return mask.astype(bool)
+
+
 def support_mask(values, tol: float = 1e-6) -> np.ndarray:
     """Relative support of a vector: ``|v_j| > tol * max_k |v_k|`` (the papers' notion of zero)."""
     a = np.abs(np.asarray(values, dtype=np.float64))

@@ -133,13 +133,27 @@ class SolveInfo:
 
 
 def _cvxpy_solver(problem: cp.Problem, name: str):
-    """What to hand ``Problem.solve`` for solver ``name``: HiGHS on an LP takes the array
-    interface (:mod:`zeronorm_opt._highs_cvxpy`: same problem, same answer, without cvxpy's
-    element-by-element copy of the matrix at every solve); anything else the name itself."""
-    if name == "HIGHS" and problem_class(problem) == "LP":
-        from ._highs_cvxpy import ARRAY_HIGHS
+    """What to hand ``Problem.solve`` for solver ``name``.
 
-        return ARRAY_HIGHS
+    HiGHS on an LP takes the array interface (:class:`zeronorm_opt._highs_cvxpy.ArrayHighs`:
+    same problem, same answer, without cvxpy's element-by-element copy of the matrix at every
+    solve). HiGHS on a QP takes :class:`zeronorm_opt._highs_cvxpy.HighsQP`, cvxpy's interface
+    with the option ``qp_nullspace_limit`` defaulting to the number of columns of the model
+    instead of HiGHS's 4000: past that limit HiGHS's active-set QP solver stops with
+    ``solver_error`` ("Large nullspace"), which stopped l2-AROM on lymphoma (4026 features)
+    at its fourth soft-margin step; a limit given in ``solver_options`` wins. Anything else
+    gets the name itself.
+    """
+    if name == "HIGHS":
+        kind = problem_class(problem)
+        if kind == "LP":
+            from ._highs_cvxpy import ARRAY_HIGHS
+
+            return ARRAY_HIGHS
+        if kind == "QP":
+            from ._highs_cvxpy import HIGHS_QP
+
+            return HIGHS_QP
     return name
 
 
@@ -168,7 +182,10 @@ def solve_problem(
     solver_options : dict or None
         Keyword options passed to the solver (e.g. ``{"time_limit": 10}`` for HiGHS), or a
         dict of such dicts keyed by solver name (``{"SCS": {"max_iters": 5000}, "HIGHS": {}}``)
-        so each solver of a fallback list gets its own.
+        so each solver of a fallback list gets its own. The one default the package adds:
+        HiGHS on a QP gets ``qp_nullspace_limit`` equal to the number of columns of its model
+        (at least HiGHS's 4000), so that its active-set solver is never stopped by that limit;
+        a ``qp_nullspace_limit`` given here wins.
     infeasible_hint : str or None
         Sentence appended to the :class:`InfeasibleError` message (what to change).
     warm_start : bool

@@ -17,6 +17,7 @@ from scipy.optimize import linprog
 from sklearn.svm import SVC
 from threadpoolctl import threadpool_limits
 
+from .._validation import check_active_mask
 from ..driver import MAX_WEIGHT_RATIO, successive_linearisation
 from ..exceptions import InfeasibleError, InputError
 from ..formulations.binary import HARD_MARGIN_HINT
@@ -126,10 +127,7 @@ class LibsvmRescaledDual:
 
     def set_active(self, mask) -> None:
         """Remove the coordinates where ``mask`` is False (their scale becomes 0)."""
-        mask = np.asarray(mask)
-        if mask.shape != (self.n_coef,):
-            raise InputError(f"the active mask must have shape ({self.n_coef},).")
-        self._active = mask.astype(bool)
+        self._active = check_active_mask(mask, self.n_coef)
         self._scales = np.where(self._active, self._scales, 0.0)
 
     def solve(self, solver=None, solver_options: dict | None = None) -> SolveInfo:

@@ -21,7 +21,12 @@ from __future__ import annotations
 import cvxpy as cp
 import numpy as np
 
-from .._validation import check_binary_labels, check_finite_matrix, check_positive
+from .._validation import (
+    check_active_mask,
+    check_binary_labels,
+    check_finite_matrix,
+    check_positive,
+)
 from ..exceptions import InputError
 from .base import Formulation
 from .binary import HARD_MARGIN_HINT
@@ -166,10 +171,7 @@ class RescaledSVMDual(Formulation):
 
     def set_active(self, mask) -> None:
         """Remove the coordinates where ``mask`` is False (their scale becomes 0)."""
-        mask = np.asarray(mask)
-        if mask.shape != (self.n_coef,):
-            raise InputError(f"the active mask must have shape ({self.n_coef},).")
-        self._active = mask.astype(bool)
+        self._active = check_active_mask(mask, self.n_coef)
         n = self.X.shape[1]
         self.z.value = np.where(self._active[:n], self.z.value, 0.0)
         if self.z_slack is not None:
