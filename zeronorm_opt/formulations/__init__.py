@@ -5,7 +5,7 @@ solver library. The loops and fast paths that used to live here are in :mod:`zer
 ``bridge_regression`` (:mod:`~zeronorm_opt.fast.bridge`), ``l2_arom_dual`` and
 ``l2_arom_dual_path`` (:mod:`~zeronorm_opt.fast.svm_dual`), ``OneVsRestLibsvm``
 (:mod:`~zeronorm_opt.fast.one_vs_rest`); ``arom_rescaled`` (the paper's loop on the rescaled
-form) is :func:`zeronorm_opt.driver.arom_rescaled`.
+form) is :func:`zeronorm_opt.rescaled.arom_rescaled`.
 """
 
 from .adaptive_scaling import (

@@ -8,7 +8,7 @@
   errors (the inseparable case of Weston et al. (2003), p = q = 0).
 * :class:`RescaledMarginFormulation` — the **rescaled-data form** exactly as the paper states
   it: ``min ‖w‖₁`` or ``‖w‖₂²`` subject to ``y_i (w·(x_i ∘ z) + b) ≥ 1``, the scale vector
-  ``z`` a Parameter; :func:`zeronorm_opt.driver.arom_rescaled` runs the paper's loop
+  ``z`` a Parameter; :func:`zeronorm_opt.rescaled.arom_rescaled` runs the paper's loop
   ``z ← z ∘ |w|`` (the driver's loop on this form).
 
 Both give the same support and the same original-space weights ``v = z ∘ w``.
@@ -179,7 +179,7 @@ class RescaledMarginFormulation(Formulation):
     :class:`~zeronorm_opt.formulations.contract.Linearisable` protocol directly (the weights
     ``c`` of the reweighted form set ``z = 1/c`` or ``1/√c``), so
     :func:`~zeronorm_opt.successive_linearisation` runs it as well:
-    :func:`~zeronorm_opt.driver.arom_rescaled` is that run, the paper's loop ``z ← z ∘ |w|``.
+    :func:`~zeronorm_opt.rescaled.arom_rescaled` is that run, the paper's loop ``z ← z ∘ |w|``.
 
     Examples
     --------
