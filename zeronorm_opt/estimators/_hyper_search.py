@@ -16,7 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.sparse as sp
 from scipy.stats import binomtest
 from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
@@ -58,13 +57,9 @@ def span_errors(model, X, y_pm) -> np.ndarray:
     whose bias satisfies the margin conditions of the free support vectors that the span
     rule assumes.
     """
-    if sp.issparse(X):
-        # Linear kernel only (the estimator refuses sparse X otherwise): the m × m Gram
-        # X diag(σ) Xᵀ from sparse products, never an m × n dense copy of X.
-        X = sp.csr_array(X)
-        K = (X @ sp.diags_array(model.scale_) @ X.T).toarray()
-    else:
-        K = ScaledKernel(model.kernel, model.degree).gram(model.scale_, X)
+    # A sparse X (linear kernel only: the estimator refuses it otherwise) gives the m × m Gram
+    # from sparse products inside ScaledKernel.
+    K = ScaledKernel(model.kernel, model.degree).gram(model.scale_, X)
     svm = SVC(kernel="precomputed", C=model.C, tol=1e-8).fit(K, y_pm)
     alpha = np.zeros(y_pm.size)
     alpha[svm.support_] = np.abs(svm.dual_coef_[0])

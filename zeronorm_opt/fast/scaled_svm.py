@@ -16,6 +16,7 @@ import warnings
 
 import numpy as np
 import scipy.linalg
+import scipy.sparse as sp
 
 from ..exceptions import InputError
 from ..formulations.adaptive_scaling import optimal_bias
@@ -72,7 +73,13 @@ class ScaledKernel:
         """``S = Σ_k w_k M_k`` between the rows of ``X`` and ``Z`` (any real weights)."""
         Z = X if Z is None else Z
         w = np.asarray(weights, dtype=float)
-        cross = (X * w) @ Z.T
+        if sp.issparse(X) or sp.issparse(Z):
+            # X diag(w) Zᵀ from sparse products (the linear and polynomial kernels), never a
+            # dense copy of X; the m × m result is dense.
+            cross = X @ sp.diags_array(w) @ Z.T
+            cross = cross.toarray() if sp.issparse(cross) else np.asarray(cross)
+        else:
+            cross = (X * w) @ Z.T
         if self.kind != "rbf":
             return cross
         S = -0.5 * ((X**2) @ w)[:, None] - 0.5 * ((Z**2) @ w)[None, :] + cross
