@@ -235,7 +235,8 @@ def diagnose_failure(formulation, error: SolverError) -> SolverError:
 
 
 def _required_coefficients(formulation, mask, base_constraints, user) -> np.ndarray | None:
-    """Removed coefficients non-zero at the feasible point of least l1 norm on them."""
+    """Removed features (entries of the active mask) non-zero at the feasible point of least
+    l1 norm on them."""
     coef = getattr(formulation, "coef", None)
     if not isinstance(coef, cp.Expression):
         return None
@@ -247,6 +248,12 @@ def _required_coefficients(formulation, mask, base_constraints, user) -> np.ndar
     if not _solvable(problem, None) or coef.value is None:
         return None
     x = np.abs(np.asarray(coef.value, dtype=float))
+    if x.ndim == 2 and x.shape != mask.shape:
+        # One mask entry per feature of a coefficient matrix (W of shape (classes, features)
+        # or (features, classes)): a feature is needed when any of its entries is.
+        x = x.max(axis=0 if x.shape[1] == mask.size else 1)
+    if x.shape != mask.shape:
+        return None
     return np.flatnonzero(~mask & (x > 1e-6 * max(1.0, x.max())))
 
 

@@ -152,9 +152,7 @@ def refit_keeping_required(
             needed = getattr(err, "required", None)
             if needed is None or not np.size(needed):
                 raise
-            # The diagnosis names coefficients; a (classes x features) coefficient matrix
-            # (the multiclass machines' W, row-major) maps to its features by the column.
-            needed = np.unique(np.asarray(needed, dtype=int) % support.size)
+            needed = np.unique(np.asarray(needed, dtype=int))  # features (the diagnosis')
             if required[needed].all():
                 raise
             required[needed] = True
