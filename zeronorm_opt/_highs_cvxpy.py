@@ -3,12 +3,24 @@
 cvxpy's own ``HIGHS`` interface (``highs_conif``) fills a ``highspy.HighsModel`` attribute by
 attribute; pybind11 converts each NumPy array into a ``std::vector`` element by element, which
 on the colon l1-AROM LP (62 × 4001, 248 062 non-zeros) costs about 20-30 ms per solve against
-3-10 ms of HiGHS itself. :class:`ArrayHighs` is that interface with one change: the model
-goes to HiGHS through ``Highs.passModel``'s array overload (a buffer copy). Everything else —
-the canonicalisation (``apply``), the warm start from the previous solution, the options and
+3-10 ms of HiGHS itself. :class:`ArrayHighs` is that interface with two changes:
+
+* the model goes to HiGHS through ``Highs.passModel``'s array overload (a buffer copy);
+* re-solving a compiled problem, cvxpy applies the Parameter values to its stored map from
+  parameters to problem data and rebuilds the costs, the constraint matrix and the
+  right-hand side each time, through sparse slicing: about 2.5 ms per solve of that colon LP,
+  as long as HiGHS's re-solve. :class:`ParameterApplication` keeps the matrix and the
+  right-hand side while the parameter entries they depend on are unchanged (in a reweighting
+  loop the costs change at every step, the active-set mask only when coefficients are
+  removed) and otherwise assembles them straight from cvxpy's reduced map; the result is the
+  same data, entry by entry (tests compare it with cvxpy's application).
+
+Everything else — the compilation, the warm start from the previous solution, the options and
 the mapping of the result back to the problem (``invert``) — is cvxpy's, inherited; the
 problem solved is the same. It is passed to ``Problem.solve`` as a solver instance, cvxpy's
-documented mechanism for custom solvers (which must have their own name).
+documented mechanism for custom solvers (which must have their own name), so
+``Problem.solve`` itself keeps its own path: the compiled problem cached on the problem, the
+solver's data (``get_problem_data``), ``solve_via_data`` and ``unpack_results``.
 
 :class:`HighsQP` is cvxpy's HiGHS *QP* interface with one default option sized from the model:
 HiGHS's active-set QP solver stops with "Large nullspace" (model status ``kSolveError``, which
