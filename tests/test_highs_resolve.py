@@ -190,3 +190,23 @@ def test_l1_arom_run_is_the_same_with_cvxpys_application(data, monkeypatch):
     assert (value, status) == (ref_value, ref_status)
     assert stats.solver_name == ref_stats.solver_name == ARRAY_HIGHS.name()
     assert stats.num_iters == ref_stats.num_iters and stats.solve_time > 0
+
+
+def _mixed_integer_problem():
+    x = cp.Variable(3, boolean=True)
+    z = cp.Variable(2, integer=True)
+    cost = cp.Parameter(3, value=[1.0, -2.0, 3.0])
+    problem = cp.Problem(cp.Minimize(cost @ x + cp.sum(z)), [cp.sum(x) <= 2, z >= -1.5, z <= 3])
+    return problem, cost, x
+
+
+def test_a_mixed_integer_problem_keeps_cvxpys_highs_path_with_the_kept_arrays():
+    problem, cost, x = _mixed_integer_problem()
+    twin, twin_cost, twin_x = _mixed_integer_problem()  # solved by cvxpy's HIGHS
+    for values in ([1.0, -2.0, 3.0], [-1.0, -2.0, 3.0], [-1.0, 2.0, -3.0]):
+        cost.value = twin_cost.value = values
+        assert problem.solve(solver=ARRAY_HIGHS) == pytest.approx(twin.solve(solver="HIGHS"))
+        np.testing.assert_array_equal(x.value, twin_x.value)
+    data, _, _ = problem.get_problem_data(ARRAY_HIGHS)  # a fourth application, costs only
+    application = parameter_application(data[cp.settings.PARAM_PROB])
+    assert (application.n_built, application.n_reused) == (1, 3)
