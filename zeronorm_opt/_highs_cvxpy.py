@@ -109,16 +109,21 @@ class ParameterApplication:
     """
 
     def __init__(self, prog) -> None:
-        reduced_A = prog.reduced_A
-        reduced_A.cache(False)  # what apply_parameters does first (a no-op when cached)
-        self._cacheable = (
-            reduced_A.reduced_mat is not None
-            and reduced_A.problem_data_index is not None
-            and prog.P is None
-            and prog.lb_tensor is None
-            and prog.ub_tensor is None
-            and prog.total_param_size > 0
-        )
+        try:
+            reduced_A = prog.reduced_A
+            reduced_A.cache(False)  # what apply_parameters does first (a no-op when cached)
+            self._cacheable = (
+                reduced_A.reduced_mat is not None
+                and reduced_A.problem_data_index is not None
+                and prog.P is None
+                and prog.lb_tensor is None
+                and prog.ub_tensor is None
+                and prog.total_param_size > 0
+            )
+        except AttributeError:
+            # These are cvxpy internals (checked against cvxpy 1.9): a release that lays the
+            # compiled problem out otherwise gets cvxpy's own apply_parameters at every solve.
+            self._cacheable = False
         if self._cacheable:
             # The reduced map sends the parameter vector to the non-zeros of [A b] in CSC
             # order (b the last column); the entries of the parameter vector (the last is the
@@ -215,7 +220,9 @@ class ArrayHighs(HIGHS):
         ``ConicSolver.apply`` followed by ``HIGHS.apply`` (cvxpy's), with the parameter values
         applied by :class:`ParameterApplication`.
         """
-        if problem.P is not None:  # a quadratic objective: not this interface's case
+        if problem.P is not None or not hasattr(self, "_prepare_data_and_inv_data"):
+            # A quadratic objective is not this interface's case; a cvxpy release without
+            # ConicSolver's data-preparation step (an internal) keeps cvxpy's own apply.
             return super().apply(problem)
         problem, data, inv_data = self._prepare_data_and_inv_data(problem)
         c, offset, A, b = parameter_application(problem).apply(problem)
