@@ -247,7 +247,7 @@ def l2_arom_dual(
     solver=None,
     solver_options=None,
 ):
-    """l2-AROM through the dual (the form to use when n > m; Weston et al., 2003).
+    """l2-AROM through the dual (Weston et al., 2003).
 
     ``z ← 1``; repeat: solve the dual of the SVM on the rescaled data; ``z ← |v|`` (and
     ``z_u ← |u|``), normalised to ``max = 1``, entries ``≤ tol·max`` removed; until the support
@@ -255,8 +255,9 @@ def l2_arom_dual(
 
     ``backend="cvxpy"`` solves the declarative :class:`RescaledSVMDual` (compiled once, any
     cvxpy solver); ``backend="libsvm"`` is the fast path: scikit-learn's libsvm on the
-    precomputed m×m Gram matrix ``(X∘z)(X∘z)ᵀ + c² diag(z_u²)`` (the hard margin as a box
-    bound of ``LIBSVM_HARD_MARGIN_C``); the tests check both reach the same solution.
+    m×m Gram matrix ``(X∘z)(X∘z)ᵀ + c² diag(z_u²)`` or, for m > 4096 without slacks, on the
+    rescaled columns with its linear kernel (:class:`LibsvmRescaledDual`; the hard margin as a
+    box bound of ``LIBSVM_HARD_MARGIN_C``); the tests check both reach the same solution.
 
     Returns
     -------
@@ -324,7 +325,7 @@ def l2_arom_dual_path(
     ``C Σ ξ + ½ Σ_j ln v_j²`` over the remaining coordinates, the support size, the
     coefficients ``(v, u)``, the solver and its time; with ``n_features_to_select`` the
     driver applies the budget procedure of Weston et al. (2003).
-    This is the fast path :class:`~zeronorm_opt.AROM` uses for ``penalty="l2"`` when n > m.
+    This is the fast path :class:`~zeronorm_opt.AROM` uses for ``penalty="l2"`` on dense X.
 
     Coefficients ``≤ prune_tol·max`` (default ``tol``) are removed for good, and so are those
     whose weight ``1/z_j²`` passes ``max_weight_ratio``; the run stops when the support is
