@@ -1,5 +1,7 @@
 """Run the benchmark suite: ``python -m benchmarks.run [--quick] [--out DIR] [--only NAME ...]``.
 
+``--only`` also takes ``scaling_l1`` and ``scaling_l2``, one curve of the scaling workload.
+
 Writes ``results.md`` (a Markdown table), ``results.json``, ``results.csv`` (the table the
 docs include) and ``scaling.png`` (log–log plot of the scaling workloads with fitted slopes)
 into ``--out`` (default
@@ -26,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from .bench_zero_norm_cv import zero_norm_cv
-from .workloads import NOT_QUICK, WORKLOADS, Config
+from .workloads import NOT_QUICK, PARTS, WORKLOADS, Config
 
 WORKLOADS = {**WORKLOADS, "zero_norm_cv": zero_norm_cv}  # a workload with its own module
 
@@ -154,7 +156,13 @@ def main(argv=None) -> list[dict]:
     parser.add_argument("--quick", action="store_true", help="smaller sizes, minutes not hours")
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
     parser.add_argument("--repeats", type=int, default=None, help="runs per median (3 / 5)")
-    parser.add_argument("--only", nargs="+", choices=sorted(WORKLOADS), default=None)
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        choices=sorted({**WORKLOADS, **PARTS}),
+        default=None,
+        help="workloads to run; scaling_l1 / scaling_l2 run one curve of scaling",
+    )
     args = parser.parse_args(argv)
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     repeats = args.repeats or (3 if args.quick else 5)
@@ -166,7 +174,7 @@ def main(argv=None) -> list[dict]:
     for name in args.only or default:
         cfg.log(f"[{name}]")
         t0 = time.perf_counter()
-        rows += [r.as_dict() for r in WORKLOADS[name](cfg)]
+        rows += [r.as_dict() for r in {**WORKLOADS, **PARTS}[name](cfg)]
         cfg.log(f"  ({time.perf_counter() - t0:.0f} s)")
         # Written after every workload: a run stopped early still leaves its table.
         meta = write_results(rows, args, repeats, start)
