@@ -1,6 +1,8 @@
 """Run the benchmark suite: ``python -m benchmarks.run [--quick] [--out DIR] [--only NAME ...]``.
 
-``--only`` also takes ``scaling_l1`` and ``scaling_l2``, one curve of the scaling workload.
+``--only`` also takes ``scaling_l1`` and ``scaling_l2``, one curve of the scaling workload;
+``--update`` replaces the rows this run measures in the tables already in ``--out`` and keeps
+the others (the run is recorded under ``updates`` in the metadata).
 
 Writes ``results.md`` (a Markdown table), ``results.json``, ``results.csv`` (the table the
 docs include) and ``scaling.png`` (log–log plot of the scaling workloads with fitted slopes)
@@ -49,6 +51,12 @@ def write_markdown(rows, meta, path: Path) -> None:
         "are the figures to compare.",
         "",
     ]
+    for update in meta.get("updates", []):
+        lines += [
+            f"Rows of {', '.join(update['rows'])} replaced by a run on {update['date']}, load "
+            f"average {update['load_average'][0]:.1f}.",
+            "",
+        ]
     group = None
     for row in rows:
         if row["group"] != group:
@@ -133,8 +141,23 @@ def plot_scaling(rows, path: Path) -> dict:
     return slopes
 
 
+def merge_rows(previous: dict, rows, meta: dict) -> tuple[list, dict]:
+    """``previous`` (a ``results.json``) with ``rows`` replacing its rows of the same workload
+    and data (new ones appended) and this run recorded under ``"updates"`` in its metadata."""
+    key = lambda r: (r["group"], r["workload"], r["data"])  # noqa: E731
+    fresh = {key(r): r for r in rows}
+    merged = [fresh.pop(key(r), r) for r in previous["rows"]] + list(fresh.values())
+    update = {k: meta[k] for k in ("date", "load_average", "seconds")}
+    update["rows"] = sorted({f"{r['workload']}" for r in rows})
+    old_meta = {k: v for k, v in previous["meta"].items() if k != "slopes"}
+    return merged, {**old_meta, "updates": [*old_meta.get("updates", []), update]}
+
+
 def write_results(rows, args, repeats: int, start: float) -> dict:
-    """Write the tables and the plot of ``rows`` into ``args.out``; returns the run's metadata."""
+    """Write the tables and the plot of ``rows`` into ``args.out``; returns the run's metadata.
+
+    With ``args.update`` the tables already in ``args.out`` keep their other rows.
+    """
     meta = {
         "mode": "quick" if args.quick else "full",
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
@@ -144,6 +167,10 @@ def write_results(rows, args, repeats: int, start: float) -> dict:
         "load_average": os.getloadavg(),
         "seconds": time.perf_counter() - start,
     }
+    if getattr(args, "update", False) and (args.out / "results.json").exists():
+        if not hasattr(args, "_previous"):  # read once: later writes of this run replace it
+            args._previous = json.loads((args.out / "results.json").read_text())
+        rows, meta = merge_rows(args._previous, rows, meta)
     meta["slopes"] = plot_scaling(rows, args.out / "scaling.png")
     (args.out / "results.json").write_text(json.dumps({"meta": meta, "rows": rows}, indent=1))
     write_markdown(rows, meta, args.out / "results.md")
@@ -163,6 +190,11 @@ def main(argv=None) -> list[dict]:
         default=None,
         help="workloads to run; scaling_l1 / scaling_l2 run one curve of scaling",
     )
+    parser.add_argument(
+        "--update",
+        action="store_true",
+        help="replace this run's rows in the tables already in --out, keep the others",
+    )
     args = parser.parse_args(argv)
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     repeats = args.repeats or (3 if args.quick else 5)
@@ -177,8 +209,9 @@ def main(argv=None) -> list[dict]:
         rows += [r.as_dict() for r in {**WORKLOADS, **PARTS}[name](cfg)]
         cfg.log(f"  ({time.perf_counter() - t0:.0f} s)")
         # Written after every workload: a run stopped early still leaves its table.
-        meta = write_results(rows, args, repeats, start)
-    cfg.log(f"wrote {args.out}/results.md, .json, .csv, scaling.png ({meta['seconds']:.0f} s)")
+        write_results(rows, args, repeats, start)
+    seconds = time.perf_counter() - start
+    cfg.log(f"wrote {args.out}/results.md, .json, .csv, scaling.png ({seconds:.0f} s)")
     return rows
 
 
