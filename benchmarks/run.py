@@ -13,7 +13,7 @@ times are medians of ``--repeats`` runs, and the greedy RLS rows at 50 000 × 10
 first call in a fresh process. ``--quick`` (about 5 minutes on the shared 2-core development
 machine under load) runs smaller sizes, fewer splits and skips lymphoma and FSV
 (``--quick --only fsv`` runs FSV on colon); the full suite takes an estimated 1-2 hours,
-most of it FSV on lymphoma and the largest scaling sizes through cvxpy.
+most of it FSV on lymphoma, the greedy RLS cold runs and the largest scaling sizes.
 
 Run from the repository root with the microarray data reachable (``ZERONORM_OPT_DATA``).
 """
