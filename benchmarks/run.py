@@ -1,5 +1,9 @@
 """Run the benchmark suite: ``python -m benchmarks.run [--quick] [--out DIR] [--only NAME ...]``.
 
+``--only`` also takes ``scaling_l1`` and ``scaling_l2``, one curve of the scaling workload;
+``--update`` replaces the rows this run measures in the tables already in ``--out`` and keeps
+the others (the run is recorded under ``updates`` in the metadata).
+
 Writes ``results.md`` (a Markdown table), ``results.json``, ``results.csv`` (the table the
 docs include) and ``scaling.png`` (log–log plot of the scaling workloads with fitted slopes)
 into ``--out`` (default
@@ -9,7 +13,7 @@ times are medians of ``--repeats`` runs, and the greedy RLS rows at 50 000 × 10
 first call in a fresh process. ``--quick`` (about 5 minutes on the shared 2-core development
 machine under load) runs smaller sizes, fewer splits and skips lymphoma and FSV
 (``--quick --only fsv`` runs FSV on colon); the full suite takes an estimated 1-2 hours,
-most of it FSV on lymphoma and the largest scaling sizes through cvxpy.
+most of it FSV on lymphoma, the greedy RLS cold runs and the largest scaling sizes.
 
 Run from the repository root with the microarray data reachable (``ZERONORM_OPT_DATA``).
 """
@@ -26,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from .bench_zero_norm_cv import zero_norm_cv
-from .workloads import NOT_QUICK, WORKLOADS, Config
+from .workloads import NOT_QUICK, PARTS, WORKLOADS, Config
 
 WORKLOADS = {**WORKLOADS, "zero_norm_cv": zero_norm_cv}  # a workload with its own module
 
@@ -47,6 +51,12 @@ def write_markdown(rows, meta, path: Path) -> None:
         "are the figures to compare.",
         "",
     ]
+    for update in meta.get("updates", []):
+        lines += [
+            f"Rows of {', '.join(update['rows'])} replaced by a run on {update['date']}, load "
+            f"average {update['load_average'][0]:.1f}.",
+            "",
+        ]
     group = None
     for row in rows:
         if row["group"] != group:
@@ -131,8 +141,23 @@ def plot_scaling(rows, path: Path) -> dict:
     return slopes
 
 
+def merge_rows(previous: dict, rows, meta: dict) -> tuple[list, dict]:
+    """``previous`` (a ``results.json``) with ``rows`` replacing its rows of the same workload
+    and data (new ones appended) and this run recorded under ``"updates"`` in its metadata."""
+    key = lambda r: (r["group"], r["workload"], r["data"])  # noqa: E731
+    fresh = {key(r): r for r in rows}
+    merged = [fresh.pop(key(r), r) for r in previous["rows"]] + list(fresh.values())
+    update = {k: meta[k] for k in ("date", "load_average", "seconds")}
+    update["rows"] = sorted({f"{r['workload']}" for r in rows})
+    old_meta = {k: v for k, v in previous["meta"].items() if k != "slopes"}
+    return merged, {**old_meta, "updates": [*old_meta.get("updates", []), update]}
+
+
 def write_results(rows, args, repeats: int, start: float) -> dict:
-    """Write the tables and the plot of ``rows`` into ``args.out``; returns the run's metadata."""
+    """Write the tables and the plot of ``rows`` into ``args.out``; returns the run's metadata.
+
+    With ``args.update`` the tables already in ``args.out`` keep their other rows.
+    """
     meta = {
         "mode": "quick" if args.quick else "full",
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
@@ -142,6 +167,10 @@ def write_results(rows, args, repeats: int, start: float) -> dict:
         "load_average": os.getloadavg(),
         "seconds": time.perf_counter() - start,
     }
+    if getattr(args, "update", False) and (args.out / "results.json").exists():
+        if not hasattr(args, "_previous"):  # read once: later writes of this run replace it
+            args._previous = json.loads((args.out / "results.json").read_text())
+        rows, meta = merge_rows(args._previous, rows, meta)
     meta["slopes"] = plot_scaling(rows, args.out / "scaling.png")
     (args.out / "results.json").write_text(json.dumps({"meta": meta, "rows": rows}, indent=1))
     write_markdown(rows, meta, args.out / "results.md")
@@ -154,7 +183,18 @@ def main(argv=None) -> list[dict]:
     parser.add_argument("--quick", action="store_true", help="smaller sizes, minutes not hours")
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
     parser.add_argument("--repeats", type=int, default=None, help="runs per median (3 / 5)")
-    parser.add_argument("--only", nargs="+", choices=sorted(WORKLOADS), default=None)
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        choices=sorted({**WORKLOADS, **PARTS}),
+        default=None,
+        help="workloads to run; scaling_l1 / scaling_l2 run one curve of scaling",
+    )
+    parser.add_argument(
+        "--update",
+        action="store_true",
+        help="replace this run's rows in the tables already in --out, keep the others",
+    )
     args = parser.parse_args(argv)
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     repeats = args.repeats or (3 if args.quick else 5)
@@ -166,11 +206,12 @@ def main(argv=None) -> list[dict]:
     for name in args.only or default:
         cfg.log(f"[{name}]")
         t0 = time.perf_counter()
-        rows += [r.as_dict() for r in WORKLOADS[name](cfg)]
+        rows += [r.as_dict() for r in {**WORKLOADS, **PARTS}[name](cfg)]
         cfg.log(f"  ({time.perf_counter() - t0:.0f} s)")
         # Written after every workload: a run stopped early still leaves its table.
-        meta = write_results(rows, args, repeats, start)
-    cfg.log(f"wrote {args.out}/results.md, .json, .csv, scaling.png ({meta['seconds']:.0f} s)")
+        write_results(rows, args, repeats, start)
+    seconds = time.perf_counter() - start
+    cfg.log(f"wrote {args.out}/results.md, .json, .csv, scaling.png ({seconds:.0f} s)")
     return rows
 
 

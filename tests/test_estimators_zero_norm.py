@@ -7,6 +7,7 @@ from sklearn.svm import SVC
 from zeronorm_opt import AROM, FSV, InfeasibleError, InputError
 from zeronorm_opt.datasets import WESTON_LINEAR_RELEVANT, make_weston_linear
 from zeronorm_opt.experiments.linear_toy import E1Config, run_e1
+from zeronorm_opt.fast.svm_dual import LIBSVM_TOL
 
 RELEVANT = set(WESTON_LINEAR_RELEVANT)
 
@@ -154,7 +155,8 @@ def test_l2_fast_path_equals_the_cvxpy_formulation(e1_data, params):
     def hinge(est):
         return np.maximum(0, 1 - y_pm * est.decision_function(X)).sum()
 
-    assert hinge(fast) == pytest.approx(hinge(ref), rel=1e-4, abs=1e-6)
+    # libsvm meets each margin to its tolerance LIBSVM_TOL (the hard margin's hinge is 0).
+    assert hinge(fast) == pytest.approx(hinge(ref), rel=1e-4, abs=X.shape[0] * LIBSVM_TOL)
     assert [r.support_size for r in fast.history_] == [r.support_size for r in ref.history_]
 
 

@@ -84,7 +84,9 @@ _LP_ESTIMATORS = {
     "l1-AROM-l0-slacks": lambda: AROM(slack_penalty="l0"),
     "l1-AROM-cvxpy": lambda: AROM(C=1.0, backend="cvxpy"),
     "l2-AROM-cvxpy": lambda: AROM(penalty="l2", C=1.0, backend="cvxpy", n_features_to_select=4),
-    "l2-AROM-auto": lambda: AROM(penalty="l2", C=1.0),
+    # backend="auto" sends dense X to libsvm's dual and sparse X to this primal QP: that pair
+    # is compared (to the solvers' tolerances) in test_sparse_input_runs_l2_arom_in_the_primal.
+    "l2-AROM-cvxpy-soft": lambda: AROM(penalty="l2", C=1.0, backend="cvxpy"),
     "FSV": lambda: FSV(C=1.0),
     "FSV-trade-off": lambda: FSV(trade_off=0.2, n_features_to_select=0.2),
 }
@@ -372,11 +374,13 @@ def test_a_fraction_of_the_features_is_the_rounded_down_count(make, fraction, co
     np.testing.assert_array_equal(by_fraction.get_support(), by_count.get_support())
 
 
-def test_wide_sparse_input_runs_l2_arom_in_the_primal_with_the_dense_support():
-    # More features than samples: dense X goes to libsvm's dual (a dense Gram matrix), sparse
-    # X to the primal QPs in cvxpy, which keep it sparse. Same iterates up to the solvers.
+@pytest.mark.parametrize("wide", [True, False], ids=["n>m", "m>n"])
+def test_sparse_input_runs_l2_arom_in_the_primal_with_the_dense_support(wide):
+    # Dense X goes to libsvm's dual (whatever the shape), sparse X to the primal QPs in cvxpy,
+    # which keep it sparse. Same iterates up to the solvers.
     X, y = _sparse_data()
-    X = np.hstack([X, X[:, ::-1] * 0.5])
+    if wide:
+        X = np.hstack([X, X[:, ::-1] * 0.5])
     dense = AROM(penalty="l2", C=1.0).fit(X, y)
     sparse = AROM(penalty="l2", C=1.0).fit(sp.csr_matrix(X), y)
     assert (dense.backend_, sparse.backend_) == ("libsvm", "cvxpy")

@@ -3,10 +3,16 @@
 import numpy as np
 import pytest
 
-from zeronorm_opt import LogSurrogate, successive_linearisation
+from zeronorm_opt import AROM, LogSurrogate, successive_linearisation
 from zeronorm_opt._validation import support_mask
 from zeronorm_opt.exceptions import InfeasibleError, InputError
-from zeronorm_opt.fast.svm_dual import LibsvmRescaledDual, _check_separable, l2_arom_dual_path
+from zeronorm_opt.fast import svm_dual
+from zeronorm_opt.fast.svm_dual import (
+    LIBSVM_TOL,
+    LibsvmRescaledDual,
+    _check_separable,
+    l2_arom_dual_path,
+)
 from zeronorm_opt.formulations import RescaledSVMDual
 from zeronorm_opt.formulations.contract import check_linearisable
 
@@ -20,15 +26,17 @@ def test_libsvm_step_meets_the_driver_contract(e1_data, inseparable_data):
     assert (augmented.n_coef, augmented.n_features) == (Xi.shape[1] + Xi.shape[0], Xi.shape[1])
 
 
+@pytest.mark.parametrize("kernel", ["precomputed", "linear"])
 @pytest.mark.parametrize("C", [None, 0.5])
-def test_one_libsvm_step_equals_the_cvxpy_dual_at_the_same_weights(e1_data, C):
-    # Same weights and mask through both Linearisable objects: same coefficients, bias, base.
+def test_one_libsvm_step_equals_the_cvxpy_dual_at_the_same_weights(e1_data, C, kernel):
+    # Same weights and mask through both Linearisable objects: same coefficients, bias, base,
+    # whether libsvm reads the Gram matrix or the rescaled columns.
     X, y = e1_data
     rng = np.random.default_rng(0)
     weights = rng.uniform(0.5, 4.0, X.shape[1])
     active = rng.uniform(size=X.shape[1]) > 0.3
     results = []
-    for step in (LibsvmRescaledDual(X, y, C=C), RescaledSVMDual(X, y, C=C)):
+    for step in (LibsvmRescaledDual(X, y, C=C, kernel=kernel), RescaledSVMDual(X, y, C=C)):
         step.set_active(active)
         step.set_weights(weights)
         step.solve()
@@ -92,3 +100,70 @@ def test_libsvm_step_rejects_solver_options_and_zero_weights(e1_data):
     with pytest.raises(InputError, match="shape"):
         step.set_active(np.ones(3, dtype=bool))
     assert not support_mask(step.coef_value()).any()  # nothing solved yet
+
+
+def _tall_data(m=150, n=40, seed=0):
+    """More examples than features, labels from 3 features with 10 % flipped: inseparable."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(m, n))
+    y = np.where(X[:, :3].sum(axis=1) >= 0, 1.0, -1.0)
+    y[rng.permutation(m)[: m // 10]] *= -1
+    return X, y
+
+
+@pytest.mark.parametrize("kernel", ["precomputed", "linear"])
+def test_libsvm_run_with_more_examples_than_features_equals_the_cvxpy_dual(kernel):
+    # m > n, soft margin: the whole driver run through either libsvm form and through the
+    # declarative dual takes the same steps to the same support and coefficients.
+    X, y = _tall_data()
+    runs = []
+    for step in (LibsvmRescaledDual(X, y, C=1.0, kernel=kernel), RescaledSVMDual(X, y, C=1.0)):
+        result = successive_linearisation(step, LogSurrogate(), normalise_weights=True)
+        runs.append((result, step.bias()))
+    (fast, b), (ref, ref_b) = runs
+    assert 0 < fast.support.sum() < X.shape[1]  # the run removed features: a real comparison
+    np.testing.assert_array_equal(fast.support, ref.support)
+    assert [r.support_size for r in fast.history] == [r.support_size for r in ref.history]
+    np.testing.assert_allclose(fast.coef, ref.coef, atol=1e-4 * np.abs(ref.coef).max())
+    assert b == pytest.approx(ref_b, abs=1e-4)
+
+
+def test_linear_kernel_and_gram_forms_take_the_same_steps(e1_data):
+    # The two forms hand libsvm the same kernel values (up to rounding): the same hard-margin
+    # run, each step's margins met to libsvm's tolerance.
+    X, y = e1_data
+    runs = []
+    for kernel in ("precomputed", "linear"):
+        step = LibsvmRescaledDual(X, y, kernel=kernel)
+        runs.append((successive_linearisation(step, LogSurrogate(), normalise_weights=True), step))
+    (gram, gram_step), (linear, linear_step) = runs
+    np.testing.assert_array_equal(gram.support, linear.support)
+    assert gram.n_iter == linear.n_iter
+    np.testing.assert_allclose(linear.coef, gram.coef, atol=1e-5 * np.abs(gram.coef).max())
+    margins = y * (X @ linear.coef + linear_step.bias())
+    assert margins.min() >= 1 - 10 * LIBSVM_TOL
+
+
+def test_auto_kernel_forms_the_gram_matrix_only_while_it_fits(e1_data, monkeypatch):
+    X, y = e1_data
+    assert LibsvmRescaledDual(X, y).kernel == "precomputed"
+    monkeypatch.setattr(svm_dual, "GRAM_MAX_BYTES", 8 * X.shape[0] ** 2 - 1)
+    assert LibsvmRescaledDual(X, y).kernel == "linear"
+    # The l0-slack ridge lives in the Gram matrix: always the precomputed form.
+    assert LibsvmRescaledDual(X, y, slack_scale=0.5).kernel == "precomputed"
+    with pytest.raises(InputError, match="kernel='precomputed'"):
+        LibsvmRescaledDual(X, y, slack_scale=0.5, kernel="linear")
+    with pytest.raises(InputError, match="kernel must be"):
+        LibsvmRescaledDual(X, y, kernel="rbf")
+
+
+def test_auto_backend_takes_libsvm_for_tall_dense_data_with_the_cvxpy_result():
+    # m > n: "auto" now picks libsvm too (faster than the primal QP at every measured shape)
+    # and reaches the primal formulation's support and model.
+    X, y = _tall_data(seed=1)
+    fast = AROM(penalty="l2", C=1.0).fit(X, y)
+    primal = AROM(penalty="l2", C=1.0, backend="cvxpy").fit(X, y)
+    assert (fast.backend_, primal.backend_) == ("libsvm", "cvxpy")
+    np.testing.assert_array_equal(fast.support_, primal.support_)
+    np.testing.assert_allclose(fast.coef_, primal.coef_, atol=1e-4 * np.abs(primal.coef_).max())
+    assert fast.n_iter_ == primal.n_iter_
