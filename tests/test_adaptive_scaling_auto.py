@@ -215,3 +215,27 @@ def test_e6_adaptive_scaling_row_uses_the_automatic_choice():
     assert record["search"] == model.search_ and len(record["search"]) == 15
     chosen = [s for s in record["search"] if (s["C"], s["sigma0"]) == (model.C_, model.sigma0_)]
     assert len(chosen) == 1 and chosen[0]["n_features"] == len(record["kept"])
+
+
+def test_the_path_does_not_depend_on_the_callers_blas_threads():
+    """The alternating scheme and the span estimate run on one BLAS thread whatever the caller
+    allows: at 150 points OpenBLAS's threaded kernels round differently from the one-thread
+    ones, which changed the noise features kept by the larger models of the grid (E6, master
+    seed 0, run 9: 16 features with two threads, 13 with one, at C = 2/3 and the "scale" σ₀),
+    and made a fit 16 times slower on a busy machine."""
+    from threadpoolctl import threadpool_limits
+
+    from zeronorm_opt.estimators._hyper_search import span_errors
+    from zeronorm_opt.experiments.nonlinear_52d import E6_TOL
+
+    Xtr, ytr, _, _ = draw_e6(0, 9, 150, 1)
+    y_pm = np.where(ytr == np.unique(ytr)[1], 1.0, -1.0)
+    fits, errors = [], []
+    for threads in (1, 2):
+        with threadpool_limits(limits=threads, user_api="blas"):
+            model = AdaptiveScaling(kernel="rbf", C=100 / 150, tol=E6_TOL, max_iter=20)
+            fits.append(model.fit(Xtr, ytr))
+            errors.append(span_errors(model, Xtr, y_pm))
+    np.testing.assert_array_equal(fits[0].scale_, fits[1].scale_)
+    np.testing.assert_array_equal(fits[0].dual_coef_, fits[1].dual_coef_)
+    np.testing.assert_array_equal(errors[0], errors[1])
