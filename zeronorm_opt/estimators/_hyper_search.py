@@ -20,6 +20,7 @@ from scipy.stats import binomtest
 from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 from sklearn.svm import SVC
+from threadpoolctl import threadpool_limits
 
 from ..fast.scaled_svm import ScaledKernel
 from ..span_bound import span_estimate
@@ -58,13 +59,15 @@ def span_errors(model, X, y_pm) -> np.ndarray:
     rule assumes.
     """
     # A sparse X (linear kernel only: the estimator refuses it otherwise) gives the m × m Gram
-    # from sparse products inside ScaledKernel.
-    K = ScaledKernel(model.kernel, model.degree).gram(model.scale_, X)
-    svm = SVC(kernel="precomputed", C=model.C, tol=1e-8).fit(K, y_pm)
-    alpha = np.zeros(y_pm.size)
-    alpha[svm.support_] = np.abs(svm.dual_coef_[0])
-    # libsvm's decision function is f for classes_[1] = +1 (labels are ±1 here).
-    est = span_estimate(K, y_pm, alpha, model.C, float(svm.intercept_[0]))
+    # from sparse products inside ScaledKernel. One BLAS thread, as the path itself: m × m
+    # products, where threads only wait, and round differently.
+    with threadpool_limits(limits=1, user_api="blas"):
+        K = ScaledKernel(model.kernel, model.degree).gram(model.scale_, X)
+        svm = SVC(kernel="precomputed", C=model.C, tol=1e-8).fit(K, y_pm)
+        alpha = np.zeros(y_pm.size)
+        alpha[svm.support_] = np.abs(svm.dual_coef_[0])
+        # libsvm's decision function is f for classes_[1] = +1 (labels are ±1 here).
+        est = span_estimate(K, y_pm, alpha, model.C, float(svm.intercept_[0]))
     errors = np.zeros(y_pm.size, dtype=bool)
     sv = np.concatenate([est.free, est.bounded])
     errors[sv[est.loo_margin <= 0]] = True
