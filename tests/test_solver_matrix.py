@@ -28,7 +28,10 @@ from zeronorm_opt.formulations import FSVFormulation, MarginFormulation
 from zeronorm_opt.solvers import installed_solvers
 from zeronorm_opt.surrogates import CustomSurrogate, ExpSurrogate, LogSurrogate
 
-#: Solvers of each problem class (those installed are run).
+#: Solvers of each problem class (those installed are run). OSQP accepts LPs but is not an LP
+#: solver of the matrix: on the toy problem below, with MATRIX_OPTIONS' 1e-8 (or 1e-6) it stops
+#: the first l1 and FSV step at 'user_limit' after 200 000 iterations, and at 1e-4 the second
+#: FSV step (l1 converges there).
 LP_SOLVERS = ("HIGHS", "CLARABEL", "ECOS", "SCS", "SCIPY")
 QP_SOLVERS = ("CLARABEL", "ECOS", "OSQP", "SCS", "HIGHS")
 #: Options passed explicitly: the tolerances the first-order solvers need for the support to be
@@ -39,9 +42,17 @@ MATRIX_OPTIONS = {
     "SCS": {"eps_abs": 1e-8, "eps_rel": 1e-8, "max_iters": 50_000},
     "OSQP": {"eps_abs": 1e-8, "eps_rel": 1e-8, "max_iter": 200_000, "polishing": True},
 }
-#: ECOS's l2 (SOCP) steps fail on lymphoma's soft margin at a weight ratio of 1e5 (the driver's
-#: default): it gets max_weight_ratio=1e4 explicitly, and still selects the same features.
-L2_WEIGHT_RATIO = {"ECOS": 1e4}
+#: Solvers whose l2 steps need a tighter bound than the driver's default of 1e5 on lymphoma; at
+#: 1e4 they select the features the other solvers select at 1e5.
+#: ECOS: its l2 (SOCP) step 3 of the soft margin fails ('solver_error') at a ratio just under
+#: 1e5. HiGHS: its active-set QP solver ends the hard margin's step 2 (3995 active weights over
+#: [1, 9.98e4]) with "QP solver claims optimality, but with 22 primal infeasibilities" (21
+#: margin rows short of 1 by up to 2.3e-4, one row t_j = √(c_j/2)·v_j off by 4.8e-4) and
+#: kSolveError, on a problem Clarabel solves. The weights enter cvxpy's QP as those row
+#: coefficients √(c_j/2), up to 223 at 1e5 (model range [1e-4, 2e2]); 1e4 removes before that
+#: step the 106 coefficients with |v_j| within max|v|/316 and max|v|/100, the largest row
+#: coefficient falls to 70 and the step solves, agreeing with Clarabel to 7e-5 (relative).
+L2_WEIGHT_RATIO = {"ECOS": 1e4, "HIGHS": 1e4}
 #: SCS's adaptive rescaling of its step stalls on some l2 steps at the 1e-8 tolerance (colon,
 #: hard margin: 'infeasible_inaccurate' after 50 000 iterations at iteration 6 or 8, whether
 #: warm-started or not, on steps it solves in ~100 iterations with adaptive_scale=False; the
@@ -87,19 +98,13 @@ def run(X, y, kind: str, C, solver: str, options=MATRIX_OPTIONS):
 
 #: Cells of the microarray matrix a solver cannot pass, with the measured reason. They are
 #: strict expected failures: the run must still fail (with a diagnosed SolverError), so a fix
-#: shows up as a failing test that asks for the entry to be removed. (HiGHS's soft-margin
-#: lymphoma l2 cell was here, 'solver_error' at iteration 4: its QP solver's "Large nullspace"
-#: stop at qp_nullspace_limit=4000, now sized from the model by solve_problem; its steps 4-17
-#: reach a null space of 4006-4021 and solve. HiGHS's QP steps take 2-5 min each on lymphoma.)
-KNOWN_FAILURES: dict[tuple[str, str, str, str], str] = {
-    ("lymphoma", "l2", "hard", "HIGHS"): (
-        "HiGHS's QP solver stops step 2 (3995 active weights over [1, 9.98e4]) with 'QP solver "
-        "claims optimality, but with 22 primal infeasibilities (max 4.8e-4)' -> model status "
-        "kSolveError, cvxpy's 'solver_error' (null space 3974: not the null-space limit). With "
-        "max_weight_ratio=1e4 the same step 2 solves and agrees with Clarabel to 7e-5 (relative); "
-        "a whole run at 1e4 was not measured. Clarabel and OSQP converge to the same 6 features"
-    ),
-}
+#: shows up as a failing test that asks for the entry to be removed. (HiGHS's two lymphoma l2
+#: cells were here: the soft margin's "Large nullspace" stop at step 4, fixed by the null-space
+#: limit solve_problem sizes from the model; the hard margin's step 2, fixed by its weight
+#: ratio, see L2_WEIGHT_RATIO. HiGHS's QP steps take 1-5 min each on lymphoma: the first
+#: iteration of each factors a dense reduced Hessian of the null space's size, about 4000,
+#: since the removed coefficients stay in the model as free columns.)
+KNOWN_FAILURES: dict[tuple[str, str, str, str], str] = {}
 
 
 def check_matrix(X, y, kind, C, options=MATRIX_OPTIONS, name="toy"):
