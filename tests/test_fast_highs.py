@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from zeronorm_opt import InfeasibleError, InputError, NotSeparableError, SolverError
-from zeronorm_opt.datasets import load_microarray, make_weston_linear
+from zeronorm_opt.datasets import make_weston_linear
 from zeronorm_opt.driver import successive_linearisation
 from zeronorm_opt.fast.highs_lp import (
     SplitMarginLP,
@@ -50,14 +50,8 @@ def assert_same_run(fast, ref, coef_atol=1e-7):
 
 
 @pytest.fixture(scope="module")
-def colon():
-    """Colon, log10 then standardised (as the microarray experiments prepare it)."""
-    try:
-        data = load_microarray("colon")
-    except FileNotFoundError:
-        pytest.skip("colon data not found (set ZERONORM_OPT_DATA)")
-    X = np.log10(data.X)
-    return (X - X.mean(axis=0)) / X.std(axis=0), data.y
+def colon(colon_log_standardised):
+    return colon_log_standardised
 
 
 # -- l1-AROM ----------------------------------------------------------------------------------

@@ -8,7 +8,6 @@ from cvxpy.reductions.solvers.conic_solvers.highs_conif import HIGHS as CvxpyHig
 
 from zeronorm_opt import LogSurrogate, successive_linearisation
 from zeronorm_opt._highs_cvxpy import ARRAY_HIGHS, ArrayHighs, parameter_application
-from zeronorm_opt.datasets import load_microarray
 from zeronorm_opt.exceptions import InfeasibleError
 from zeronorm_opt.formulations import MarginFormulation
 from zeronorm_opt.solvers import solve_problem
@@ -151,16 +150,6 @@ def test_a_problem_without_parameters_is_re_solved_the_same():
     assert values == pytest.approx([6.0, 6.0, 6.0])
 
 
-def _colon_data():
-    """Colon, 62 × 2000: log10 of the expression levels, standardised (as the benchmarks)."""
-    try:
-        data = load_microarray("colon")
-    except FileNotFoundError:
-        pytest.skip("colon data not found (set ZERONORM_OPT_DATA)")
-    X = np.log10(data.X)
-    return (X - X.mean(axis=0)) / X.std(axis=0), data.y
-
-
 def _both_applications(X, y, monkeypatch):
     """The l1-AROM run with cvxpy's application of the Parameters, then with ours."""
     runs = []
@@ -174,9 +163,9 @@ def _both_applications(X, y, monkeypatch):
 
 
 @pytest.mark.parametrize("data", ["colon-sized", "colon"])
-def test_l1_arom_run_is_the_same_with_cvxpys_application(data, monkeypatch):
+def test_l1_arom_run_is_the_same_with_cvxpys_application(data, monkeypatch, request):
     if data == "colon":
-        X, y = _colon_data()
+        X, y = request.getfixturevalue("colon_log_standardised")
     else:
         X, y = _colon_sized(4)
     (ref, ref_value, ref_status, ref_stats), (run, value, status, stats) = _both_applications(
