@@ -82,10 +82,10 @@ def _fit_svm(K, y, C: float, tol: float) -> np.ndarray:
     return alpha
 
 
-def _prune(sigma, allowed, total: float) -> np.ndarray:
-    """Zero σ_k < 1e-6·mean(σ) (and any negative rounding), renormalise."""
+def _prune(sigma, allowed, total: float, fraction: float = PRUNE_FRACTION) -> np.ndarray:
+    """Zero σ_k < fraction·mean(σ) (and any negative rounding), renormalise."""
     sigma = np.where(allowed, np.maximum(sigma, 0.0), 0.0)
-    sigma[sigma < PRUNE_FRACTION * sigma.mean()] = 0.0
+    sigma[sigma < fraction * sigma.mean()] = 0.0
     return sigma * (total / sigma.sum())
 
 
