@@ -153,10 +153,11 @@ def merge_rows(previous: dict, rows, meta: dict) -> tuple[list, dict]:
     return merged, {**old_meta, "updates": [*old_meta.get("updates", []), update]}
 
 
-def write_results(rows, args, repeats: int, start: float) -> dict:
+def write_results(rows, args, repeats: int, start: float, previous: dict | None = None) -> dict:
     """Write the tables and the plot of ``rows`` into ``args.out``; returns the run's metadata.
 
-    With ``args.update`` the tables already in ``args.out`` keep their other rows.
+    ``previous``: the tables in ``args.out`` before the run (``--update``), whose other rows
+    are kept.
     """
     meta = {
         "mode": "quick" if args.quick else "full",
@@ -167,15 +168,17 @@ def write_results(rows, args, repeats: int, start: float) -> dict:
         "load_average": os.getloadavg(),
         "seconds": time.perf_counter() - start,
     }
-    if getattr(args, "update", False) and (args.out / "results.json").exists():
-        if not hasattr(args, "_previous"):  # read once: later writes of this run replace it
-            args._previous = json.loads((args.out / "results.json").read_text())
-        rows, meta = merge_rows(args._previous, rows, meta)
+    if previous is not None:
+        rows, meta = merge_rows(previous, rows, meta)
     meta["slopes"] = plot_scaling(rows, args.out / "scaling.png")
     (args.out / "results.json").write_text(json.dumps({"meta": meta, "rows": rows}, indent=1))
     write_markdown(rows, meta, args.out / "results.md")
     write_csv(rows, args.out / "results.csv")
     return meta
+
+
+#: Everything ``--only`` can name: the workloads and their parts.
+RUNNABLE = {**WORKLOADS, **PARTS}
 
 
 def main(argv=None) -> list[dict]:
@@ -186,7 +189,7 @@ def main(argv=None) -> list[dict]:
     parser.add_argument(
         "--only",
         nargs="+",
-        choices=sorted({**WORKLOADS, **PARTS}),
+        choices=sorted(RUNNABLE),
         default=None,
         help="workloads to run; scaling_l1 / scaling_l2 run one curve of scaling",
     )
@@ -200,16 +203,19 @@ def main(argv=None) -> list[dict]:
     repeats = args.repeats or (3 if args.quick else 5)
     cfg = Config(quick=args.quick, repeats=repeats)
     args.out.mkdir(parents=True, exist_ok=True)
+    # Read before the first write of this run, which replaces the file.
+    tables = args.out / "results.json"
+    previous = json.loads(tables.read_text()) if args.update and tables.exists() else None
     rows = []
     start = time.perf_counter()
     default = [w for w in WORKLOADS if not (args.quick and w in NOT_QUICK)]
     for name in args.only or default:
         cfg.log(f"[{name}]")
         t0 = time.perf_counter()
-        rows += [r.as_dict() for r in {**WORKLOADS, **PARTS}[name](cfg)]
+        rows += [r.as_dict() for r in RUNNABLE[name](cfg)]
         cfg.log(f"  ({time.perf_counter() - t0:.0f} s)")
         # Written after every workload: a run stopped early still leaves its table.
-        write_results(rows, args, repeats, start)
+        write_results(rows, args, repeats, start, previous)
     seconds = time.perf_counter() - start
     cfg.log(f"wrote {args.out}/results.md, .json, .csv, scaling.png ({seconds:.0f} s)")
     return rows
