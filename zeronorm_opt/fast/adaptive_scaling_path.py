@@ -215,6 +215,11 @@ class _FrankWolfe:
         return x
 
 
+# One BLAS thread: every product here is m × m (× n), too small for OpenBLAS's threads,
+# which from m ≈ 150 only spin and wait on a busy machine (one automatic E6 fit at 150
+# points, 15 paths: 89 s with two threads against 5.5 s with one, load ≈ 4) and round
+# differently from the one-thread kernels: the result no longer depends on the core count.
+@threadpool_limits.wrap(limits=1, user_api="blas")
 def adaptive_scaling_path(
     X,
     y,
@@ -326,51 +331,46 @@ def adaptive_scaling_path(
     else:
         sigma_step = _ProjectedGradient()
 
-    # One BLAS thread: every product here is m × m (× n), too small for OpenBLAS's threads,
-    # which from m ≈ 150 only spin and wait on a busy machine (one automatic E6 fit at 150
-    # points, 15 paths: 89 s with two threads against 5.5 s with one, load ≈ 4) and round
-    # differently from the one-thread kernels: the result no longer depends on the core count.
-    with threadpool_limits(limits=1, user_api="blas"):
-        history: list[IterationRecord] = []
-        prev_sigma, prev_sv = None, None
-        stop_reason = "max_iter"
-        alpha = np.zeros(m)
-        for it in range(1, int(max_iter) + 1):
-            start = time.perf_counter()
-            K = kernel.gram(sigma, X)
-            alpha = _fit_svm(K, y, C, svm_tol)
-            sv = alpha > 0
-            converged = (
-                prev_sigma is not None
-                and np.array_equal(sv, prev_sv)
-                and np.max(np.abs(sigma - prev_sigma)) <= tol * sigma.max()
-            )
-            cost = IntermediateCost(kernel, X, y, C, sigma, alpha, alpha_update)
-            record = IterationRecord(
-                iteration=it,
-                objective=svm_primal_cost(K, y, alpha, C),
-                support_size=int(np.count_nonzero(sigma)),
-                coef=sigma.copy(),
-                weights=cost.anchor_gradient.copy(),
-                status="optimal",
-                solver="libsvm",
-                solve_time=0.0,
-            )
-            history.append(record)
-            if converged:
-                stop_reason = "converged"
-                record.solve_time = time.perf_counter() - start
-                break
-            prev_sigma, prev_sv = sigma, sv
-            if it < max_iter:  # the last loop's SVM is the final model: no σ-step after it
-                sigma = _prune(sigma_step(cost, sigma, allowed, int(inner_iter)), allowed, total)
-            record.solve_time = time.perf_counter() - start
-        f = kernel.gram(sigma, X) @ (y * alpha)
-        return ScalingResult(
-            sigma=sigma,
-            alpha=alpha,
-            bias=optimal_bias(f, y).bias,
-            history=history,
-            n_iter=len(history),
-            stop_reason=stop_reason,
+    history: list[IterationRecord] = []
+    prev_sigma, prev_sv = None, None
+    stop_reason = "max_iter"
+    alpha = np.zeros(m)
+    for it in range(1, int(max_iter) + 1):
+        start = time.perf_counter()
+        K = kernel.gram(sigma, X)
+        alpha = _fit_svm(K, y, C, svm_tol)
+        sv = alpha > 0
+        converged = (
+            prev_sigma is not None
+            and np.array_equal(sv, prev_sv)
+            and np.max(np.abs(sigma - prev_sigma)) <= tol * sigma.max()
         )
+        cost = IntermediateCost(kernel, X, y, C, sigma, alpha, alpha_update)
+        record = IterationRecord(
+            iteration=it,
+            objective=svm_primal_cost(K, y, alpha, C),
+            support_size=int(np.count_nonzero(sigma)),
+            coef=sigma.copy(),
+            weights=cost.anchor_gradient.copy(),
+            status="optimal",
+            solver="libsvm",
+            solve_time=0.0,
+        )
+        history.append(record)
+        if converged:
+            stop_reason = "converged"
+            record.solve_time = time.perf_counter() - start
+            break
+        prev_sigma, prev_sv = sigma, sv
+        if it < max_iter:  # the last loop's SVM is the final model: no σ-step after it
+            sigma = _prune(sigma_step(cost, sigma, allowed, int(inner_iter)), allowed, total)
+        record.solve_time = time.perf_counter() - start
+    f = kernel.gram(sigma, X) @ (y * alpha)
+    return ScalingResult(
+        sigma=sigma,
+        alpha=alpha,
+        bias=optimal_bias(f, y).bias,
+        history=history,
+        n_iter=len(history),
+        stop_reason=stop_reason,
+    )
