@@ -9,12 +9,13 @@ on the colon l1-AROM LP (62 × 4001, 248 062 non-zeros) costs about 20-30 ms per
 * re-solving a compiled problem, cvxpy applies the Parameter values to its stored map from
   parameters to problem data and rebuilds the costs, the constraint matrix and the
   right-hand side each time, through sparse slicing: about 4-5 ms per solve of that colon LP
-  at load 4, longer than HiGHS's warm re-solve. :class:`ParameterApplication` keeps the
-  matrix and the right-hand side while the parameter entries they depend on are unchanged
-  (in a reweighting loop the costs change at every step, the active-set mask only when
-  coefficients are removed) and otherwise assembles them straight from cvxpy's reduced map
-  (0.02 ms and 0.6-0.8 ms on that LP); the result is the same data, entry by entry (tests
-  compare it with cvxpy's application).
+  at load 4, longer than HiGHS's warm re-solve.
+  :class:`~zeronorm_opt._param_application.ParameterApplication` keeps the matrix and the
+  right-hand side while the parameter entries they depend on are unchanged (in a reweighting
+  loop the costs change at every step, the active-set mask only when coefficients are
+  removed) and otherwise assembles them straight from cvxpy's reduced map (0.02 ms and
+  0.6-0.8 ms on that LP); the result is the same data, entry by entry (tests compare it with
+  cvxpy's application).
 
 Everything else — the compilation, the warm start from the previous solution, the options and
 the mapping of the result back to the problem (``invert``) — is cvxpy's, inherited; the
@@ -51,11 +52,8 @@ Journal of Machine Learning Research 17(83):1–5, 2016.
 
 from __future__ import annotations
 
-import weakref
-
 import cvxpy.settings as s
 import numpy as np
-from cvxpy.cvxcore.python import canonInterface
 from cvxpy.error import SolverError
 from cvxpy.reductions.solvers.conic_solvers.conic_solver import dims_to_solver_dict
 from cvxpy.reductions.solvers.conic_solvers.highs_conif import (
@@ -63,7 +61,8 @@ from cvxpy.reductions.solvers.conic_solvers.highs_conif import (
     unpack_highs_options_inplace,
 )
 from cvxpy.reductions.solvers.qp_solvers.highs_qpif import HIGHS as CvxpyHighsQP
-from scipy.sparse import csc_array
+
+from ._param_application import ParameterApplication, parameter_application
 
 __all__ = [
     "ARRAY_HIGHS",
@@ -71,130 +70,12 @@ __all__ = [
     "HIGHS_QP_NULLSPACE_LIMIT",
     "ArrayHighs",
     "HighsQP",
-    "ParameterApplication",
+    "ParameterApplication",  # re-exported: its home is zeronorm_opt._param_application
+    "parameter_application",
 ]
 
 #: HiGHS's own default of ``qp_nullspace_limit``, kept as the floor of the sized limit.
 HIGHS_QP_NULLSPACE_LIMIT = 4000
-
-
-class ParameterApplication:
-    """The solver data of a compiled LP at the current Parameter values, ``A`` kept when unchanged.
-
-    cvxpy re-solves a compiled (DPP) problem by applying the Parameter values to its stored
-    affine map from parameters to problem data (``ParamConeProg.apply_parameters``), which
-    rebuilds the cost vector *and* the constraint matrix at every solve. Between the solves of a
-    reweighting loop the costs change at every step, the constraint matrix only when a Parameter
-    inside the constraints changes (the active-set mask, when coefficients are removed).
-    :meth:`apply` keeps ``A`` and ``b`` of the last application together with the values of the
-    parameter entries that enter them, and rebuilds them with cvxpy's own ``apply_parameters``
-    when one of those values changed; the costs are cvxpy's stored cost map times the parameter
-    vector, the product ``apply_parameters`` forms. One instance belongs to one compiled
-    problem (see :func:`parameter_application`).
-
-    Problems with parametric variable bounds, a quadratic objective or no parameter at all
-    go through ``apply_parameters`` every time.
-
-    Examples
-    --------
-    >>> import cvxpy as cp
-    >>> cost = cp.Parameter(2, nonneg=True, value=[1.0, 2.0])
-    >>> x = cp.Variable(2, nonneg=True)
-    >>> prob = cp.Problem(cp.Minimize(cost @ x), [cp.sum(x) >= 1])
-    >>> first, _, _ = prob.get_problem_data(ARRAY_HIGHS)
-    >>> cost.value = [3.0, 2.0]
-    >>> second, _, _ = prob.get_problem_data(ARRAY_HIGHS)
-    >>> second["A"] is first["A"], second["c"].tolist()  # the costs only were recomputed
-    (True, [3.0, 2.0])
-    """
-
-    def __init__(self, prog) -> None:
-        try:
-            reduced_A = prog.reduced_A
-            reduced_A.cache(False)  # what apply_parameters does first (a no-op when cached)
-            self._cacheable = (
-                reduced_A.reduced_mat is not None
-                and reduced_A.problem_data_index is not None
-                and prog.P is None
-                and prog.lb_tensor is None
-                and prog.ub_tensor is None
-                and prog.total_param_size > 0
-            )
-        except AttributeError:
-            # These are cvxpy internals (checked against cvxpy 1.9): a release that lays the
-            # compiled problem out otherwise gets cvxpy's own apply_parameters at every solve.
-            self._cacheable = False
-        if self._cacheable:
-            # The reduced map sends the parameter vector to the non-zeros of [A b] in CSC
-            # order (b the last column); the entries of the parameter vector (the last is the
-            # constant 1) with a non-zero column in it are those A and b depend on.
-            self._map = reduced_A.reduced_mat.tocsr()
-            self._entries = np.unique(self._map.indices)
-            indices, indptr, self._shape = reduced_A.problem_data_index
-            # HiGHS takes 32-bit indices: converted once here, not at every solve.
-            self._indices = indices.astype(np.int32)
-            self._indptr = indptr.astype(np.int32)
-        self._key: np.ndarray | None = None
-        self._A = self._b = None
-        #: How many applications built ``A`` and how many reused the previous one.
-        self.n_built = self.n_reused = 0
-
-    @staticmethod
-    def _parameter_vector(prog) -> np.ndarray:
-        # As ParamConeProg.apply_parameters forms it.
-        return canonInterface.get_parameter_vector(
-            prog.total_param_size,
-            prog.param_id_to_col,
-            prog.param_id_to_size,
-            lambda idx: np.array(prog.id_to_param[idx].value),
-        )
-
-    def _build(self, param_vec: np.ndarray):
-        """``(−A, b)`` from the reduced map, as ``get_matrix_from_tensor`` assembles them."""
-        values = self._map @ param_vec
-        m, n_cols = self._shape
-        split = self._indptr[-2]  # where the last column (b) starts
-        minus_A = csc_array(
-            (-values[:split], self._indices[:split], self._indptr[:-1]), shape=(m, n_cols - 1)
-        )
-        b = np.zeros(m)
-        np.add.at(b, self._indices[split:], values[split:])
-        return minus_A, b
-
-    def apply(self, prog) -> tuple[np.ndarray, np.ndarray, object, np.ndarray]:
-        """``(c, offset, A, b)`` of ``ConicSolver.apply``'s data (``A`` negated as cvxpy does).
-
-        The returned ``A`` and ``b`` may be the arrays of the previous call: they are marked
-        read-only.
-        """
-        if not self._cacheable:
-            self.n_built += 1
-            c, offset, A, b = prog.apply_parameters()
-            return c, offset, -A, b
-        param_vec = self._parameter_vector(prog)
-        key = param_vec[self._entries]
-        if self._A is None or not np.array_equal(key, self._key):
-            self.n_built += 1
-            A, b = self._build(param_vec)
-            for array in (A.data, A.indices, A.indptr, b):
-                array.flags.writeable = False
-            self._A, self._b, self._key = A, b, key
-        else:
-            self.n_reused += 1
-        costs = np.asarray(prog.q @ param_vec, dtype=float).ravel()
-        return costs[:-1], np.squeeze(costs[-1:]), self._A, self._b
-
-
-# One ParameterApplication per compiled problem, dropped with it.
-_APPLICATIONS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def parameter_application(prog) -> ParameterApplication:
-    """The :class:`ParameterApplication` of the compiled problem ``prog`` (a ``ParamConeProg``)."""
-    application = _APPLICATIONS.get(prog)
-    if application is None:
-        application = _APPLICATIONS[prog] = ParameterApplication(prog)
-    return application
 
 
 class ArrayHighs(HIGHS):
@@ -225,11 +106,11 @@ class ArrayHighs(HIGHS):
             # ConicSolver's data-preparation step (an internal) keeps cvxpy's own apply.
             return super().apply(problem)
         problem, data, inv_data = self._prepare_data_and_inv_data(problem)
-        c, offset, A, b = parameter_application(problem).apply(problem)
-        data[s.C] = c
-        inv_data[s.OFFSET] = offset
-        data[s.A] = A
-        data[s.B] = b
+        applied = parameter_application(problem).apply(problem)
+        data[s.C] = applied.c
+        inv_data[s.OFFSET] = applied.offset
+        data[s.A] = applied.A
+        data[s.B] = applied.b
         data[s.LOWER_BOUNDS] = problem.lower_bounds
         data[s.UPPER_BOUNDS] = problem.upper_bounds
         variables = problem.x
