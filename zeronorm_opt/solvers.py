@@ -141,9 +141,15 @@ def _cvxpy_solver(problem: cp.Problem, name: str):
     with the option ``qp_nullspace_limit`` defaulting to the number of columns of the model
     instead of HiGHS's 4000: past that limit HiGHS's active-set QP solver stops with
     ``solver_error`` ("Large nullspace"), which stopped l2-AROM on lymphoma (4026 features)
-    at its fourth soft-margin step; a limit given in ``solver_options`` wins. Anything else
-    gets the name itself.
+    at its fourth soft-margin step; a limit given in ``solver_options`` wins. Clarabel takes
+    :class:`zeronorm_opt._clarabel_cvxpy.UpdatingClarabel`, cvxpy's interface sending the
+    solver it keeps between re-solves only the data that changed (same problem, same
+    answer). Anything else gets the name itself.
     """
+    if name == "CLARABEL":
+        from ._clarabel_cvxpy import CLARABEL_UPDATES
+
+        return CLARABEL_UPDATES
     if name == "HIGHS":
         kind = problem_class(problem)
         if kind == "LP":
