@@ -157,6 +157,28 @@ def test_compiled_once_per_layout_while_weights_and_mask_change(data):
     np.testing.assert_allclose(again.coef, res.coef, atol=1e-9)
 
 
+def test_a_second_l2_fit_of_colon_size_compiles_no_layout_again():
+    """The four layouts of an l2-AROM fit on 62 × 2000 data (unmasked, masked, two restricted)
+    all stay compiled: a second fit from the start reuses every compiled problem (with three
+    kept, each layout evicted the one needed next and all four were compiled again)."""
+    rng = np.random.default_rng(4)
+    y = np.repeat([-1.0, 1.0], 31)
+    X = rng.normal(size=(62, 2000))
+    X[:, :10] += 0.8 * y[:, None]
+    f = MarginFormulation(X, y, "l2")
+    first = successive_linearisation(f, LogSurrogate(), normalise_weights=True)
+    problems = list(f._compiled.values())
+    caches = [p._cache.param_prog for p in problems]
+    assert len(problems) >= 4
+    f.set_active(np.ones(X.shape[1], dtype=bool))
+    f.set_weights(np.ones(X.shape[1]))
+    again = successive_linearisation(f, LogSurrogate(), normalise_weights=True)
+    assert list(f._compiled.values()) == problems
+    assert [p._cache.param_prog for p in problems] == caches
+    np.testing.assert_array_equal(again.support, first.support)
+    np.testing.assert_allclose(again.coef, first.coef, rtol=1e-6, atol=1e-9)
+
+
 @pytest.mark.parametrize("C", [None, 2.0])
 def test_every_layout_solves_the_same_lp(data, C):
     """The compact loss (no mask, the masked product, the product restricted to a superset of

@@ -82,8 +82,14 @@ class Formulation:
         """What the problem's expressions depend on besides the extensions (None: fixed)."""
         return None
 
-    #: How many compiled problems (layouts) a formulation keeps.
-    _MAX_COMPILED = 3
+    #: How many compiled problems (layouts) a formulation keeps, the least recently used dropped
+    #: first. A fit visits the unmasked layout, the masked one and one restricted layout per
+    #: halving of the active set down to ReweightedPenalty.SMALL_LAYOUT: 4 on colon (2000
+    #: features), 5-6 up to about 8000 features. With fewer slots than layouts a second fit
+    #: from the start recompiled every one of them (the first slot was always the one needed
+    #: next). The restricted problems shrink by half each, so together they hold at most about
+    #: as much as the masked one.
+    _MAX_COMPILED = 6
 
     @property
     def problem(self) -> cp.Problem:
@@ -92,7 +98,9 @@ class Formulation:
         key = self._layout_key()
         if self._problem is None or key != self._problem_key:
             problem = self._compiled.get(key)
-            if problem is None:
+            if problem is not None:
+                self._compiled[key] = self._compiled.pop(key)  # now the most recently used
+            else:
                 problem = cp.Problem(self.objective, self.constraints)
                 if not problem.is_dcp(dpp=True):
                     raise InputError(
