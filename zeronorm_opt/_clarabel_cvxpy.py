@@ -90,18 +90,20 @@ _CONE_FIELDS = ("zero", "nonneg", "exp", "soc", "psd", "p3d", "pnd")
 class _KeptSolver:
     """The Clarabel solver of one compiled problem and the data of its last update.
 
-    ``P``, ``A`` are the CSC matrices and ``q``, ``b`` the vectors of the last update, or None
-    after a setup (the next update then sends everything); ``source_P`` and ``upper_P`` are
-    the last ``P`` received and its upper triangle (``P`` is often the same object when its
-    parameters did not change).
+    ``P``, ``A`` are the CSC matrices and ``q``, ``b`` the vectors of the setup or the last
+    update; ``whole_next`` is True after a setup (the next update sends every value, as the
+    setup's equilibration may have rounded an entry differently); ``source_P`` and ``upper_P``
+    are the last ``P`` received and its upper triangle (``P`` is often the same object when
+    its parameters did not change).
     """
 
     solver: object
     cones: tuple
-    P: sp.csc_array | None = None
-    q: np.ndarray | None = None
-    A: sp.csc_array | None = None
-    b: np.ndarray | None = None
+    P: sp.csc_array
+    q: np.ndarray
+    A: sp.csc_array
+    b: np.ndarray
+    whole_next: bool = True
     source_P: object = None
     upper_P: sp.csc_array | None = None
 
@@ -170,9 +172,9 @@ class UpdatingClarabel(CLARABEL):
             settings = self.parse_solver_opts(verbose, solver_opts)
             cones = dims_to_solver_cones(dims)
             solver = clarabel.DefaultSolver(P, q, A, b, cones, settings)
-            kept = _KeptSolver(solver, _cone_key(dims))  # the next update sends everything
+            kept = _KeptSolver(solver, _cone_key(dims), P, q, A, b)
         else:
-            kept.P, kept.q, kept.A, kept.b = P, q, A, b
+            kept.P, kept.q, kept.A, kept.b, kept.whole_next = P, q, A, b, False
         kept.source_P, kept.upper_P = source_P, P
         results = solver.solve()
         if solver_cache is not None:
@@ -185,16 +187,24 @@ class UpdatingClarabel(CLARABEL):
         if not hasattr(solver, "update") or not solver.is_data_update_allowed():
             return None  # presolve or chordal decomposition: data updates not allowed
         settings = self.parse_solver_opts(verbose, solver_opts, solver.get_settings())
-        partial = (
-            kept.A is not None
-            and cones == kept.cones
+        same_structure = (
+            cones == kept.cones
             and q.size == kept.q.size
             and b.size == kept.b.size
             and _same_pattern(P, kept.P)
             and _same_pattern(A, kept.A)
         )
         try:
-            if partial:
+            if same_structure and kept.whole_next:
+                # Every value, as cvxpy sends them, without the CSC structure (known equal).
+                solver.update(
+                    P=np.ascontiguousarray(P.data, dtype=np.float64),
+                    q=np.ascontiguousarray(q, dtype=np.float64),
+                    A=np.ascontiguousarray(A.data, dtype=np.float64),
+                    b=np.ascontiguousarray(b, dtype=np.float64),
+                    settings=settings,
+                )
+            elif same_structure:
                 # Every block is updated, as cvxpy's whole update does (Clarabel then refreshes
                 # the norms of q and b it keeps); only the entries that differ are written.
                 changes = {}
