@@ -204,3 +204,21 @@ def test_a_parameter_change_after_an_infeasible_solve_is_applied():
         problem.solve(solver=CLARABEL_UPDATES)
         values.append(problem.status if problem.status != cp.OPTIMAL else round(problem.value, 6))
     assert values == [0.5, cp.INFEASIBLE, 0.125, 1.125]
+
+
+def test_without_kept_solvers_every_solve_sets_up_a_new_one(monkeypatch):
+    # A cvxpy that sets up a new Clarabel solver at every solve (1.6): so does the interface,
+    # and each answer is that of a solver set up on the data of that solve.
+    monkeypatch.setattr(CLARABEL_UPDATES, "keeps_solvers", False)
+    made = _counting_new_solvers(monkeypatch)
+    problem, x, draw = _scaled_qp(11)
+    twin, twin_x, _ = _scaled_qp(11)
+    for step in range(4):
+        draw(change_curvature=step == 2)
+        for mine, theirs in zip(problem.parameters(), twin.parameters(), strict=True):
+            theirs.value = mine.value
+        problem.solve(solver=CLARABEL_UPDATES)
+        twin.solve(solver="CLARABEL", warm_start=False)  # cvxpy's path without a kept solver
+        assert problem.solver_stats.num_iters == twin.solver_stats.num_iters
+        np.testing.assert_array_equal(x.value, twin_x.value)
+    assert len(made) == 2 * 4

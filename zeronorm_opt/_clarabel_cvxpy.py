@@ -24,7 +24,8 @@ cvxpy's interface with two changes:
   reweighting loop). The first update after a setup sends everything, as cvxpy does (the
   setup's own equilibration may round an entry differently). A change of the sparsity
   pattern, of the dimensions or of the cones takes cvxpy's path: a whole update, and a new
-  solver when Clarabel refuses it.
+  solver when Clarabel refuses it. With a cvxpy that sets up a new solver at every solve
+(1.6), so does this interface.
 
 The compilation, the options, the choice between updating the kept solver and a new one, and
 the mapping of the result back to the problem (``invert``) are cvxpy's, inherited; the
@@ -43,6 +44,7 @@ Journal of Machine Learning Research 17(83):1–5, 2016.
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass
 
 import cvxpy.settings as s
@@ -57,6 +59,15 @@ from cvxpy.reductions.solvers.conic_solvers.conic_solver import ConicSolver
 from ._param_application import parameter_application
 
 __all__ = ["CLARABEL_UPDATES", "UpdatingClarabel"]
+
+
+def _cvxpy_keeps_clarabel_solvers() -> bool:
+    """Whether this cvxpy updates the Clarabel solver of the last solve instead of a new one.
+
+    cvxpy 1.6 set up a new solver at every solve; later releases keep it, and their
+    ``parse_solver_opts`` takes the settings to update (the feature checked here).
+    """
+    return "settings" in inspect.signature(CLARABEL.parse_solver_opts).parameters
 
 
 def _changed(new: np.ndarray, old: np.ndarray) -> np.ndarray:
@@ -124,6 +135,9 @@ class UpdatingClarabel(CLARABEL):
     (6.0, 'CLARABEL_UPDATES')
     """
 
+    #: Whether solvers are kept and updated between solves, as the installed cvxpy does.
+    keeps_solvers = _cvxpy_keeps_clarabel_solvers()
+
     def name(self) -> str:
         return "CLARABEL_UPDATES"
 
@@ -154,7 +168,7 @@ class UpdatingClarabel(CLARABEL):
         q = data[s.C]
         dims = data[ConicSolver.DIMS]
         kept = None
-        if warm_start and solver_cache is not None:
+        if warm_start and solver_cache is not None and self.keeps_solvers:
             kept = solver_cache.get(self.name())
             if not isinstance(kept, _KeptSolver):
                 kept = None
