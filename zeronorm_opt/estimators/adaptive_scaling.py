@@ -149,11 +149,17 @@ class AdaptiveScaling(SelectorMixin, ClassifierMixin, BaseEstimator):
         90.0 % (50, 50 and 319 draws), with the same test error; with ``C="cv"`` and
         ``"rbf"`` both levels chose the same model on 10 of 10 draws at 100 points (9 of 10 at
         50, the tenth sparser at 0.01). At 0.001 relevant features start to be lost (50 points:
-        recall 98 %). Linear kernel, 0.05: on the linear problem of Weston et al. (2003)
-        (202 features, 20 draws) the chosen model keeps 0.1–0.2 noise features on average at
-        either level; at 50 points the test has little power and 0.01 drops one of the two
-        relevant groups in 7 draws of 20 (test error 8.5 %), 0.05 in 2 (4.8 %); at 100 points
-        both keep both groups on every draw (test error 2.7 % at 0.01, 2.0 % at 0.05).
+        recall 98 %). Polynomial kernel (degree 2, the same problem, 20 draws of master seed 0,
+        the levels compared on the same grid fits): at 100 points 0.01 keeps 6.9 features
+        against 10.8 at 0.05 with the same recall (100 %) and test error (6.2 vs 6.1 %), 0.001
+        keeps 4.5 (6.5 %); at 50 points every level chooses the same models (11.8 features,
+        8.3 %). The quadratic kernel's scale factors isolate exactly ``{x1, x2}`` in one draw
+        of 20 at 100 points, where the Gaussian kernel's do in all. Linear kernel, 0.05: on the
+        linear problem of Weston et al. (2003) (202 features, 20 draws) the chosen model keeps
+        0.1–0.2 noise features on average at either level; at 50 points the test has little
+        power and 0.01 drops one of the two relevant groups in 7 draws of 20 (test error
+        8.5 %), 0.05 in 2 (4.8 %); at 100 points both keep both groups on every draw (test
+        error 2.7 % at 0.01, 2.0 % at 0.05).
     max_iter : int, default=100
         Maximum number of outer loops (SVM solves) of the alternating scheme.
     tol : float, default=1e-3
