@@ -182,3 +182,36 @@ def test_e7_polynomials_have_the_papers_number_of_relevant_inputs():
         assert round(np.mean(fixed)) == header
         if sparseness == 0.95:
             assert round(np.mean(binomial)) == header - 1
+    # Weston et al.'s polynomial experiment (cited by Català and Martin for this one) maps the
+    # inputs to the ordered monomials, x_i x_j and x_j x_i apart: 20 + 400 coordinates. Drawn
+    # there, 3 % of them non-zero, a polynomial has about 15 relevant inputs, not "(10)".
+    ordered = []
+    for _ in range(2000):
+        terms = rng.choice(420, size=round(0.03 * 420), replace=False)
+        products = terms[terms >= 20] - 20
+        inputs = set(terms[terms < 20]) | set(products // 20) | set(products % 20)
+        ordered.append(len(inputs))
+    assert round(np.mean(ordered)) >= 14
+
+
+def test_e7_larger_validation_set_extends_the_runners_draw(monkeypatch):
+    # E7Config(n_val=...) beyond the paper's 100 keeps the runner's training set and its first
+    # 100 validation examples (docs/methods/differences.rst compares the sizes on one path).
+    import zeronorm_opt.experiments.alignment_polynomials as e7
+    from zeronorm_opt.experiments.alignment_polynomials import run_trial
+
+    seen = {}
+
+    class Spy(AlignmentSelector):
+        def fit(self, X, y, X_val=None, y_val=None):
+            seen[len(X_val)] = (X.copy(), y.copy(), X_val.copy(), y_val.copy())
+            return super().fit(X, y, X_val=X_val, y_val=y_val)
+
+    monkeypatch.setattr(e7, "AlignmentSelector", Spy)
+    for n_val in (100, 400):
+        config = E7Config(targets=["sp0.97"], train_sizes=[50], n_val=n_val, n_test=40)
+        (record,) = run_trial(config, 1, "sp0.97", 50, ["dFSA"])
+        assert record["status"] == "ok"
+    (X, y, X_val, y_val), (X4, y4, X_val4, y_val4) = seen[100], seen[400]
+    assert np.array_equal(X, X4) and np.array_equal(y, y4)
+    assert np.array_equal(X_val4[:100], X_val) and np.array_equal(y_val4[:100], y_val)
