@@ -7,7 +7,12 @@ from sklearn.svm import SVC
 from zeronorm_opt import AROM, LogSurrogate, successive_linearisation
 from zeronorm_opt.exceptions import InfeasibleError, InputError, NotSeparableError, SolverError
 from zeronorm_opt.fast.svm_dual import LibsvmRescaledDual, l2_arom_dual_path
-from zeronorm_opt.fast.svm_primal_ipm import IPM_TOL, IpmRescaledSVM, svm_primal_ipm
+from zeronorm_opt.fast.svm_primal_ipm import (
+    IPM_TOL,
+    IpmRescaledSVM,
+    svm_primal_ipm,
+    svm_primal_ipm_working_set,
+)
 from zeronorm_opt.formulations import RescaledSVMDual
 from zeronorm_opt.formulations.contract import check_linearisable
 
@@ -187,3 +192,40 @@ def test_estimator_takes_the_ipm_backend_with_the_libsvm_result():
         AROM(penalty="l1", backend="ipm").fit(X, y)
     with pytest.raises(InputError, match="backend='ipm'"):
         AROM(penalty="l2", backend="ipm", slack_penalty="l0", slack_scale=0.5).fit(X, y)
+
+
+@pytest.mark.parametrize("C", [1.0, None])
+def test_working_set_rounds_reach_the_solution_on_all_examples(C):
+    A, y = _tall_data(m=600, n=5, seed=6, flip=0.1 if C else 0.0)
+    full = svm_primal_ipm(A, y, C)
+    sol, rounds = svm_primal_ipm_working_set(A, y, C, rows=np.arange(0, 600, 20))
+    assert rounds > 1  # the 30 starting examples were not enough: a real comparison
+    np.testing.assert_allclose(sol.w, full.w, atol=1e-6 * np.abs(full.w).max())
+    assert sol.b == pytest.approx(full.b, abs=1e-6)
+    np.testing.assert_allclose(sol.alpha, full.alpha, atol=1e-6 * full.alpha.max())
+    assert np.min(y * (A @ sol.w + sol.b) + sol.slack) >= 1 - 1e-6
+
+
+def test_working_set_finds_an_inseparable_hard_margin(inseparable_data):
+    X, y = inseparable_data
+    y = y.astype(float)
+    rows = [0, 40]  # one point of each class: separable alone
+    with pytest.raises(NotSeparableError):
+        svm_primal_ipm_working_set(X, y, None, rows=rows)
+
+
+def test_later_steps_start_from_the_last_margin_and_equal_a_fresh_solve():
+    # The second solve of a step object starts from a working set; a fresh object at the
+    # same weights solves on all examples: same answer.
+    X, y = _tall_data(m=2000, n=10, seed=7, flip=0.02)
+    weights = np.linspace(1.0, 3.0, X.shape[1])
+    warm = IpmRescaledSVM(X, y, C=1.0)
+    warm.solve()
+    warm.set_weights(weights)
+    warm.solve()
+    fresh = IpmRescaledSVM(X, y, C=1.0)
+    fresh.set_weights(weights)
+    fresh.solve()
+    assert fresh.working_set_size == len(y) and warm.working_set_size < len(y) / 2
+    np.testing.assert_allclose(warm.coef_value(), fresh.coef_value(), atol=1e-6)
+    assert warm.bias() == pytest.approx(fresh.bias(), abs=1e-6)
