@@ -10,7 +10,7 @@ the package paths reach the same support. Usage, from the repository root::
 
    python -m benchmarks.bench_l2_backends [SHAPE ...]      # SHAPE as 3000x100; default: a grid
 
-The rule it supports (``"auto"`` takes the interior-point method when ``m ≥ 5 n``, libsvm
+The rule it supports (``"auto"`` takes the interior-point method when ``m ≥ 3 n``, libsvm
 otherwise) is stated in the docstring of :class:`zeronorm_opt.AROM` and on the benchmarks page.
 """
 

@@ -168,7 +168,7 @@ class AROM(_BinaryZeroNorm):
         (:class:`~zeronorm_opt.fast.svm_primal_ipm.IpmRescaledSVM`: cost linear in m; same
         supports and iterates, tested). ``"auto"``: a fast path when it solves exactly the
         problem these options describe — HiGHS for ``penalty="l1"``; for ``penalty="l2"``
-        on dense X, the interior-point method when ``m ≥ 5 n``
+        on dense X, the interior-point method when ``m ≥ 3 n``
         (``IPM_MIN_EXAMPLES_PER_FEATURE``; not with ``slack_penalty="l0"``) and libsvm
         otherwise (the measured crossover, see the benchmarks page) — and cvxpy when any of
         ``extra_constraints``, ``solver``, ``solver_options`` or ``surrogate`` (for the l2
