@@ -6,8 +6,10 @@ each Newton step of a primal–dual interior-point method reduces to the normal 
 ``E = diag(1, …, 1, 0)``: the bias is not penalised), formed by one BLAS ``syrk`` in
 ``O(m |K|²)`` and solved by Cholesky; about 15–30 such steps reach 1e-8 whatever m (Ferris and
 Munson, 2002; Gertz and Wright, 2003). :func:`svm_primal_ipm` is the solver,
-:class:`IpmRescaledSVM` the l2-AROM step built on it for the successive-linearisation driver,
-a sibling of :class:`~zeronorm_opt.fast.svm_dual.LibsvmRescaledDual`.
+:func:`svm_primal_ipm_working_set` runs it on a working set of examples grown until it is
+optimal for all (chunking), and :class:`IpmRescaledSVM` is the l2-AROM step built on them for
+the successive-linearisation driver, a sibling of
+:class:`~zeronorm_opt.fast.svm_dual.LibsvmRescaledDual`.
 """
 
 from __future__ import annotations
