@@ -1,10 +1,10 @@
 """The linear SVM by a primal–dual interior-point method whose cost grows linearly in m.
 
-For many more examples than features (m ≫ |K|) the l2-AROM step is best solved in the primal:
-each Newton step of a primal–dual interior-point method reduces to the normal equations
+With many more examples than active features (``m ≫ |K|``) the l2-AROM step is best solved
+in the primal: each Newton step of a primal–dual interior-point method reduces to the normal equations
 ``(E + Bᵀ D⁻¹ B) (Δw, Δb) = r`` of order ``|K| + 1`` (``B = [X_K ∘ z_K, 1]``, ``D`` diagonal,
 ``E = diag(1, …, 1, 0)``: the bias is not penalised), formed by one BLAS ``syrk`` in
-``O(m |K|²)`` and solved by Cholesky; about 15–30 such steps reach 1e-8 whatever m (Ferris and
+``O(m |K|²)`` and solved by Cholesky; about 13–30 such steps reach 1e-8 whatever m (Ferris and
 Munson, 2002; Gertz and Wright, 2003). :func:`svm_primal_ipm` is the solver,
 :func:`svm_primal_ipm_working_set` runs it on a working set of examples grown until it is
 optimal for all (chunking), and :class:`IpmRescaledSVM` is the l2-AROM step built on them for
@@ -414,8 +414,8 @@ class IpmRescaledSVM:
     ``v = z ∘ w``. Same protocol as :class:`~zeronorm_opt.fast.svm_dual.LibsvmRescaledDual`
     (the driver's weights ``c`` are scales ``z = 1/√c``), but each solve costs
     ``O(m |K|²)`` per interior-point iteration: linear in the number of examples, the path
-    for m ≫ |K| where libsvm's SMO grows faster than linearly. The first solve takes all the
-    examples; each later one starts from those near the last model's margin and adds the
+    for ``m ≫ |K|`` where libsvm's SMO grows faster than linearly. The first solve takes all
+    the examples; each later one starts from those near the last model's margin and adds the
     violators (:func:`svm_primal_ipm_working_set`): the support vectors change little from
     one l2-AROM step to the next.
 
