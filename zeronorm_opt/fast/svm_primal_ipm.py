@@ -1,9 +1,9 @@
 """The linear SVM by a primal–dual interior-point method whose cost grows linearly in m.
 
 With many more examples than active features (``m ≫ |K|``) the l2-AROM step is best solved
-in the primal: each Newton step of a primal–dual interior-point method reduces to the normal equations
-``(E + Bᵀ D⁻¹ B) (Δw, Δb) = r`` of order ``|K| + 1`` (``B = [X_K ∘ z_K, 1]``, ``D`` diagonal,
-``E = diag(1, …, 1, 0)``: the bias is not penalised), formed by one BLAS ``syrk`` in
+in the primal: each Newton step of a primal–dual interior-point method reduces to the normal
+equations ``(E + Bᵀ D⁻¹ B) (Δw, Δb) = r`` of order ``|K| + 1`` (``B = [X_K ∘ z_K, 1]``, ``D``
+diagonal, ``E = diag(1, …, 1, 0)``: the bias is not penalised), formed by one BLAS ``syrk`` in
 ``O(m |K|²)`` and solved by Cholesky; about 13–30 such steps reach 1e-8 whatever m (Ferris and
 Munson, 2002; Gertz and Wright, 2003). :func:`svm_primal_ipm` is the solver,
 :func:`svm_primal_ipm_working_set` runs it on a working set of examples grown until it is
