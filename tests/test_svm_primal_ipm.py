@@ -194,12 +194,14 @@ def test_estimator_takes_the_ipm_backend_with_the_libsvm_result():
         AROM(penalty="l2", backend="ipm", slack_penalty="l0", slack_scale=0.5).fit(X, y)
 
 
-@pytest.mark.parametrize("C", [1.0, None])
+@pytest.mark.parametrize("C", [10.0, None])
 def test_working_set_rounds_reach_the_solution_on_all_examples(C):
-    A, y = _tall_data(m=600, n=5, seed=6, flip=0.1 if C else 0.0)
+    # Soft margin: about 30 multipliers end at C (margin errors), the set stays a quarter of m.
+    A, y = _tall_data(m=600, n=5, seed=6, flip=0.0)
     full = svm_primal_ipm(A, y, C)
     sol, rounds = svm_primal_ipm_working_set(A, y, C, rows=np.arange(0, 600, 20))
-    assert rounds > 1  # the 30 starting examples were not enough: a real comparison
+    # The 30 starting examples were not enough, and the set never grew to all of them.
+    assert rounds > 1 and np.count_nonzero(sol.alpha) < 200
     np.testing.assert_allclose(sol.w, full.w, atol=1e-6 * np.abs(full.w).max())
     assert sol.b == pytest.approx(full.b, abs=1e-6)
     np.testing.assert_allclose(sol.alpha, full.alpha, atol=1e-6 * full.alpha.max())
