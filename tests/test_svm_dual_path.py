@@ -157,13 +157,21 @@ def test_auto_kernel_forms_the_gram_matrix_only_while_it_fits(e1_data, monkeypat
         LibsvmRescaledDual(X, y, kernel="rbf")
 
 
-def test_auto_backend_takes_libsvm_for_tall_dense_data_with_the_cvxpy_result():
-    # m > n: "auto" now picks libsvm too (faster than the primal QP at every measured shape)
-    # and reaches the primal formulation's support and model.
-    X, y = _tall_data(seed=1)
+@pytest.mark.parametrize(("m", "expected"), [(150, "ipm"), (100, "libsvm")])
+def test_auto_backend_takes_a_fast_path_by_shape_with_the_cvxpy_result(m, expected):
+    # 40 features: the interior point from m = 3 n = 120 examples on, libsvm's dual below;
+    # either reaches the primal formulation's support and model.
+    X, y = _tall_data(m=m, seed=1)
     fast = AROM(penalty="l2", C=1.0).fit(X, y)
     primal = AROM(penalty="l2", C=1.0, backend="cvxpy").fit(X, y)
-    assert (fast.backend_, primal.backend_) == ("libsvm", "cvxpy")
+    assert (fast.backend_, primal.backend_) == (expected, "cvxpy")
     np.testing.assert_array_equal(fast.support_, primal.support_)
     np.testing.assert_allclose(fast.coef_, primal.coef_, atol=1e-4 * np.abs(primal.coef_).max())
     assert fast.n_iter_ == primal.n_iter_
+
+
+def test_auto_backend_keeps_libsvm_for_the_l0_slacks_and_cvxpy_for_user_additions():
+    X, y = _tall_data(m=150, seed=1)
+    assert AROM(penalty="l2", slack_penalty="l0")._choose_backend(X) == "libsvm"
+    assert AROM(penalty="l2", C=1.0, solver="CLARABEL")._choose_backend(X) == "cvxpy"
+    assert AROM(penalty="l2", C=1.0, epsilon=0.1)._choose_backend(X) == "cvxpy"

@@ -18,6 +18,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from ..exceptions import InputError
 from ..fast.highs_lp import fsv_highs, l1_arom_highs
 from ..fast.svm_dual import l2_arom_dual_path
+from ..fast.svm_primal_ipm import IPM_MIN_EXAMPLES_PER_FEATURE
 from ..formulations import FSVFormulation, MarginFormulation
 from ..formulations.binary import check_slack_penalty
 from ..surrogates import ExpSurrogate, LogSurrogate
@@ -152,7 +153,7 @@ class AROM(_BinaryZeroNorm):
         and to the refit. It receives the formulation of the current fit: its variables
         (``formulation.v`` the weights, ``formulation.b`` the bias) and its training data
         (``formulation.X``, ``formulation.y`` in ±1), e.g. ``lambda f: [f.v[0] >= 0.1]``.
-    backend : {"auto", "cvxpy", "highs", "libsvm"}, default="auto"
+    backend : {"auto", "cvxpy", "highs", "libsvm", "ipm"}, default="auto"
         ``"cvxpy"``: the declarative reweighted formulation through the driver (any cvxpy
         solver, user constraints). ``"highs"``: for ``penalty="l1"`` only, the same LPs
         built once in split variables in HiGHS and re-solved from the previous basis as only
@@ -161,15 +162,19 @@ class AROM(_BinaryZeroNorm):
         on the rescaled active features solved by libsvm
         (:class:`~zeronorm_opt.fast.svm_dual.LibsvmRescaledDual`: their Gram matrix up to
         m = 4096 samples, the linear kernel beyond; same supports and iterates as the cvxpy
-        form, tested). ``"auto"``: a fast path when it solves exactly the problem these
-        options describe — HiGHS for ``penalty="l1"``, libsvm for ``penalty="l2"`` when X is
-        dense (of any shape: it was faster than the primal QP through cvxpy at every shape
-        measured, m from 300 to 10 000 and n from 10 to 1000, see the benchmarks page) — and
-        cvxpy when any of
-        ``extra_constraints``, ``solver``, ``solver_options`` or ``surrogate`` (for libsvm
-        also ``epsilon > 0``) asks for the formulation. A ``scipy.sparse`` X is never
-        densified by the HiGHS and cvxpy paths (same result as the dense X); libsvm's dual
-        needs dense data and raises a TypeError for it.
+        form, tested). ``"ipm"``: for ``penalty="l2"`` with hinge slacks only, the same SVM
+        in the primal by a primal–dual interior-point method whose normal equations have the
+        order of the active features
+        (:class:`~zeronorm_opt.fast.svm_primal_ipm.IpmRescaledSVM`: cost linear in m; same
+        supports and iterates, tested). ``"auto"``: a fast path when it solves exactly the
+        problem these options describe — HiGHS for ``penalty="l1"``; for ``penalty="l2"``
+        on dense X, the interior-point method when ``m ≥ 3 n``
+        (``IPM_MIN_EXAMPLES_PER_FEATURE``; not with ``slack_penalty="l0"``) and libsvm
+        otherwise (the measured crossover, see the benchmarks page) — and cvxpy when any of
+        ``extra_constraints``, ``solver``, ``solver_options`` or ``surrogate`` (for the l2
+        fast paths also ``epsilon > 0``) asks for the formulation. A ``scipy.sparse`` X is
+        never densified by the HiGHS and cvxpy paths (same result as the dense X); the l2
+        fast paths need dense data and raise a TypeError for it.
 
     Attributes
     ----------
@@ -183,7 +188,7 @@ class AROM(_BinaryZeroNorm):
         and time.
     n_iter_ : int
     stop_reason_ : {"converged", "max_iter", "budget"}
-    backend_ : {"cvxpy", "highs", "libsvm"}
+    backend_ : {"cvxpy", "highs", "libsvm", "ipm"}
         What solved the steps.
     required_features_ : ndarray of int
         With a budget and ``extra_constraints``: features kept because the constraints
@@ -223,7 +228,7 @@ class AROM(_BinaryZeroNorm):
         "slack_penalty": [StrOptions({"hinge", "l0"})],
         "slack_scale": [Interval(Real, 0, None, closed="neither")],
         "refit_C": [Interval(Real, 0, None, closed="neither")],
-        "backend": [StrOptions({"auto", "cvxpy", "highs", "libsvm"})],
+        "backend": [StrOptions({"auto", "cvxpy", "highs", "libsvm", "ipm"})],
         **_COMMON_CONSTRAINTS,
     }
 
@@ -292,7 +297,7 @@ class AROM(_BinaryZeroNorm):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = self.backend != "libsvm"
+        tags.input_tags.sparse = self.backend not in ("libsvm", "ipm")
         return tags
 
     def _sparse_alternative(self) -> str:
@@ -325,15 +330,31 @@ class AROM(_BinaryZeroNorm):
                     "'auto') for this configuration."
                 )
             return "libsvm"
+        ipm_fits = not (self.slack_penalty == "l0" or wants_formulation)
+        if self.backend == "ipm":
+            if self.penalty != "l2" or not ipm_fits:
+                raise InputError(
+                    "backend='ipm' (the l2 step by an interior-point method in the primal) "
+                    "serves penalty='l2' with AROM's own surrogate (epsilon=0) and the hinge "
+                    "slacks, and takes neither extra_constraints nor a cvxpy solver/"
+                    "solver_options; pass backend='libsvm' (slack_penalty='l0') or 'cvxpy' "
+                    "(or 'auto') for this configuration."
+                )
+            return "ipm"
         # libsvm's dual beat (or tied) the primal QP through cvxpy/Clarabel at every shape
-        # measured, m ≥ n included (m = 1000, n = 1000: 0.3 s against 44 s; m = 3000, n = 10:
-        # 0.8 s each), so "auto" takes it for any dense X.
+        # measured (m = 1000, n = 1000: 0.3 s against 44 s; m = 3000, n = 10: 0.8 s each);
+        # with many more examples than features its SMO grows faster than linearly in m and
+        # the primal interior-point step, O(m n²) per iteration, wins (benchmarks page).
         if (
             self.backend == "auto"
             and self.penalty == "l2"
-            and not sp.issparse(X)  # libsvm's path needs dense X; the primal keeps X sparse
+            and not sp.issparse(X)  # the fast paths need dense X; the primal keeps X sparse
         ):
-            return "cvxpy" if wants_formulation else "libsvm"
+            if wants_formulation:
+                return "cvxpy"
+            m, n = X.shape
+            tall = m >= IPM_MIN_EXAMPLES_PER_FEATURE * n
+            return "ipm" if tall and ipm_fits else "libsvm"
         return "cvxpy"
 
     def _run_path(self, X, y_fit, budget):
@@ -351,7 +372,7 @@ class AROM(_BinaryZeroNorm):
                 slack_scale=self.slack_scale,
             )
             return result, (v, b)
-        if self.backend_ != "libsvm":
+        if self.backend_ not in ("libsvm", "ipm"):
             return super()._run_path(X, y_fit, budget)
         result, b = l2_arom_dual_path(
             X,
@@ -362,6 +383,7 @@ class AROM(_BinaryZeroNorm):
             tol=self.tol,
             prune_tol=self.prune_tol,
             n_features_to_select=budget,
+            backend=self.backend_,
         )
         return result, (result.coef[: X.shape[1]], b)
 

@@ -25,6 +25,7 @@ from ..formulations.penalty import check_weights
 from ..formulations.svm_dual import RescaledSVMDual
 from ..solvers import SolveInfo
 from ..surrogates import LogSurrogate
+from .svm_primal_ipm import IpmRescaledSVM
 
 __all__ = [
     "GRAM_MAX_BYTES",
@@ -320,7 +321,9 @@ def l2_arom_dual_path(
     """l2-AROM through the dual, run by the successive-linearisation driver.
 
     :func:`~zeronorm_opt.driver.successive_linearisation` with ``LogSurrogate()`` (ε = 0) and
-    normalised weights drives :class:`LibsvmRescaledDual` (``backend="libsvm"``) or
+    normalised weights drives :class:`LibsvmRescaledDual` (``backend="libsvm"``),
+    :class:`~zeronorm_opt.fast.svm_primal_ipm.IpmRescaledSVM` (``backend="ipm"``: the same
+    step in the primal by an interior-point method, linear in m; no ``slack_scale``) or
     :class:`~zeronorm_opt.formulations.RescaledSVMDual` (``backend="cvxpy"``): the weights
     ``1/z²`` with ``z = |v|/max|v|`` are AROM's scale factors. The records hold the objective
     ``C Σ ξ + ½ Σ_j ln v_j²`` over the remaining coordinates, the support size, the
@@ -344,17 +347,27 @@ def l2_arom_dual_path(
     J. Weston, A. Elisseeff, B. Schölkopf and M. Tipping, "Use of the zero-norm with linear models
     and kernel methods", Journal of Machine Learning Research 3:1439–1461, 2003.
     """
-    if backend not in ("cvxpy", "libsvm"):
-        raise InputError(f"backend must be 'cvxpy' or 'libsvm'; got {backend!r}.")
+    if backend not in ("cvxpy", "libsvm", "ipm"):
+        raise InputError(f"backend must be 'cvxpy', 'libsvm' or 'ipm'; got {backend!r}.")
+    if backend == "ipm" and slack_scale is not None:
+        raise InputError(
+            "backend='ipm' solves the SVM in the primal without the l0-slack augmentation; "
+            "pass backend='libsvm' or 'cvxpy' with slack_scale."
+        )
     prune_tol = tol if prune_tol is None else prune_tol
-    # One BLAS thread for the libsvm path: its BLAS work (the separability check's singular
-    # values, the m × m Gram products) is small, and OpenBLAS's threads only spin and wait on
-    # a busy machine (colon under load ~4.7: the check took 0.68 s with two threads, ~5 ms
-    # with one). The cvxpy path leaves the threads to its solver.
-    threads = threadpool_limits(limits=1, user_api="blas") if backend == "libsvm" else nullcontext()
+    # One BLAS thread for the fast paths: libsvm's BLAS work (the separability check's
+    # singular values, the m × m Gram products) is small, and OpenBLAS's threads only spin and
+    # wait on a busy machine (colon under load ~4.7: the check took 0.68 s with two threads,
+    # ~5 ms with one); the interior-point step's syrk and Cholesky of order ≤ 1001 ran 10–20
+    # times slower with two threads on the shared 2-core machine (300 × 1000: 3.5 s against
+    # 0.19 s). The cvxpy path leaves the threads to its solver.
+    fast = backend in ("libsvm", "ipm")
+    threads = threadpool_limits(limits=1, user_api="blas") if fast else nullcontext()
     with threads:
         if backend == "libsvm":
             step = LibsvmRescaledDual(X, y, C=C, slack_scale=slack_scale)
+        elif backend == "ipm":
+            step = IpmRescaledSVM(X, y, C=C)
         else:
             step = RescaledSVMDual(X, y, C=C, slack_scale=slack_scale)
         # The l2-AROM surrogate ½ Σ ln v_j² (log with ε = 0 on h = v²) and AROM's scale
