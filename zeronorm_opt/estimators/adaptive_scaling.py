@@ -145,8 +145,8 @@ class AdaptiveScaling(SelectorMixin, ClassifierMixin, BaseEstimator):
         estimated errors of 150 for 4–10 % test error), and at 0.05 the sign test rejects the
         two-feature models against it once ``m`` is large enough to give it power. On the
         52-feature problem (``tol=1e-5``; 50 / 100 / 150 training points) level 0.01 kept
-        exactly ``{x1, x2}`` in 94 / 100 / 98.1 % of the draws where 0.05 did in 88 / 92 /
-        90.0 % (50, 50 and 319 draws), with the same test error; with ``C="cv"`` and
+        exactly ``{x1, x2}`` in 94 / 100 / 98.0 % of the draws where 0.05 did in 88 / 92 /
+        89.0 % (50, 50 and 500 draws), with the same test error; with ``C="cv"`` and
         ``"rbf"`` both levels chose the same model on 10 of 10 draws at 100 points (9 of 10 at
         50, the tenth sparser at 0.01). At 0.001 relevant features start to be lost (50 points:
         recall 98 %). Polynomial kernel (degree 2, the same problem, 20 draws of master seed 0,
