@@ -56,7 +56,7 @@ from cvxpy.reductions.solvers.conic_solvers.clarabel_conif import (
 )
 from cvxpy.reductions.solvers.conic_solvers.conic_solver import ConicSolver
 
-from ._param_application import parameter_application
+from ._param_application import conic_solver_data
 
 __all__ = ["CLARABEL_UPDATES", "UpdatingClarabel"]
 
@@ -147,16 +147,7 @@ class UpdatingClarabel(CLARABEL):
             # A cvxpy release without ConicSolver's data-preparation step (an internal) keeps
             # cvxpy's own apply.
             return super().apply(problem)
-        problem, data, inv_data = self._prepare_data_and_inv_data(problem)
-        applied = parameter_application(problem).apply(problem)
-        if applied.P is not None:
-            data[s.P] = applied.P
-        data[s.C] = applied.c
-        inv_data[s.OFFSET] = applied.offset
-        data[s.A] = applied.A
-        data[s.B] = applied.b
-        data[s.LOWER_BOUNDS] = problem.lower_bounds
-        data[s.UPPER_BOUNDS] = problem.upper_bounds
+        _, data, inv_data = conic_solver_data(self, problem)
         return data, inv_data
 
     def solve_via_data(self, data, warm_start: bool, verbose: bool, solver_opts, solver_cache=None):

@@ -62,7 +62,7 @@ from cvxpy.reductions.solvers.conic_solvers.highs_conif import (
 )
 from cvxpy.reductions.solvers.qp_solvers.highs_qpif import HIGHS as CvxpyHighsQP
 
-from ._param_application import ParameterApplication, parameter_application
+from ._param_application import ParameterApplication, conic_solver_data, parameter_application
 
 __all__ = [
     "ARRAY_HIGHS",
@@ -105,14 +105,7 @@ class ArrayHighs(HIGHS):
             # A quadratic objective is not this interface's case; a cvxpy release without
             # ConicSolver's data-preparation step (an internal) keeps cvxpy's own apply.
             return super().apply(problem)
-        problem, data, inv_data = self._prepare_data_and_inv_data(problem)
-        applied = parameter_application(problem).apply(problem)
-        data[s.C] = applied.c
-        inv_data[s.OFFSET] = applied.offset
-        data[s.A] = applied.A
-        data[s.B] = applied.b
-        data[s.LOWER_BOUNDS] = problem.lower_bounds
-        data[s.UPPER_BOUNDS] = problem.upper_bounds
+        problem, data, inv_data = conic_solver_data(self, problem)
         variables = problem.x
         data[s.BOOL_IDX] = [int(t[0]) for t in variables.boolean_idx]
         data[s.INT_IDX] = [int(t[0]) for t in variables.integer_idx]

@@ -35,11 +35,12 @@ from __future__ import annotations
 import weakref
 from typing import NamedTuple
 
+import cvxpy.settings as s
 import numpy as np
 from cvxpy.cvxcore.python import canonInterface
 from scipy.sparse import csc_array
 
-__all__ = ["ConicData", "ParameterApplication", "parameter_application"]
+__all__ = ["ConicData", "ParameterApplication", "conic_solver_data", "parameter_application"]
 
 
 class ConicData(NamedTuple):
@@ -214,3 +215,24 @@ def parameter_application(prog) -> ParameterApplication:
     if application is None:
         application = _APPLICATIONS[prog] = ParameterApplication(prog)
     return application
+
+
+def conic_solver_data(solver, problem):
+    """``ConicSolver.apply``'s data for ``problem``, the values applied by ParameterApplication.
+
+    ``solver`` is a cvxpy conic solver interface (it must have cvxpy's internal
+    ``_prepare_data_and_inv_data``; callers keep cvxpy's own ``apply`` otherwise). Returns the
+    compiled problem, the solver data and the inverse data, as that step does; an interface
+    adds its own entries (e.g. HiGHS's integer indices) to them.
+    """
+    problem, data, inv_data = solver._prepare_data_and_inv_data(problem)
+    applied = parameter_application(problem).apply(problem)
+    if applied.P is not None:
+        data[s.P] = applied.P
+    data[s.C] = applied.c
+    inv_data[s.OFFSET] = applied.offset
+    data[s.A] = applied.A
+    data[s.B] = applied.b
+    data[s.LOWER_BOUNDS] = problem.lower_bounds
+    data[s.UPPER_BOUNDS] = problem.upper_bounds
+    return problem, data, inv_data
