@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy.linalg import LinAlgError, cho_factor, cho_solve
-from scipy.linalg.blas import dsyrk
+from scipy.linalg.blas import dsyrk, ssyrk
 
 from .._validation import check_active_mask
 from ..exceptions import InputError, NotSeparableError, SolverError
@@ -64,6 +64,25 @@ WORKING_SET_BAND = 0.5
 #: ending on 1491 examples took 1.0 s against 11.5 s for all.
 _WORKING_SET_MAX_FRACTION = 1 / 3
 
+#: The normal equations are formed and factored in float32 (``ssyrk`` and Cholesky in half
+#: the time of float64's) while the iterate is farther than this from the solution (the
+#: largest relative residual or gap), in float64 from then on: the Newton directions need not
+#: be exact far from the solution, as the residuals themselves are always computed in
+#: float64. Step 1 of l2-AROM (1000 features, soft margin, one thread, load ~3): 16 of 20
+#: iterations in float32 at m = 10 000, the same number of iterations, 0.6× the time;
+#: 0.7× at m = 3000.
+_SINGLE_UNTIL = 1e-3
+
+#: A float32 iteration whose step is shorter than this switches to float64 for the rest of
+#: the solve (rounding in the directions, not the problem, would be the likely cause).
+_SINGLE_MIN_STEP = 0.05
+
+#: Gondzio's multiple centrality correctors after Mehrotra's: at most this many extra
+#: directions per iteration, each one solve with the factor already made (``O(m p)`` against
+#: the ``O(m p²)`` factorisation), kept while they lengthen the step. Step 1 at
+#: m = 10 000 × 1000: 16 iterations with two, 19 with one, 20 with none.
+_N_CORRECTORS = 2
+
 #: Fraction of the step to the boundary of the positive orthant (Mehrotra's usual 0.99–0.995).
 _TO_BOUNDARY = 0.995
 
@@ -101,10 +120,13 @@ class IpmSolution:
 
 
 def _normal_matrix(B: np.ndarray, inv_d: np.ndarray) -> np.ndarray:
-    """``E + Bᵀ diag(inv_d) B`` (upper triangle), ``E = diag(1, …, 1, 0)``, by one ``syrk``."""
-    scaled = B * np.sqrt(inv_d)[:, None]
-    # dsyrk on the Fortran view of scaledᵀ computes scaledᵀ scaled without copying the data.
-    M = dsyrk(1.0, scaled.T)
+    """``E + Bᵀ diag(inv_d) B`` (upper triangle), ``E = diag(1, …, 1, 0)``, by one ``syrk``.
+
+    In the precision of ``B`` (float32 or float64).
+    """
+    scaled = B * np.sqrt(inv_d).astype(B.dtype)[:, None]
+    # syrk on the Fortran view of scaledᵀ computes scaledᵀ scaled without copying the data.
+    M = (ssyrk if B.dtype == np.float32 else dsyrk)(1.0, scaled.T)
     M[np.diag_indices(M.shape[0] - 1)] += 1.0
     return M
 
@@ -205,7 +227,7 @@ def svm_primal_ipm(
                 solver="ipm",
             )
         try:
-            state.factor()
+            state.factor(single=state.error() > _SINGLE_UNTIL)
         except LinAlgError as err:
             raise state.trouble("numerical_error", it, str(err)) from err
         # Predictor (affine scaling), then Mehrotra's centring and second-order correction.
@@ -215,12 +237,43 @@ def svm_primal_ipm(
         sigma = (gap_aff / state.gap) ** 3
         da, ds, dx = affine.alpha, affine.s, affine.xi
         centre = sigma * state.gap / state.n_pairs
-        corrected = state.direction(
-            centre - state.alpha * state.s - da * ds, centre - state.upper * state.xi + da * dx
-        )
-        state.move(corrected, min(1.0, _TO_BOUNDARY * state.max_step(corrected)))
+        c_s = centre - state.alpha * state.s - da * ds
+        c_xi = centre - state.upper * state.xi + da * dx
+        corrected = state.direction(c_s, c_xi)
+        step = state.max_step(corrected)
+        for _ in range(_N_CORRECTORS):
+            trial = min(1.0, step + _AIM_ADD)
+            v_s = (state.alpha + trial * corrected.alpha) * (state.s + trial * corrected.s)
+            t_s = _centrality_push(v_s, centre)
+            if state.soft:
+                v_xi = (state.upper - trial * corrected.alpha) * (state.xi + trial * corrected.xi)
+                t_xi = _centrality_push(v_xi, centre)
+            else:
+                t_xi = 0.0
+            candidate = state.direction(c_s + t_s, c_xi + t_xi)
+            cand_step = state.max_step(candidate)
+            if cand_step < step + _GAIN * (trial - step):
+                break
+            corrected, step, c_s, c_xi = candidate, cand_step, c_s + t_s, c_xi + t_xi
+            if step >= 1.0:
+                break
+        if state.single and step < _SINGLE_MIN_STEP:
+            state.single_ok = False
+        state.move(corrected, min(1.0, _TO_BOUNDARY * step))
     state.residuals()
     raise state.trouble("max_iter", max_iter, "iteration cap reached")
+
+
+def _centrality_push(products: np.ndarray, centre: float) -> np.ndarray:
+    """Gondzio's corrector target: move the products outside ``[βₗ μ, βᵤ μ]`` back to it."""
+    lo, hi = 0.1 * centre, 10.0 * centre
+    return np.maximum(np.clip(products, lo, hi) - products, -hi)
+
+
+#: A corrector aims at the step ``min(1, step + _AIM_ADD)`` and is kept when it gains at
+#: least ``_GAIN`` of that increase (Colombo and Gondzio, 2008, use 0.1–0.3 and 0.1).
+_AIM_ADD = 0.2
+_GAIN = 0.1
 
 
 @dataclass
@@ -254,6 +307,7 @@ class _Iterate:
         self.s = np.ones(m)
         self.xi = np.ones(m) if self.soft else np.zeros(m)
         self.n_pairs = 2 * m if self.soft else m
+        self.B32, self.single_ok, self.single = None, True, False
 
     @property
     def upper(self) -> np.ndarray:
@@ -283,10 +337,30 @@ class _Iterate:
     def solution(self, n_iter: int) -> IpmSolution:
         return IpmSolution(self.w, self.b, self.alpha, self.xi, n_iter, self.rel_gap)
 
-    def factor(self) -> None:
-        """Factor the normal equations at the current scaling ``D = s/α + ξ/(C − α)``."""
+    def factor(self, single: bool = False) -> None:
+        """Factor the normal equations at the current scaling ``D = s/α + ξ/(C − α)``.
+
+        ``single``: in float32 (half the time of the float64 ``syrk`` and Cholesky), for
+        the iterations far from the solution. Once an iteration runs in float64 (asked, or
+        float32 could not factor), every later one does too.
+        """
         d = self.s / self.alpha + (self.xi / self.upper if self.soft else 0.0)
         self.inv_d = 1.0 / d
+        self.single = single and self.single_ok
+        if self.single:
+            if self.B32 is None:
+                self.B32 = self.B.astype(np.float32)
+            try:
+                self.cholesky = cho_factor(
+                    _normal_matrix(self.B32, self.inv_d), lower=False, check_finite=False
+                )
+                if np.all(np.isfinite(self.cholesky[0].diagonal())):
+                    return
+            except LinAlgError:
+                pass  # float32 could not factor it: float64 from now on
+        # Once in float64 (near the solution, or float32 failed), float64 to the end.
+        self.single = self.single_ok = False
+        self.B32 = None
         self.cholesky = _factor(_normal_matrix(self.B, self.inv_d))
 
     def direction(self, c_s: np.ndarray, c_xi: np.ndarray) -> _Direction:
@@ -299,7 +373,9 @@ class _Iterate:
         rhs = self.B.T @ (self.y * h * self.inv_d)
         rhs[: self.p] -= self.r_w
         rhs[self.p] += self.r_b
-        wb = cho_solve(self.cholesky, rhs, check_finite=False)
+        factor_dtype = self.cholesky[0].dtype
+        wb = cho_solve(self.cholesky, rhs.astype(factor_dtype), check_finite=False)
+        wb = wb.astype(float)
         d_alpha = self.inv_d * (h - self.y * (self.B @ wb))
         d_s = (c_s - self.s * d_alpha) / self.alpha
         d_xi = (c_xi + self.xi * d_alpha) / upper if self.soft else np.zeros_like(d_alpha)
