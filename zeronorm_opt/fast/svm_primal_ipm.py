@@ -4,8 +4,9 @@ With many more examples than active features (``m ≫ |K|``) the l2-AROM step is
 in the primal: each Newton step of a primal–dual interior-point method reduces to the normal
 equations ``(E + Bᵀ D⁻¹ B) (Δw, Δb) = r`` of order ``|K| + 1`` (``B = [X_K ∘ z_K, 1]``, ``D``
 diagonal, ``E = diag(1, …, 1, 0)``: the bias is not penalised), formed by one BLAS ``syrk`` in
-``O(m |K|²)`` and solved by Cholesky; about 13–30 such steps reach 1e-8 whatever m (Ferris and
-Munson, 2002; Gertz and Wright, 2003). :func:`svm_primal_ipm` is the solver,
+``O(m |K|²)`` and solved by Cholesky (in float32 far from the solution, float64 near it);
+about 10–30 such steps reach 1e-8 whatever m (Ferris and Munson, 2002; Gertz and Wright,
+2003; Gondzio's correctors, 1996, save a few). :func:`svm_primal_ipm` is the solver,
 :func:`svm_primal_ipm_working_set` runs it on a working set of examples grown until it is
 optimal for all (chunking), and :class:`IpmRescaledSVM` is the l2-AROM step built on them for
 the successive-linearisation driver, a sibling of
@@ -107,6 +108,10 @@ class IpmSolution:
         Hinge slacks ``ξ`` (zeros for the hard margin).
     n_iter : int
         Newton steps taken.
+    n_single_iter : int
+        Of those, the ones whose normal equations were formed and factored in float32 (the
+        first ones, far from the solution); the residuals and the stopping test are always
+        in float64.
     gap : float
         Final duality gap ``αᵀs + (C − α)ᵀξ`` relative to ``1 +`` the primal objective.
     """
@@ -117,6 +122,7 @@ class IpmSolution:
     slack: np.ndarray
     n_iter: int
     gap: float
+    n_single_iter: int = 0
 
 
 def _normal_matrix(B: np.ndarray, inv_d: np.ndarray) -> np.ndarray:
@@ -161,6 +167,15 @@ def svm_primal_ipm(
     the optimality conditions, with the margin multipliers ``α`` kept inside ``(0, C)``; each
     iteration factors the normal equations ``E + Bᵀ D⁻¹ B`` of order ``p + 1``
     (``B = [A, 1]``) by Cholesky after one BLAS ``syrk``: ``O(m p²)`` work, linear in m.
+    While the iterate is far from the solution (largest relative residual or gap above
+    ``1e-3``) that matrix is formed and factored in float32, in half the time, and in
+    float64 from then on (or as soon as float32 cannot factor it, or its direction gives a
+    step below 0.05); the residuals, the step and the stopping test are always in float64,
+    so the rounding only makes the early directions inexact. Up to two of Gondzio's
+    centrality correctors follow Mehrotra's, each one more solve with the same factor
+    (``O(m p)``), kept while they lengthen the step: fewer factorisations. The solve runs
+    on the BLAS threads the caller allows (the l2-AROM path limits them to one, see
+    :func:`~zeronorm_opt.fast.svm_dual.l2_arom_dual_path`).
     It stops when the residuals of ``w = Σ α_i y_i a_i``, ``Σ α_i y_i = 0`` and of the
     margin constraints, relative to their data, and the duality gap relative to ``1 +`` the
     primal objective are all at most ``tol``.
@@ -210,6 +225,12 @@ def svm_primal_ipm(
 
     S. Mehrotra, "On the implementation of a primal-dual interior point method", SIAM Journal
     on Optimization 2(4):575–601, 1992.
+
+    J. Gondzio, "Multiple centrality corrections in a primal-dual method for linear
+    programming", Computational Optimization and Applications 6(2):137–156, 1996.
+
+    M. Colombo and J. Gondzio, "Further development of multiple centrality correctors for
+    interior point methods", Computational Optimization and Applications 41(3):277–305, 2008.
 
     S. J. Wright, "Modified Cholesky factorizations in interior-point algorithms for linear
     programming", SIAM Journal on Optimization 9(4):1159–1191, 1999.
@@ -307,7 +328,7 @@ class _Iterate:
         self.s = np.ones(m)
         self.xi = np.ones(m) if self.soft else np.zeros(m)
         self.n_pairs = 2 * m if self.soft else m
-        self.B32, self.single_ok, self.single = None, True, False
+        self.B32, self.single_ok, self.single, self.n_single_iter = None, True, False, 0
 
     @property
     def upper(self) -> np.ndarray:
@@ -335,7 +356,9 @@ class _Iterate:
         return max(self.res_d, self.res_b, self.res_p, self.rel_gap)
 
     def solution(self, n_iter: int) -> IpmSolution:
-        return IpmSolution(self.w, self.b, self.alpha, self.xi, n_iter, self.rel_gap)
+        return IpmSolution(
+            self.w, self.b, self.alpha, self.xi, n_iter, self.rel_gap, self.n_single_iter
+        )
 
     def factor(self, single: bool = False) -> None:
         """Factor the normal equations at the current scaling ``D = s/α + ξ/(C − α)``.
@@ -355,6 +378,7 @@ class _Iterate:
                     _normal_matrix(self.B32, self.inv_d), lower=False, check_finite=False
                 )
                 if np.all(np.isfinite(self.cholesky[0].diagonal())):
+                    self.n_single_iter += 1
                     return
             except LinAlgError:
                 pass  # float32 could not factor it: float64 from now on
@@ -465,22 +489,24 @@ def svm_primal_ipm_working_set(
         for label in (-1.0, 1.0):  # both classes, or the bias would be unbounded
             in_set[np.argmax(y == label)] = True
     slack_tol = tol * (1.0 + float(np.max(np.abs(A), initial=0.0)))
-    n_iter = 0
+    n_iter = n_single_iter = 0
     for n_rounds in range(1, m + 1):  # the set grows every round: at most m rounds
         if in_set.sum() > _WORKING_SET_MAX_FRACTION * m:
             in_set[:] = True
         idx = np.flatnonzero(in_set)
         sol = svm_primal_ipm(A[idx], y[idx], C, tol=tol, max_iter=max_iter)
         n_iter += sol.n_iter
+        n_single_iter += sol.n_single_iter
         if idx.size == m:
-            return IpmSolution(sol.w, sol.b, sol.alpha, sol.slack, n_iter, sol.gap), n_rounds
+            whole = IpmSolution(sol.w, sol.b, sol.alpha, sol.slack, n_iter, sol.gap, n_single_iter)
+            return whole, n_rounds
         violated = ~in_set & (y * (A @ sol.w + sol.b) < 1.0 - slack_tol)
         if not violated.any():
             break
         in_set |= violated
     alpha, slack = np.zeros(m), np.zeros(m)
     alpha[idx], slack[idx] = sol.alpha, sol.slack
-    return IpmSolution(sol.w, sol.b, alpha, slack, n_iter, sol.gap), n_rounds
+    return IpmSolution(sol.w, sol.b, alpha, slack, n_iter, sol.gap, n_single_iter), n_rounds
 
 
 class IpmRescaledSVM:
