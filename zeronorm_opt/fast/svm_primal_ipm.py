@@ -235,7 +235,26 @@ def svm_primal_ipm(
     S. J. Wright, "Modified Cholesky factorizations in interior-point algorithms for linear
     programming", SIAM Journal on Optimization 9(4):1159–1191, 1999.
     """
-    state = _Iterate(np.asarray(A, dtype=float), np.asarray(y, dtype=float), C)
+    A = np.asarray(A, dtype=float)
+    return _solve(_with_bias_column(A), np.asarray(y, dtype=float), C, tol, max_iter)
+
+
+def _with_bias_column(A: np.ndarray) -> np.ndarray:
+    """``B = [A, 1]`` in one allocation."""
+    B = np.empty((A.shape[0], A.shape[1] + 1))
+    B[:, :-1] = A
+    B[:, -1] = 1.0
+    return B
+
+
+def _abs_max(A: np.ndarray) -> float:
+    """``max |A|`` without the temporary of ``np.abs(A)``."""
+    return max(float(np.max(A, initial=0.0)), -float(np.min(A, initial=0.0)))
+
+
+def _solve(B: np.ndarray, y: np.ndarray, C: float | None, tol: float, max_iter: int) -> IpmSolution:
+    """:func:`svm_primal_ipm` on ``B = [A, 1]`` (the data with the bias column already added)."""
+    state = _Iterate(B, y, C)
     for it in range(1, max_iter + 1):
         state.residuals()
         if state.error() <= tol:
@@ -314,11 +333,11 @@ class _Iterate:
     held at 1 so the formulas need no branches: its products with ``ξ = 0`` vanish).
     """
 
-    def __init__(self, A: np.ndarray, y: np.ndarray, C: float | None) -> None:
-        m, self.p = A.shape
-        self.A, self.y, self.C, self.soft = A, y, C, C is not None
-        self.B = np.hstack([A, np.ones((m, 1))])
-        self.data_scale = 1.0 + float(np.max(np.abs(A), initial=0.0))
+    def __init__(self, B: np.ndarray, y: np.ndarray, C: float | None) -> None:
+        m, self.p = B.shape[0], B.shape[1] - 1
+        self.B, self.y, self.C, self.soft = B, y, C, C is not None
+        self.A = B[:, : self.p]  # a view: the data without the bias column
+        self.data_scale = 1.0 + _abs_max(self.A)
         # Start: w = b = 0, slacks ξ = s = 1 and α at a tenth of its box (or 1): most examples
         # end with α = 0, and from C/10 the separable 10 000 × 1000 problem took 20
         # iterations against 30 from C/2 (inseparable 3000 × 100 data: 15–17 either way;
@@ -481,6 +500,13 @@ def svm_primal_ipm_working_set(
     """
     A = np.asarray(A, dtype=float)
     y = np.asarray(y, dtype=float)
+    return _working_set_solve(_with_bias_column(A), y, C, rows, tol, max_iter)
+
+
+def _working_set_solve(
+    B: np.ndarray, y: np.ndarray, C: float | None, rows, tol: float, max_iter: int
+) -> tuple[IpmSolution, int]:
+    """:func:`svm_primal_ipm_working_set` on ``B = [A, 1]``."""
     m = len(y)
     in_set = np.ones(m, dtype=bool)
     if rows is not None:
@@ -488,19 +514,22 @@ def svm_primal_ipm_working_set(
         in_set[rows] = True
         for label in (-1.0, 1.0):  # both classes, or the bias would be unbounded
             in_set[np.argmax(y == label)] = True
-    slack_tol = tol * (1.0 + float(np.max(np.abs(A), initial=0.0)))
+    slack_tol = tol * (1.0 + _abs_max(B[:, :-1]))
     n_iter = n_single_iter = 0
     for n_rounds in range(1, m + 1):  # the set grows every round: at most m rounds
         if in_set.sum() > _WORKING_SET_MAX_FRACTION * m:
             in_set[:] = True
         idx = np.flatnonzero(in_set)
-        sol = svm_primal_ipm(A[idx], y[idx], C, tol=tol, max_iter=max_iter)
+        if idx.size == m:
+            sol = _solve(B, y, C, tol, max_iter)
+        else:
+            sol = _solve(B[idx], y[idx], C, tol, max_iter)
         n_iter += sol.n_iter
         n_single_iter += sol.n_single_iter
         if idx.size == m:
             whole = IpmSolution(sol.w, sol.b, sol.alpha, sol.slack, n_iter, sol.gap, n_single_iter)
             return whole, n_rounds
-        violated = ~in_set & (y * (A @ sol.w + sol.b) < 1.0 - slack_tol)
+        violated = ~in_set & (y * (B @ np.append(sol.w, sol.b)) < 1.0 - slack_tol)
         if not violated.any():
             break
         in_set |= violated
@@ -610,14 +639,16 @@ class IpmRescaledSVM:
             )
         start = time.perf_counter()
         features = np.flatnonzero(self._scales > 0)
-        scaled = self.X[:, features] * self._scales[features]
+        # B = [X_K ∘ z_K, 1] in one allocation (m × |K| floats, copied once per solve).
+        B = np.empty((self.X.shape[0], features.size + 1))
+        columns = self.X if features.size == self.n_coef else self.X[:, features]
+        np.multiply(columns, self._scales[features], out=B[:, :-1])
+        B[:, -1] = 1.0
         rows = None
         if self._solved:  # the examples near the last model's margin, the rest added as needed
-            margins = self.y * (self.X[:, features] @ self._coef[features] + self._bias)
+            margins = self.y * (self.X @ self._coef + self._bias)
             rows = np.flatnonzero(margins < 1.0 + WORKING_SET_BAND)
-        sol, self.n_rounds = svm_primal_ipm_working_set(
-            scaled, self.y, self.C, rows, tol=self.tol, max_iter=self.max_iter
-        )
+        sol, self.n_rounds = _working_set_solve(B, self.y, self.C, rows, self.tol, self.max_iter)
         self._solved = True
         # The examples outside the working set have α = 0 exactly; inside, α > 0.
         self.working_set_size = int(np.count_nonzero(sol.alpha))
