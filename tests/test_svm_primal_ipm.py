@@ -274,3 +274,15 @@ def test_a_float32_factorisation_that_fails_falls_back_to_float64(monkeypatch):
     assert sol.n_single_iter == 0
     np.testing.assert_allclose(sol.w, reference.w, atol=1e-6 * np.abs(reference.w).max())
     assert sol.gap <= IPM_TOL
+
+
+def test_a_short_float32_step_hands_the_rest_to_float64(monkeypatch):
+    # With the shortest acceptable float32 step above any step, the first iteration runs in
+    # float32 and every later one in float64; the solve reaches the same solution.
+    A, y = _tall_data(m=300, n=20, seed=10)
+    reference = svm_primal_ipm(A, y, 1.0)
+    monkeypatch.setattr(ipm_module, "_SINGLE_MIN_STEP", 1.1)
+    sol = svm_primal_ipm(A, y, 1.0)
+    assert sol.n_single_iter == 1 < reference.n_single_iter
+    np.testing.assert_allclose(sol.w, reference.w, atol=1e-6 * np.abs(reference.w).max())
+    assert sol.gap <= IPM_TOL
