@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from sklearn.svm import SVC
 
+import zeronorm_opt.fast.svm_primal_ipm as ipm_module
 from zeronorm_opt import AROM, LogSurrogate, successive_linearisation
 from zeronorm_opt.exceptions import InfeasibleError, InputError, NotSeparableError, SolverError
 from zeronorm_opt.fast.svm_dual import LibsvmRescaledDual, l2_arom_dual_path
@@ -231,3 +232,57 @@ def test_later_steps_start_from_the_last_margin_and_equal_a_fresh_solve():
     assert fresh.working_set_size == len(y) and warm.working_set_size < len(y) / 2
     np.testing.assert_allclose(warm.coef_value(), fresh.coef_value(), atol=1e-6)
     assert warm.bias() == pytest.approx(fresh.bias(), abs=1e-6)
+
+
+def _float64_only(monkeypatch):
+    """Run svm_primal_ipm as Mehrotra's method alone, every iteration in float64."""
+    monkeypatch.setattr(ipm_module, "_SINGLE_UNTIL", np.inf)
+    monkeypatch.setattr(ipm_module, "_N_CORRECTORS", 0)
+
+
+@pytest.mark.parametrize(("C", "flip"), [(1.0, 0.1), (None, 0.0)])
+def test_float32_phase_and_correctors_reach_the_float64_solution(monkeypatch, C, flip):
+    # The default solve (float32 normal equations far from the solution, Gondzio's
+    # correctors) against Mehrotra's method in float64 throughout: the same SVM solution.
+    A, y = _tall_data(m=500, n=60, seed=8, flip=flip)
+    sol = svm_primal_ipm(A, y, C)
+    assert 0 < sol.n_single_iter < sol.n_iter
+    _float64_only(monkeypatch)
+    ref = svm_primal_ipm(A, y, C)
+    assert ref.n_single_iter == 0
+    np.testing.assert_allclose(sol.w, ref.w, atol=1e-6 * np.abs(ref.w).max())
+    assert sol.b == pytest.approx(ref.b, abs=1e-6)
+    # The multipliers are pinned less tightly than w by the stopping test: check that they
+    # are optimal multipliers (stationarity, the box) and near the reference's.
+    np.testing.assert_allclose(A.T @ (y * sol.alpha), sol.w, atol=1e-6 * np.abs(ref.w).max())
+    assert np.all(sol.alpha >= 0) and (C is None or np.all(sol.alpha <= C))
+    np.testing.assert_allclose(sol.alpha, ref.alpha, atol=1e-3 * ref.alpha.max())
+    assert sol.gap <= IPM_TOL
+
+
+def test_a_float32_factorisation_that_fails_falls_back_to_float64(monkeypatch):
+    # A float32 normal matrix that cannot be factored (here: not finite) hands every
+    # iteration to float64, and the solve still reaches the solution.
+    A, y = _tall_data(m=300, n=20, seed=9)
+    reference = svm_primal_ipm(A, y, 1.0)
+
+    def broken_ssyrk(alpha, a):
+        return np.full((a.shape[0], a.shape[0]), np.nan, dtype=np.float32)
+
+    monkeypatch.setattr(ipm_module, "ssyrk", broken_ssyrk)
+    sol = svm_primal_ipm(A, y, 1.0)
+    assert sol.n_single_iter == 0
+    np.testing.assert_allclose(sol.w, reference.w, atol=1e-6 * np.abs(reference.w).max())
+    assert sol.gap <= IPM_TOL
+
+
+def test_a_short_float32_step_hands_the_rest_to_float64(monkeypatch):
+    # With the shortest acceptable float32 step above any step, the first iteration runs in
+    # float32 and every later one in float64; the solve reaches the same solution.
+    A, y = _tall_data(m=300, n=20, seed=10)
+    reference = svm_primal_ipm(A, y, 1.0)
+    monkeypatch.setattr(ipm_module, "_SINGLE_MIN_STEP", 1.1)
+    sol = svm_primal_ipm(A, y, 1.0)
+    assert sol.n_single_iter == 1 < reference.n_single_iter
+    np.testing.assert_allclose(sol.w, reference.w, atol=1e-6 * np.abs(reference.w).max())
+    assert sol.gap <= IPM_TOL
