@@ -7,10 +7,10 @@ from zeronorm_opt import AROM, LogSurrogate, successive_linearisation
 from zeronorm_opt._validation import support_mask
 from zeronorm_opt.exceptions import InfeasibleError, InputError
 from zeronorm_opt.fast import svm_dual
+from zeronorm_opt.fast.rescaled_step import check_separable
 from zeronorm_opt.fast.svm_dual import (
     LIBSVM_TOL,
     LibsvmRescaledDual,
-    _check_separable,
     l2_arom_dual_path,
 )
 from zeronorm_opt.formulations import RescaledSVMDual
@@ -73,7 +73,7 @@ def test_full_row_rank_shortcut_agrees_with_the_lp():
     rng = np.random.default_rng(1)
     X = rng.normal(size=(20, 40))
     y = rng.choice([-1, 1], size=20)  # random labels: separable only because n + 1 ≥ m
-    _check_separable(X, y)  # no error
+    check_separable(X, y)  # no error
     result, b = l2_arom_dual_path(X, y, max_iter=1)
     assert np.all(y * (X @ result.coef + b) >= 1 - 1e-4)
 
@@ -85,7 +85,7 @@ def test_rank_deficient_wide_data_still_get_the_lp_check():
     X[1] = X[0]
     y = np.array([1, -1, 1, -1, 1, -1, 1, -1, 1, -1])
     with pytest.raises(InfeasibleError, match="C="):
-        _check_separable(X, y)
+        check_separable(X, y)
     with pytest.raises(InfeasibleError):
         LibsvmRescaledDual(X, y)
 

@@ -18,6 +18,7 @@ from ..solvers import SolveInfo
 
 # libsvm is a soft-margin solver: the hard margin is approximated by this one box bound (after
 # an LP has checked that each one-vs-rest problem is separable), shared with the binary path.
+from .rescaled_step import is_separable
 from .svm_dual import LIBSVM_HARD_MARGIN_C
 
 __all__ = ["LIBSVM_HARD_MARGIN_C", "OneVsRestLibsvm"]
@@ -161,23 +162,12 @@ class OneVsRestLibsvm(OneVsRestFormulation):
         return f.solution()
 
     def _check_separable(self, Xz: np.ndarray, active: np.ndarray) -> None:
-        """Each one-vs-rest problem must be separable (an LP), else libsvm would grind."""
-        from scipy.optimize import linprog
-
+        """Each one-vs-rest problem must be separable, else libsvm would grind."""
         key = active.tobytes()
         if key in self._separable_masks:
             return
-        m = Xz.shape[0]
-        A = np.hstack([Xz, np.ones((m, 1))])
         for k in range(self.n_classes):
-            res = linprog(
-                np.zeros(A.shape[1]),
-                A_ub=-self.Y[:, k, None] * A,
-                b_ub=-np.ones(m),
-                bounds=(None, None),
-                method="highs",
-            )
-            if res.status == 2:
+            if not is_separable(Xz, self.Y[:, k]):
                 raise InfeasibleError(
                     f"the hard-margin one-vs-rest problem of class {self.classes[k]!r} is "
                     "infeasible (HiGHS, via scipy). " + MULTICLASS_HARD_MARGIN_HINT,

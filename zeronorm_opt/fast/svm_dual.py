@@ -1,9 +1,10 @@
 """l2-AROM through the SVM dual (Weston et al., 2003): the libsvm step and the AROM runs.
 
 The declarative dual is :class:`~zeronorm_opt.formulations.RescaledSVMDual`; this module holds
-the solver-specific code around it: the separability check, :class:`LibsvmRescaledDual` (the
-same step solved by libsvm, a :class:`~zeronorm_opt.formulations.contract.Linearisable`) and
-the l2-AROM runs, which hand either step to the successive-linearisation driver
+the solver-specific code around it: :class:`LibsvmRescaledDual` (the same step solved by
+libsvm, a :class:`~zeronorm_opt.formulations.contract.Linearisable`; what it shares with the
+interior-point step is in :mod:`zeronorm_opt.fast.rescaled_step`) and the l2-AROM runs, which
+hand a step to the successive-linearisation driver
 (:func:`~zeronorm_opt.driver.successive_linearisation`): one loop for every path.
 """
 
@@ -13,18 +14,15 @@ import time
 from contextlib import nullcontext
 
 import numpy as np
-from scipy.optimize import linprog
 from sklearn.svm import SVC
 from threadpoolctl import threadpool_limits
 
-from .._validation import check_active_mask
 from ..driver import MAX_WEIGHT_RATIO, successive_linearisation
-from ..exceptions import InfeasibleError, InputError
-from ..formulations.binary import HARD_MARGIN_HINT
-from ..formulations.penalty import check_weights
+from ..exceptions import InputError
 from ..formulations.svm_dual import RescaledSVMDual
 from ..solvers import SolveInfo
 from ..surrogates import LogSurrogate
+from .rescaled_step import RescaledSVMStep
 from .svm_primal_ipm import IpmRescaledSVM
 
 __all__ = [
@@ -57,31 +55,7 @@ LIBSVM_TOL = 1e-5
 GRAM_MAX_BYTES = 8 * 4096**2
 
 
-def _check_separable(X: np.ndarray, y: np.ndarray) -> None:
-    """Raise :class:`InfeasibleError` unless some (w, b) has y_i (w·x_i + b) ≥ 1.
-
-    libsvm would otherwise grind for minutes with a huge box bound on inseparable data.
-    When ``[X, 1]`` has full row rank (the usual case with n > m) the labels themselves are
-    interpolated, ``[X, 1](w, b) = y``, so the data are separable and no LP is needed (the
-    singular values of the m × (n+1) matrix cost far less than the LP); otherwise the LP
-    decides (HiGHS via scipy).
-    """
-    m, n = X.shape
-    design = np.hstack([X, np.ones((m, 1))])
-    if n + 1 >= m and np.linalg.matrix_rank(design) == m:
-        return
-    # Variables (w, b), no objective: −y_i (x_i, 1)·(w, b) ≤ −1.
-    A = -y[:, None] * design
-    res = linprog(np.zeros(n + 1), A_ub=A, b_ub=-np.ones(m), bounds=(None, None), method="highs")
-    if res.status == 2:
-        raise InfeasibleError(
-            "the hard-margin problem is infeasible (HiGHS, via scipy). " + HARD_MARGIN_HINT,
-            status="infeasible",
-            solver="HIGHS",
-        )
-
-
-class LibsvmRescaledDual:
+class LibsvmRescaledDual(RescaledSVMStep):
     """The l2-AROM step in the dual solved by libsvm, for the successive-linearisation driver.
 
     Implements :class:`~zeronorm_opt.formulations.contract.Linearisable` for the problem of
@@ -129,51 +103,22 @@ class LibsvmRescaledDual:
     on Intelligent Systems and Technology 2(3):27, 2011.
     """
 
-    penalty_scale = 0.5
-
     def __init__(
         self, X, y, C: float | None = None, slack_scale: float | None = None, kernel="auto"
     ) -> None:
         if kernel not in ("auto", "precomputed", "linear"):
             raise InputError(f"kernel must be 'auto', 'precomputed' or 'linear'; got {kernel!r}.")
-        # RescaledSVMDual validates the data and holds the same problem (its cvxpy problem is
-        # only built if solved, which this class never does).
-        spec = RescaledSVMDual(X, y, C=C, slack_scale=slack_scale)
-        self.X, self.y, self.C, self.slack_scale = spec.X, spec.y, spec.C, spec.slack_scale
-        m, n = self.X.shape
-        self.n_features = n
-        self.n_coef = n + (m if self.slack_scale is not None else 0)
-        if kernel == "linear" and self.slack_scale is not None:
+        if kernel == "linear" and slack_scale is not None:
             raise InputError(
                 "the l0-slack ridge c² diag(z_u²) needs the Gram matrix: pass "
                 "kernel='precomputed' (or 'auto') with slack_scale."
             )
+        super().__init__(X, y, C, slack_scale)
         if kernel == "auto":
+            m = self.X.shape[0]
             gram_fits = 8 * m * m <= GRAM_MAX_BYTES
             kernel = "precomputed" if gram_fits or self.slack_scale is not None else "linear"
         self.kernel = kernel
-        self._active = np.ones(self.n_coef, dtype=bool)
-        self._scales = np.ones(self.n_coef)
-        self._coef = np.zeros(self.n_coef)
-        self._bias = 0.0
-        if self.C is None and self.slack_scale is None:
-            _check_separable(self.X, self.y)
-
-    def set_weights(self, weights) -> None:
-        """Set the scales ``z = 1/√c`` from the weights ``c`` (positive on the active set)."""
-        c = check_weights(weights, self.n_coef)
-        if np.any(c[self._active] <= 0):
-            raise InputError(
-                "the dual needs positive weights on the active coordinates (a weight of 0 is an "
-                "infinite scale); use MarginFormulation for surrogates whose derivative reaches 0."
-            )
-        self._scales = np.zeros(self.n_coef)
-        self._scales[self._active] = 1.0 / np.sqrt(c[self._active])
-
-    def set_active(self, mask) -> None:
-        """Remove the coordinates where ``mask`` is False (their scale becomes 0)."""
-        self._active = check_active_mask(mask, self.n_coef)
-        self._scales = np.where(self._active, self._scales, 0.0)
 
     def solve(self, solver=None, solver_options: dict | None = None) -> SolveInfo:
         """One libsvm solve at the current scales; ``solver`` and options must be None."""
@@ -213,28 +158,6 @@ class LibsvmRescaledDual:
         return SolveInfo(
             status="optimal", solver="libsvm", value=value, solve_time=time.perf_counter() - start
         )
-
-    def bias(self) -> float:
-        """``b`` of the last solve."""
-        return self._bias
-
-    def coef_value(self) -> np.ndarray:
-        """``(v, u)`` of the last solve: feature weights (then slack-coordinate weights)."""
-        return self._coef.copy()
-
-    def magnitudes(self) -> np.ndarray:
-        """``h_j = v_j²`` (and ``u_i²``)."""
-        return self._coef**2
-
-    def base_objective_value(self) -> float:
-        """``C Σ ξ`` at the last solve (0 for the hard margin)."""
-        if self.C is None:
-            return 0.0
-        n = self.n_features
-        scores = self.X @ self._coef[:n] + self._bias
-        if self.slack_scale is not None:  # the augmented column c·δ_i carries weight u_i
-            scores = scores + self.slack_scale * self._coef[n:]
-        return self.C * float(np.maximum(0.0, 1.0 - self.y * scores).sum())
 
 
 def l2_arom_dual(

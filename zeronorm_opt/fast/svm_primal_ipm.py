@@ -22,12 +22,10 @@ import numpy as np
 from scipy.linalg import LinAlgError, cho_factor, cho_solve
 from scipy.linalg.blas import dsyrk, ssyrk
 
-from .._validation import check_active_mask
 from ..exceptions import InputError, NotSeparableError, SolverError
 from ..formulations.binary import HARD_MARGIN_HINT
-from ..formulations.penalty import check_weights
-from ..formulations.svm_dual import RescaledSVMDual
 from ..solvers import SolveInfo
+from .rescaled_step import RescaledSVMStep
 
 __all__ = [
     "IPM_MAX_ITER",
@@ -538,7 +536,7 @@ def _working_set_solve(
     return IpmSolution(sol.w, sol.b, alpha, slack, n_iter, sol.gap, n_single_iter), n_rounds
 
 
-class IpmRescaledSVM:
+class IpmRescaledSVM(RescaledSVMStep):
     """The l2-AROM step in the primal, solved by :func:`svm_primal_ipm`, for the driver.
 
     Implements :class:`~zeronorm_opt.formulations.contract.Linearisable` for the problem of
@@ -591,44 +589,13 @@ class IpmRescaledSVM:
     machines", SIAM Journal on Optimization 13(3):783–804, 2002.
     """
 
-    penalty_scale = 0.5
-
     def __init__(
         self, X, y, C: float | None = None, *, tol: float = IPM_TOL, max_iter: int = IPM_MAX_ITER
     ) -> None:
-        # RescaledSVMDual validates the data and holds the same problem (its cvxpy problem is
-        # only built if solved, which this class never does).
-        spec = RescaledSVMDual(X, y, C=C)
-        self.X, self.y, self.C = spec.X, spec.y, spec.C
+        super().__init__(X, y, C)
         self.tol, self.max_iter = tol, max_iter
-        self.n_features = self.n_coef = self.X.shape[1]
-        self._active = np.ones(self.n_coef, dtype=bool)
-        self._scales = np.ones(self.n_coef)
-        self._coef = np.zeros(self.n_coef)
-        self._bias = 0.0
         self._solved = False
         self.n_rounds = self.working_set_size = 0
-        if self.C is None:
-            from .svm_dual import _check_separable
-
-            _check_separable(self.X, self.y)
-
-    def set_weights(self, weights) -> None:
-        """Set the scales ``z = 1/√c`` from the weights ``c`` (positive on the active set)."""
-        c = check_weights(weights, self.n_coef)
-        if np.any(c[self._active] <= 0):
-            raise InputError(
-                "the rescaled SVM needs positive weights on the active coordinates (a weight of "
-                "0 is an infinite scale); use MarginFormulation for surrogates whose derivative "
-                "reaches 0."
-            )
-        self._scales = np.zeros(self.n_coef)
-        self._scales[self._active] = 1.0 / np.sqrt(c[self._active])
-
-    def set_active(self, mask) -> None:
-        """Remove the coordinates where ``mask`` is False (their scale becomes 0)."""
-        self._active = check_active_mask(mask, self.n_coef)
-        self._scales = np.where(self._active, self._scales, 0.0)
 
     def solve(self, solver=None, solver_options: dict | None = None) -> SolveInfo:
         """One interior-point solve at the current scales; ``solver`` and options must be None."""
@@ -665,22 +632,3 @@ class IpmRescaledSVM:
             solve_time=time.perf_counter() - start,
             num_iters=sol.n_iter,
         )
-
-    def bias(self) -> float:
-        """``b`` of the last solve."""
-        return self._bias
-
-    def coef_value(self) -> np.ndarray:
-        """``v`` of the last solve (zero on removed features)."""
-        return self._coef.copy()
-
-    def magnitudes(self) -> np.ndarray:
-        """``h_j = v_j²``."""
-        return self._coef**2
-
-    def base_objective_value(self) -> float:
-        """``C Σ ξ`` at the last solve (0 for the hard margin)."""
-        if self.C is None:
-            return 0.0
-        scores = self.X @ self._coef + self._bias
-        return self.C * float(np.maximum(0.0, 1.0 - self.y * scores).sum())

@@ -1,0 +1,141 @@
+"""What the l2-AROM steps solved outside cvxpy share: the problem's data, scales and solution.
+
+:class:`~zeronorm_opt.fast.svm_dual.LibsvmRescaledDual` (the dual by libsvm) and
+:class:`~zeronorm_opt.fast.svm_primal_ipm.IpmRescaledSVM` (the primal by an interior-point
+method) solve the problem of :class:`~zeronorm_opt.formulations.RescaledSVMDual`: the SVM on
+the rescaled active features ``X[:, K] ∘ z_K``, the driver's weights ``c`` read as scales
+``z = 1/√c``. :class:`RescaledSVMStep` holds what they have in common — the validated data,
+the scales, the coefficients and bias of the last solve and the methods of the
+:class:`~zeronorm_opt.formulations.contract.Linearisable` contract built on them — and
+:func:`check_separable` the hard-margin feasibility test both run before their first solve
+(:func:`is_separable` also serves the one-vs-rest step of
+:mod:`zeronorm_opt.fast.one_vs_rest`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.optimize import linprog
+
+from .._validation import check_active_mask
+from ..exceptions import InfeasibleError, InputError
+from ..formulations.binary import HARD_MARGIN_HINT
+from ..formulations.penalty import check_weights
+from ..formulations.svm_dual import RescaledSVMDual
+
+__all__ = ["RescaledSVMStep", "check_separable", "is_separable"]
+
+
+def is_separable(X: np.ndarray, y: np.ndarray) -> bool:
+    """Whether some (w, b) has ``y_i (w·x_i + b) ≥ 1`` for every i (labels ±1).
+
+    When ``[X, 1]`` has full row rank (the usual case with n > m) the labels themselves are
+    interpolated, ``[X, 1](w, b) = y``, so the data are separable and no LP is needed (the
+    singular values of the m × (n+1) matrix cost far less than the LP); otherwise a
+    feasibility LP decides (HiGHS via scipy).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> is_separable(np.array([[0.0], [1.0], [2.0]]), np.array([-1.0, 1.0, 1.0]))
+    True
+    >>> is_separable(np.array([[0.0], [1.0], [2.0]]), np.array([-1.0, 1.0, -1.0]))
+    False
+    """
+    m, n = X.shape
+    design = np.hstack([X, np.ones((m, 1))])
+    if n + 1 >= m and np.linalg.matrix_rank(design) == m:
+        return True
+    # Variables (w, b), no objective: −y_i (x_i, 1)·(w, b) ≤ −1.
+    A = -np.asarray(y, dtype=float)[:, None] * design
+    res = linprog(np.zeros(n + 1), A_ub=A, b_ub=-np.ones(m), bounds=(None, None), method="highs")
+    return res.status != 2  # 2: infeasible
+
+
+def check_separable(X: np.ndarray, y: np.ndarray) -> None:
+    """Raise :class:`~zeronorm_opt.exceptions.InfeasibleError` unless :func:`is_separable`.
+
+    A hard-margin solver would otherwise grind (libsvm, for minutes with a huge box bound) or
+    diverge on data no hyperplane separates.
+    """
+    if not is_separable(X, y):
+        raise InfeasibleError(
+            "the hard-margin problem is infeasible (HiGHS, via scipy). " + HARD_MARGIN_HINT,
+            status="infeasible",
+            solver="HIGHS",
+        )
+
+
+class RescaledSVMStep:
+    """Data, scales and last solution of an l2-AROM step solved outside cvxpy (a base class).
+
+    The data are validated by :class:`~zeronorm_opt.formulations.RescaledSVMDual`, which holds
+    the same problem (its cvxpy problem is only built if solved, which a subclass never does);
+    the coefficients are the original-space weights ``v`` (then, with the l0-slack
+    augmentation, the slack-coordinate weights ``u``). A subclass implements ``solve``, which
+    sets ``_coef`` and ``_bias`` from the active scales ``_scales``. A hard margin without
+    slacks is checked separable first (:func:`check_separable`).
+
+    Parameters
+    ----------
+    X : array-like of shape (m, n)
+    y : array-like of shape (m,)
+    C : float or None
+        Box constraint (soft margin); None: hard margin.
+    slack_scale : float or None, default=None
+        ``c`` of the l0-slack augmentation (adds ``m`` slack coordinates after the features).
+    """
+
+    penalty_scale = 0.5
+
+    def __init__(self, X, y, C: float | None, slack_scale: float | None = None) -> None:
+        spec = RescaledSVMDual(X, y, C=C, slack_scale=slack_scale)
+        self.X, self.y, self.C, self.slack_scale = spec.X, spec.y, spec.C, spec.slack_scale
+        m, n = self.X.shape
+        self.n_features = n
+        self.n_coef = n + (m if self.slack_scale is not None else 0)
+        self._active = np.ones(self.n_coef, dtype=bool)
+        self._scales = np.ones(self.n_coef)
+        self._coef = np.zeros(self.n_coef)
+        self._bias = 0.0
+        if self.C is None and self.slack_scale is None:
+            check_separable(self.X, self.y)
+
+    def set_weights(self, weights) -> None:
+        """Set the scales ``z = 1/√c`` from the weights ``c`` (positive on the active set)."""
+        c = check_weights(weights, self.n_coef)
+        if np.any(c[self._active] <= 0):
+            raise InputError(
+                "the rescaled SVM needs positive weights on the active coordinates (a weight of "
+                "0 is an infinite scale); use MarginFormulation for surrogates whose derivative "
+                "reaches 0."
+            )
+        self._scales = np.zeros(self.n_coef)
+        self._scales[self._active] = 1.0 / np.sqrt(c[self._active])
+
+    def set_active(self, mask) -> None:
+        """Remove the coordinates where ``mask`` is False (their scale becomes 0)."""
+        self._active = check_active_mask(mask, self.n_coef)
+        self._scales = np.where(self._active, self._scales, 0.0)
+
+    def bias(self) -> float:
+        """``b`` of the last solve."""
+        return self._bias
+
+    def coef_value(self) -> np.ndarray:
+        """``v`` (then ``u``) of the last solve, zero on removed coordinates."""
+        return self._coef.copy()
+
+    def magnitudes(self) -> np.ndarray:
+        """``h_j = v_j²`` (and ``u_i²``)."""
+        return self._coef**2
+
+    def base_objective_value(self) -> float:
+        """``C Σ ξ`` at the last solve (0 for the hard margin)."""
+        if self.C is None:
+            return 0.0
+        n = self.n_features
+        scores = self.X @ self._coef[:n] + self._bias
+        if self.slack_scale is not None:  # the augmented column c·δ_i carries weight u_i
+            scores = scores + self.slack_scale * self._coef[n:]
+        return self.C * float(np.maximum(0.0, 1.0 - self.y * scores).sum())
