@@ -88,6 +88,9 @@ class RescaledSVMStep:
 
     penalty_scale = 0.5
 
+    #: What the step is called in its errors (a subclass names its solver).
+    step_name = "rescaled SVM step"
+
     def __init__(self, X, y, C: float | None, slack_scale: float | None = None) -> None:
         spec = RescaledSVMDual(X, y, C=C, slack_scale=slack_scale)
         self.X, self.y, self.C, self.slack_scale = spec.X, spec.y, spec.C, spec.slack_scale
@@ -117,6 +120,14 @@ class RescaledSVMStep:
         """Remove the coordinates where ``mask`` is False (their scale becomes 0)."""
         self._active = check_active_mask(mask, self.n_coef)
         self._scales = np.where(self._active, self._scales, 0.0)
+
+    def _refuse_cvxpy_options(self, solver, solver_options) -> None:
+        """The solve runs no cvxpy solver: a ``solver`` or options are a mistake to report."""
+        if solver is not None or solver_options:
+            raise InputError(
+                f"the {self.step_name} takes neither a cvxpy solver nor solver_options; use "
+                "RescaledSVMDual (backend='cvxpy') for those."
+            )
 
     def bias(self) -> float:
         """``b`` of the last solve."""

@@ -103,6 +103,8 @@ class LibsvmRescaledDual(RescaledSVMStep):
     on Intelligent Systems and Technology 2(3):27, 2011.
     """
 
+    step_name = "libsvm step"
+
     def __init__(
         self, X, y, C: float | None = None, slack_scale: float | None = None, kernel="auto"
     ) -> None:
@@ -122,11 +124,7 @@ class LibsvmRescaledDual(RescaledSVMStep):
 
     def solve(self, solver=None, solver_options: dict | None = None) -> SolveInfo:
         """One libsvm solve at the current scales; ``solver`` and options must be None."""
-        if solver is not None or solver_options:
-            raise InputError(
-                "the libsvm step takes neither a cvxpy solver nor solver_options; use "
-                "RescaledSVMDual (backend='cvxpy') for those."
-            )
+        self._refuse_cvxpy_options(solver, solver_options)
         start = time.perf_counter()
         n = self.n_features
         features = np.flatnonzero(self._scales[:n] > 0)

@@ -22,7 +22,7 @@ import numpy as np
 from scipy.linalg import LinAlgError, cho_factor, cho_solve
 from scipy.linalg.blas import dsyrk, ssyrk
 
-from ..exceptions import InputError, NotSeparableError, SolverError
+from ..exceptions import NotSeparableError, SolverError
 from ..formulations.binary import HARD_MARGIN_HINT
 from ..solvers import SolveInfo
 from .rescaled_step import RescaledSVMStep
@@ -589,6 +589,8 @@ class IpmRescaledSVM(RescaledSVMStep):
     machines", SIAM Journal on Optimization 13(3):783–804, 2002.
     """
 
+    step_name = "interior-point step"
+
     def __init__(
         self, X, y, C: float | None = None, *, tol: float = IPM_TOL, max_iter: int = IPM_MAX_ITER
     ) -> None:
@@ -599,11 +601,7 @@ class IpmRescaledSVM(RescaledSVMStep):
 
     def solve(self, solver=None, solver_options: dict | None = None) -> SolveInfo:
         """One interior-point solve at the current scales; ``solver`` and options must be None."""
-        if solver is not None or solver_options:
-            raise InputError(
-                "the interior-point step takes neither a cvxpy solver nor solver_options; use "
-                "RescaledSVMDual (backend='cvxpy') for those."
-            )
+        self._refuse_cvxpy_options(solver, solver_options)
         start = time.perf_counter()
         features = np.flatnonzero(self._scales > 0)
         # B = [X_K ∘ z_K, 1] in one allocation (m × |K| floats, copied once per solve).
