@@ -8,11 +8,13 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scipy import sparse
 from sklearn.linear_model import Ridge
 from sklearn.utils._param_validation import InvalidParameterError
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from zeronorm_opt import GreedyRLS, InputError
+from zeronorm_opt.fast import greedy_rls as greedy_rls_module
 from zeronorm_opt.fast.greedy_rls import greedy_rls, squared_loss
 from zeronorm_opt.fast.rls import rls_fit, rls_loo_predictions
 from zeronorm_opt.fast.rls_reference import greedy_rls_lowrank, greedy_rls_wrapper
@@ -205,6 +207,30 @@ def test_float32_selects_as_float64_on_well_conditioned_data(t, bias):
     np.testing.assert_allclose(low.loo_loss, ref.loo_loss, rtol=1e-4)
     np.testing.assert_allclose(low.coef, ref.coef, rtol=1e-3, atol=1e-5)
     assert low.coef.dtype == np.float64
+
+
+def test_compiled_scan_is_the_default_path():
+    # numba is a dependency: the fused scan must not fall back to NumPy silently.
+    pytest.importorskip("numba")
+    assert greedy_rls_module._fused_kernels() is not None
+
+
+@pytest.mark.parametrize("dtype, rtol", [(np.float64, 1e-12), (np.float32, 1e-5)])
+@pytest.mark.parametrize("layout", ["C", "F", "csr"])
+@pytest.mark.parametrize("bias", [0.0, 1.0])
+def test_compiled_scan_equals_numpy_tile_pass(monkeypatch, dtype, rtol, layout, bias):
+    # The numba scans (filling C from X in round 1, in place after; bias > 0 leaves an update
+    # pending at the fill) against the NumPy/BLAS tiles: same selections, LOO losses within
+    # rounding, same weights. 37 rows per block does not divide m.
+    pytest.importorskip("numba")
+    X, y = _data(90, 41, 1, seed=31)
+    X = sparse.csr_array(X) if layout == "csr" else np.asarray(X, order=layout)
+    compiled = greedy_rls(X, y, 9, 0.4, bias=bias, dtype=dtype, block_size=37)
+    monkeypatch.setattr(greedy_rls_module, "_fused_kernels", lambda: None)
+    tiles = greedy_rls(X, y, 9, 0.4, bias=bias, dtype=dtype, block_size=37)
+    assert compiled.selected.tolist() == tiles.selected.tolist()
+    np.testing.assert_allclose(compiled.loo_loss, tiles.loo_loss, rtol=rtol)
+    np.testing.assert_allclose(compiled.coef, tiles.coef, rtol=100 * rtol, atol=1e-10)
 
 
 def test_verbose_and_logging_report_progress(capsys, caplog):

@@ -19,12 +19,13 @@ residuals of adding candidate ``i`` are ``ã / d̃ = (δ_i a − q_i c_i) / (δ_
 (``y_j − p_j = a_j / G_jj``).
 
 Memory traffic per round, the cost that matters at large ``m·n``: one read of ``C`` for the
-product ``w = Cᵀ v`` and one fused pass that applies the pending rank-one update to a tile of
-rows of ``C`` and scores every candidate on that tile while it is in cache (the losses are sums
-over examples, accumulated tile by tile). The updates run in BLAS (``?ger``) in place; the
-per-tile temporaries are preallocated; nothing of size ``m × m`` exists and ``C`` is the only
-``m × n`` array. With ``dtype=np.float32``, ``C`` and the tile arithmetic are single precision
-(half the traffic) while the ``O(m + n)`` state stays in double precision.
+product ``w = Cᵀ v`` and one fused pass, compiled by numba, that applies the pending rank-one
+update to each row of ``C`` and scores every candidate on that row while it is in cache (the
+losses are sums over examples, accumulated row by row), one read and one write of each entry;
+nothing of size ``m × m`` exists and ``C`` is the only ``m × n`` array. Without numba the same
+pass runs in NumPy and BLAS (``?ger``) on tiles of rows, about twice as slow. With
+``dtype=np.float32``, ``C`` and the per-entry arithmetic are single precision (half the
+traffic) while the ``O(m + n)`` state stays in double precision.
 
 Sparse ``X`` (scipy.sparse, used as CSR): the cache is dense anyway, so the tiles of the first
 pass are densified from the CSR rows straight into ``C`` (no dense copy of ``X``); ``p``, ``q``
@@ -44,6 +45,7 @@ Applications (ICMLA), 2010.
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from collections.abc import Callable
@@ -266,6 +268,49 @@ class _State:
 
 def _scan_squared(state, rows):
     """Mean squared LOO error of adding each candidate, single output, in one fused pass.
+
+    Runs the scans of :mod:`zeronorm_opt.fast._greedy_kernel` (compiled by numba): one read
+    and one write of each entry of ``C``. Without numba, :func:`_scan_squared_numpy` does the
+    same pass with NumPy and BLAS on tiles of ``rows`` rows.
+    """
+    kernels = _fused_kernels()
+    if kernels is None:
+        return _scan_squared_numpy(state, rows)
+    scan_in_place, scan_filling = kernels
+    C, dt = state.C, state.dtype
+    m, n = C.shape
+    if not state.filled and state.is_sparse:
+        state.sync(max(1, _TILE_ELEMENTS // n))  # densify the CSR rows into C, tile by tile
+    u, w = state.pending if state.pending is not None else (np.zeros(m, dt), np.zeros(n, dt))
+    vectors = (
+        state.q[:, 0].astype(dt),
+        (1.0 + state.p).astype(dt),
+        state.a[:, 0].astype(dt),
+        state.d.astype(dt),
+    )
+    losses = np.zeros(n)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        if state.filled:
+            scan_in_place(C, u, w, *vectors, rows, losses)
+        else:  # the first round reads X itself: C = X / λ is written by the same pass
+            scan_filling(state.X, 1.0 / state.lam, C, u, w, *vectors, rows, losses)
+    state.filled, state.pending = True, None
+    return losses / m
+
+
+@functools.cache
+def _fused_kernels():
+    """numba's compiled scans (in place, filling), or None without numba (NumPy fallback)."""
+    try:
+        from ._greedy_kernel import scan_filling, scan_in_place
+    except ImportError as exc:  # numba missing or broken on this platform
+        logger.debug("greedy RLS: numba unavailable (%s); NumPy scan", exc)
+        return None
+    return scan_in_place, scan_filling
+
+
+def _scan_squared_numpy(state, rows):
+    """:func:`_scan_squared` with NumPy and BLAS, tile by tile (the fallback without numba).
 
     Per tile of rows ``J`` and all candidates at once: ``N = q c − δ a`` and ``D = c² − δ d``
     (``N / D`` is the LOO residual ``ã / d̃``), each formed by one multiplication and one BLAS
