@@ -28,6 +28,19 @@ import numpy as np
 
 __all__ = ["scan_filling", "scan_in_place"]
 
+
+def _compiled(func):
+    """``numba.njit`` with the on-disk cache (compiled once per installation, ~1 s).
+
+    Without a writable cache location (a read-only install and no writable user cache
+    directory) numba refuses ``cache=True``; the scans are then compiled in each process.
+    """
+    options = {"nogil": True, "boundscheck": False, "error_model": "numpy"}
+    try:
+        return numba.njit(cache=True, **options)(func)
+    except RuntimeError:  # numba: "cannot cache function ...: no locator available"
+        return numba.njit(**options)(func)
+
 # One source of truth for the arithmetic of a row, inlined into both scans. The update of a row
 # and its scoring are two loops over the same L1-resident row: a single loop that read ``X`` or
 # ``C`` and wrote ``C`` would not be vectorised when the two are the same array (LLVM's
@@ -49,7 +62,7 @@ def _flush(block, losses):  # pragma: no cover
         block[i] = 0.0
 
 
-@numba.njit(cache=True, nogil=True, boundscheck=False, error_model="numpy")
+@_compiled
 def scan_in_place(C, u, w, q, delta, a, d, rows, losses):  # pragma: no cover
     """Apply ``C ← C − u wᵀ`` row by row and add every candidate's squared LOO residuals.
 
@@ -80,7 +93,7 @@ def scan_in_place(C, u, w, q, delta, a, d, rows, losses):  # pragma: no cover
         _flush(block, losses)
 
 
-@numba.njit(cache=True, nogil=True, boundscheck=False, error_model="numpy")
+@_compiled
 def scan_filling(X, scale, C, u, w, q, delta, a, d, rows, losses):  # pragma: no cover
     """:func:`scan_in_place` for the first round: writes ``C = scale · X − u wᵀ`` from ``X``.
 
