@@ -17,8 +17,9 @@ whole selection of 50 features 5.5 s against 12.1 s (first call in a fresh proce
 ``error_model="numpy"`` lets the division be vectorised (numba's default Python error model
 checks every divisor for zero, which keeps the loop scalar: 190 ms against 60 ms per pass at
 ``50 000 × 1000``, float64); a zero or negative ``c² − δ_i d_j`` gives ``inf``/``nan`` here,
-as in NumPy, and the caller's winner check screens it. No ``fastmath``: the losses are the
-IEEE results of the formula, in the order NumPy's form would sum them within a row block.
+as in NumPy (compiled code raises no floating-point warnings), and the caller's winner check
+screens it. No ``fastmath``: each loss is the IEEE result of the formula, summed example by
+example.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ def _compiled(func):
         return numba.njit(cache=True, **options)(func)
     except RuntimeError:  # numba: "cannot cache function ...: no locator available"
         return numba.njit(**options)(func)
+
 
 # One source of truth for the arithmetic of a row, inlined into both scans. The update of a row
 # and its scoring are two loops over the same L1-resident row: a single loop that read ``X`` or

@@ -289,11 +289,10 @@ def _scan_squared(state, rows):
         state.d.astype(dt),
     )
     losses = np.zeros(n)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        if state.filled:
-            scan_in_place(C, u, w, *vectors, rows, losses)
-        else:  # the first round reads X itself: C = X / λ is written by the same pass
-            scan_filling(state.X, 1.0 / state.lam, C, u, w, *vectors, rows, losses)
+    if state.filled:
+        scan_in_place(C, u, w, *vectors, rows, losses)
+    else:  # the first round reads X itself: C = X / λ is written by the same pass
+        scan_filling(state.X, 1.0 / state.lam, C, u, w, *vectors, rows, losses)
     state.filled, state.pending = True, None
     return losses / m
 
