@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+import scipy.sparse
 
 from zeronorm_opt import InfeasibleError, InputError, NotSeparableError, SolverError
 from zeronorm_opt.datasets import make_weston_linear
@@ -161,8 +162,9 @@ def test_model_has_the_size_of_the_hand_written_lp_and_shrinks_with_the_support(
     X, y = make_weston_linear(30, random_state=0)
     m, n = X.shape
     nnz = np.count_nonzero(X)
-    assert SplitMarginLP(X, y).problem_size() == (m, 2 * n + 1, 2 * nnz + m)
-    lp = SplitMarginLP(X, y, 1.0)
+    full = {"column_generation": False}  # every column from the start, as the hand-written LP
+    assert SplitMarginLP(X, y, **full).problem_size() == (m, 2 * n + 1, 2 * nnz + m)
+    lp = SplitMarginLP(X, y, 1.0, **full)
     assert lp.problem_size() == (m, 2 * n + 1 + m, 2 * nnz + 2 * m)
     result, _ = highs_successive_linearisation(lp, LogSurrogate(), normalise_weights=True)
     k = int(lp.active.sum())
@@ -279,3 +281,82 @@ def test_bad_input_is_rejected():
         SplitMarginLP(X, y).solve_weighted(np.ones(3))
     with pytest.raises(InputError, match="negative"):
         SplitMarginLP(X, y).solve_weighted(-np.ones(X.shape[1]))
+
+
+# -- column generation ------------------------------------------------------------------------
+def _wide_data(m=40, n=600, seed=0):
+    """m × n Gaussian data (many more columns than rows) labelled by 5 of the features."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(m, n))
+    y = np.sign(X[:, :5] @ np.array([2.0, -1.5, 1.0, 1.0, -0.5]) + 0.1)
+    return X, y
+
+
+_LP_FORMS = {
+    "hard margin": ({}, LogSurrogate(), {"normalise_weights": True}),
+    "hinge C=1": ({"slack_costs": 1.0}, LogSurrogate(), {"normalise_weights": True}),
+    "l0 slacks": ({"slack_scale": 0.5}, LogSurrogate(), {"normalise_weights": True}),
+    "FSV trade-off": (
+        {"slack_costs": np.full(40, 0.05), "penalty_scale": 0.5},
+        ExpSurrogate(alpha=5.0),
+        {"initial_weights": np.full(600, 5.0)},
+    ),
+}
+
+
+@pytest.mark.parametrize("form", sorted(_LP_FORMS))
+@pytest.mark.parametrize("sparse", [False, True])
+def test_column_generation_gives_the_run_of_the_whole_lp(form, sparse):
+    """A working set priced from the row duals reaches the whole LP's optimum at every step."""
+    X, y = _wide_data()
+    if sparse:
+        X = scipy.sparse.csc_matrix(np.where(np.abs(X) > 1.0, X, 0.0))
+    model, surrogate, options = _LP_FORMS[form]
+    lps = [SplitMarginLP(X, y, column_generation=flag, **model) for flag in (True, False)]
+    runs = [highs_successive_linearisation(lp, surrogate, **options)[0] for lp in lps]
+    assert_same_run(*runs, coef_atol=1e-6)
+    # The working set never holds a removed coefficient.
+    assert not np.any(lps[0].in_model & ~lps[0].active)
+
+
+def test_the_working_set_optimum_is_the_whole_lps():
+    X, y = _wide_data(m=50, n=3000, seed=1)
+    lp = SplitMarginLP(X, y, 1.0)
+    assert lp.column_generation  # automatic: 3000 coefficients, 50 rows
+    whole = SplitMarginLP(X, y, 1.0, column_generation=False)
+    weights = np.random.default_rng(0).uniform(1.0, 3.0, X.shape[1])
+    step, reference = lp.solve_weighted(weights), whole.solve_weighted(weights)
+    value = lp.highs.getInfo().objective_function_value
+    assert value == pytest.approx(whole.highs.getInfo().objective_function_value, rel=1e-9)
+    np.testing.assert_allclose(step.coef, reference.coef, rtol=0, atol=1e-7)
+    # Optimality for the whole LP: no coefficient outside the working set has a negative
+    # reduced cost c_j − |Σ_i π_i y_i x_ij| at the working set's row duals.
+    pi = np.asarray(lp.highs.getSolution().row_dual)
+    outside = ~lp.in_model
+    assert outside.sum() > 2000  # the model held a small part of the columns
+    reduced = weights - np.abs(X.T @ (pi * np.where(y > 0, 1.0, -1.0)))
+    assert reduced[outside].min() >= -1e-7
+    assert lp.problem_size()[1] < whole.problem_size()[1] / 4
+
+
+def test_an_infeasible_working_set_falls_back_to_the_whole_lp():
+    """The best-scored columns alone do not separate the classes; the others do."""
+    rng = np.random.default_rng(4)
+    y = np.repeat([1.0, -1.0], 5)
+    flipped = y.copy()
+    flipped[0] = -1.0  # one point on the wrong side: this column cannot separate, even scaled
+    X = np.hstack([10.0 * np.tile(flipped[:, None], 250), 0.01 * rng.normal(size=(10, 50))])
+    lp = SplitMarginLP(X, y)
+    assert lp.column_generation and 2 * lp.pricing_batch < 250
+    step = lp.solve_weighted(np.ones(X.shape[1]))
+    assert lp.in_model.all()  # the working set was infeasible: the whole LP was solved
+    assert np.all(y * (X @ step.coef + step.b) >= 1 - 1e-7)
+    whole = SplitMarginLP(X, y, column_generation=False).solve_weighted(np.ones(X.shape[1]))
+    assert np.abs(step.coef).sum() == pytest.approx(np.abs(whole.coef).sum(), rel=1e-9)
+    # Not separable at all: the same error as the whole LP's.
+    X[1] = X[0]
+    y[1] = -y[0]
+    with pytest.raises(NotSeparableError):
+        SplitMarginLP(X, y).solve_weighted(np.ones(X.shape[1]))
+    with pytest.raises(InputError, match="column_generation"):
+        SplitMarginLP(X, y, column_generation="yes")

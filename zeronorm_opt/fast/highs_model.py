@@ -15,6 +15,15 @@ change, so HiGHS restarts the simplex from the previous optimal basis; a pruned 
 columns are deleted (HiGHS keeps the basis of the remaining columns; this measured faster than
 fixing their bounds at zero, which leaves them in every pricing pass).
 
+When the coefficients far outnumber the rows (``n > 4m``, as on microarrays), the model holds
+only a working set of them: an optimal vertex has at most ``m`` non-zero coefficients, while
+HiGHS's dual simplex prices every column at each iteration. After each solve the coefficients
+outside the set are priced from the row duals ``π`` — the reduced costs of ``p_j`` and ``q_j``
+are ``c_j ∓ Σ_i π_i y_i x_ij`` — and the most violated are added and the model re-solved warm,
+until none is below HiGHS's dual feasibility tolerance: the working set's optimum is then the
+whole LP's (column generation, as Dedieu and Mazumder do for l1 SVMs). On 100 × 10⁵ Gaussian
+data the first l1-AROM LP took 0.07 s this way against 22 s for the whole LP.
+
 :class:`SplitMarginLP` implements the driver's
 :class:`~zeronorm_opt.formulations.contract.Linearisable` protocol (``set_weights`` changes the
 column costs, ``set_active`` deletes columns, ``solve`` re-solves warm), so the one loop,
@@ -25,6 +34,10 @@ References
 ----------
 Q. Huangfu and J. A. J. Hall, "Parallelizing the dual revised simplex method", Mathematical
 Programming Computation 10, 119–142, 2018 (HiGHS).
+
+A. Dedieu, R. Mazumder and H. Wang, "Solving L1-regularized SVMs and related linear programs:
+revisiting the effectiveness of column and constraint generation", Journal of Machine Learning
+Research 23, 2022.
 """
 
 from __future__ import annotations
@@ -54,6 +67,12 @@ _INFEASIBLE = (_STATUS.kInfeasible, _STATUS.kUnboundedOrInfeasible)
 #: more than the simplex (colon: ~0.07 s of a ~0.1 s first solve) and a warm start skips it
 #: anyway. A failed solve is retried once from scratch with HiGHS's defaults.
 _FAST_OPTIONS = {"output_flag": False, "presolve": "off"}
+#: Column generation is automatic when the coefficients outnumber the rows by more than this:
+#: an optimal vertex has at most ``m`` non-zero coefficients, and HiGHS's dual simplex prices
+#: every column at each iteration (100 × 10⁵: 22 s for the whole LP, 0.1 s from 200 columns).
+COLUMN_GENERATION_RATIO = 4
+#: Least number of coefficients added per pricing round (``m`` when larger).
+MIN_PRICING_BATCH = 50
 
 
 @dataclass
@@ -105,11 +124,20 @@ class SplitMarginLP:
     remove : {"delete", "fix"}, default="delete"
         How a removed coefficient leaves the model: its two columns deleted, or their bounds
         fixed at ``[0, 0]`` (kept for the benchmark that compares the two).
+    column_generation : bool or None, default=None
+        Hold a working set of coefficients in the model and price the others after each solve
+        (see :meth:`solve_weighted`); the optimum is the whole LP's. None: when the
+        coefficients outnumber the rows more than four to one. False: every column from the
+        start (the model then has the size of the hand-written LP).
 
     Attributes
     ----------
     n_features, n_coef : int
     penalty_scale : float
+    column_generation : bool
+    pricing_batch : int
+        Coefficients added per pricing round: ``max(m, 50)`` (the first working set has twice
+        as many).
     highs : highspy.Highs
         The model (its size: :meth:`problem_size`).
 
@@ -120,6 +148,10 @@ class SplitMarginLP:
 
     Q. Huangfu and J. A. J. Hall, "Parallelizing the dual revised simplex method",
     Mathematical Programming Computation 10, 119–142, 2018.
+
+    A. Dedieu, R. Mazumder and H. Wang, "Solving L1-regularized SVMs and related linear
+    programs: revisiting the effectiveness of column and constraint generation", Journal of
+    Machine Learning Research 23, 2022.
 
     Examples
     --------
@@ -152,12 +184,18 @@ class SplitMarginLP:
         slack_scale: float | None = None,
         penalty_scale: float = 1.0,
         remove: str = "delete",
+        column_generation: bool | None = None,
     ) -> None:
         self.X = check_finite_matrix(X)
         _, self.y = check_binary_labels(y, self.X.shape[0])
         m, n = self.X.shape
         if remove not in ("delete", "fix"):
             raise InputError(f"remove must be 'delete' or 'fix'; got {remove!r}.")
+        if column_generation not in (None, True, False):
+            raise InputError(
+                "column_generation must be True, False or None (automatic); got "
+                f"{column_generation!r}."
+            )
         self.remove = remove
         self.n_features = n
         self.slack_scale = (
@@ -172,10 +210,19 @@ class SplitMarginLP:
             if not np.all(np.isfinite(costs)) or np.any(costs < 0):
                 raise InputError("slack_costs must be finite and non-negative (e.g. C=1.0).")
             self.slack_costs = costs
-        #: Model column of each coefficient's ``p`` (``q`` is ``n_present`` further); −1: removed.
-        self._position = np.arange(self.n_coef)
-        self._present = self.n_coef  # coefficients whose columns are in the model
+        if column_generation is None:
+            column_generation = self.n_coef > COLUMN_GENERATION_RATIO * m
+        #: True: the model holds a working set of coefficients and prices the others.
+        self.column_generation = bool(column_generation)
+        #: Coefficients added to the working set per pricing round (the first set is twice it).
+        self.pricing_batch = max(m, MIN_PRICING_BATCH)
         self._active = np.ones(self.n_coef, dtype=bool)
+        #: Coefficients whose p and q columns are in the model (a subset of the active ones).
+        self._in_model = np.zeros(self.n_coef, dtype=bool)
+        #: Owner of each model column (coefficient index; −1 for the bias and the slacks) and
+        #: its sign (+1 for p, −1 for q, 0 otherwise), kept in step with HiGHS's column order.
+        self._col_coef = np.empty(0, dtype=np.int64)
+        self._col_sign = np.empty(0, dtype=np.int8)
         self._xi = np.zeros(m)
         self._weights = np.ones(self.n_coef)
         #: The last solve (None before the first): signed coefficients, bias, slacks.
@@ -183,86 +230,174 @@ class SplitMarginLP:
         #: Sentence of the InfeasibleError (what to pass instead), as the formulations say it.
         self.infeasible_hint = HARD_MARGIN_HINT
         self.highs = self._build()
+        if not self.column_generation:
+            self._add_coefficients(np.arange(self.n_coef), np.full(self.n_coef, penalty_scale))
 
     # -- the model --------------------------------------------------------------------------
     def _build(self) -> highspy.Highs:
-        m, k = self.X.shape[0], self.n_coef
-        if sp.issparse(self.X):  # row i times y_i, still sparse
-            signed = sp.diags(self.y) @ self.X
-        else:
-            signed = self.y[:, None] * self.X
-        counts, rows, values = _colwise_dense(signed)
-        if self.slack_scale is not None:  # u_i enters row i only, with y_i·c
-            counts = np.concatenate([counts, np.ones(m, dtype=counts.dtype)])
-            rows = np.concatenate([rows, np.arange(m, dtype=np.int32)])
-            values = np.concatenate([values, self.slack_scale * self.y])
-        col_counts = [counts, counts, [m]]  # p, q, b
-        col_rows = [rows, rows, np.arange(m)]
-        col_values = [values, -values, self.y]
+        """The rows, the bias column and the slack columns (coefficients are added later)."""
+        m = self.X.shape[0]
         n_slack = 0 if self.slack_costs is None else m
-        if n_slack:
-            col_counts.append(np.ones(m, dtype=np.int64))
-            col_rows.append(np.arange(m))
-            col_values.append(np.ones(m))
-        n_col = 2 * k + 1 + n_slack
         lp = highspy.HighsLp()
-        lp.num_col_, lp.num_row_ = n_col, m
-        lp.col_cost_ = np.concatenate(
-            [np.full(2 * k, self.penalty_scale), [0.0], [] if not n_slack else self.slack_costs]
-        )
-        lower = np.zeros(n_col)
-        lower[2 * k] = -_INF  # the bias is free
-        lp.col_lower_, lp.col_upper_ = lower, np.full(n_col, _INF)
+        lp.num_col_, lp.num_row_ = 1 + n_slack, m
+        lp.col_cost_ = np.concatenate([[0.0], self.slack_costs if n_slack else []])
+        lp.col_lower_ = np.concatenate([[-_INF], np.zeros(n_slack)])  # the bias is free
+        lp.col_upper_ = np.full(1 + n_slack, _INF)
         lp.row_lower_, lp.row_upper_ = np.ones(m), np.full(m, _INF)
         matrix = lp.a_matrix_
         matrix.format_ = highspy.MatrixFormat.kColwise
-        matrix.num_col_, matrix.num_row_ = n_col, m
-        matrix.start_ = np.concatenate([[0], np.cumsum(np.concatenate(col_counts))]).astype(
-            np.int32
-        )
-        matrix.index_ = np.concatenate(col_rows).astype(np.int32)
-        matrix.value_ = np.concatenate(col_values).astype(float)
+        matrix.num_col_, matrix.num_row_ = 1 + n_slack, m
+        matrix.start_ = np.concatenate([[0], m + np.arange(n_slack + 1)]).astype(np.int32)
+        matrix.index_ = np.concatenate([np.arange(m), np.arange(n_slack)]).astype(np.int32)
+        matrix.value_ = np.concatenate([self.y, np.ones(n_slack)]).astype(float)
+        self._col_coef = np.full(1 + n_slack, -1, dtype=np.int64)
+        self._col_sign = np.zeros(1 + n_slack, dtype=np.int8)
         h = highspy.Highs()
         for name, value in _FAST_OPTIONS.items():
             h.setOptionValue(name, value)
         h.passModel(lp)
         return h
 
+    def _signed_columns(self, coefs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Column-wise arrays (counts, rows, values) of ``y_i a_ij`` for sorted ``coefs``.
+
+        A feature's column is ``y ∘ x_j`` (a sparse ``X`` stays sparse); the augmented form's
+        ``u_i`` (index ``n + i``) has the one entry ``slack_scale·y_i`` in row ``i``.
+        """
+        n = self.n_features
+        features, extra = coefs[coefs < n], coefs[coefs >= n] - n
+        if sp.issparse(self.X):
+            signed = sp.diags(self.y) @ self.X[:, features]
+        else:
+            signed = self.y[:, None] * self.X[:, features]
+        counts, rows, values = _colwise_dense(signed)
+        if extra.size:
+            counts = np.concatenate([counts, np.ones(extra.size, dtype=counts.dtype)])
+            rows = np.concatenate([rows, extra.astype(np.int32)])
+            values = np.concatenate([values, self.slack_scale * self.y[extra]])
+        return counts, rows, values
+
+    def _add_coefficients(self, coefs: np.ndarray, costs: np.ndarray) -> None:
+        """Append the p and q columns of ``coefs`` (sorted, not in the model) at ``costs``."""
+        coefs = np.asarray(coefs, dtype=np.int64)
+        if not coefs.size:
+            return
+        counts, rows, values = self._signed_columns(coefs)
+        k = coefs.size
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int32)
+        for sign in (1.0, -1.0):  # all p columns, then all q columns
+            self.highs.addCols(
+                k,
+                np.asarray(costs, dtype=float),
+                np.zeros(k),
+                np.full(k, _INF),
+                int(values.size),
+                starts,
+                rows,
+                sign * values,
+            )
+        self._col_coef = np.concatenate([self._col_coef, coefs, coefs])
+        self._col_sign = np.concatenate(
+            [self._col_sign, np.ones(k, dtype=np.int8), -np.ones(k, dtype=np.int8)]
+        )
+        self._in_model[coefs] = True
+
+    def _model_columns(self, coefs_mask: np.ndarray) -> np.ndarray:
+        """Model columns (p and q) of the coefficients where ``coefs_mask`` is True."""
+        owner = self._col_coef
+        return np.flatnonzero((owner >= 0) & coefs_mask[np.maximum(owner, 0)]).astype(np.int32)
+
     def problem_size(self) -> tuple[int, int, int]:
-        """``(rows, columns, non-zeros)`` of the model HiGHS holds now."""
+        """``(rows, columns, non-zeros)`` of the model HiGHS holds now.
+
+        With column generation, the working set's: before the first solve only the bias and
+        slack columns.
+        """
         h = self.highs
         return int(h.getNumRow()), int(h.getNumCol()), int(h.getNumNz())
 
     @property
     def active(self) -> np.ndarray:
-        """Coefficients still in the model (a removed one never returns)."""
+        """Coefficients still in the problem (a removed one never returns)."""
         return self._active.copy()
 
+    @property
+    def in_model(self) -> np.ndarray:
+        """Coefficients whose columns HiGHS holds (all active ones without column generation)."""
+        return self._in_model.copy()
+
     def remove_coefficients(self, mask) -> None:
-        """Take the coefficients where ``mask`` is True out of the model for good."""
+        """Take the coefficients where ``mask`` is True out of the problem for good."""
         mask = np.asarray(mask, dtype=bool) & self._active
         if not mask.any():
             return
-        gone = self._position[mask]
-        columns = np.concatenate([gone, gone + self._present]).astype(np.int32)
+        self._active &= ~mask
+        columns = self._model_columns(mask & self._in_model)
+        if not columns.size:
+            return
         if self.remove == "fix":
             zeros = np.zeros(columns.size)
             self.highs.changeColsBounds(columns.size, columns, zeros, zeros)
-            self._active &= ~mask
             return
         self.highs.deleteCols(columns.size, columns)
-        self._active &= ~mask
-        self._position = np.full(self.n_coef, -1)
-        self._position[self._active] = np.arange(int(self._active.sum()))
-        self._present = int(self._active.sum())
-
-    def _columns(self) -> tuple[np.ndarray, np.ndarray]:
-        idx = np.flatnonzero(self._active)
-        return idx, self._position[idx]
+        # HiGHS renumbers the remaining columns in order, as np.delete does.
+        self._col_coef = np.delete(self._col_coef, columns)
+        self._col_sign = np.delete(self._col_sign, columns)
+        self._in_model &= ~mask
 
     # -- solving ----------------------------------------------------------------------------
+    def _run(self) -> tuple[object, float, int]:
+        """One HiGHS run (retried from scratch with its defaults on a failure)."""
+        h = self.highs
+        start = time.perf_counter()
+        h.run()
+        status = h.getModelStatus()
+        if status != _STATUS.kOptimal and status not in _INFEASIBLE:
+            # A second opinion from scratch with HiGHS's defaults (presolve, fresh basis).
+            h.clearSolver()
+            h.setOptionValue("presolve", "choose")
+            h.run()
+            h.setOptionValue("presolve", _FAST_OPTIONS["presolve"])
+            status = h.getModelStatus()
+        elapsed = time.perf_counter() - start
+        return status, elapsed, int(h.getInfo().simplex_iteration_count)
+
+    def _pricing(self, coefs: np.ndarray, duals: np.ndarray) -> np.ndarray:
+        """``Σ_i π_i y_i a_ij`` for the sorted coefficients ``coefs``, at row duals ``π``."""
+        pi_y = duals * self.y
+        n = self.n_features
+        features, extra = coefs[coefs < n], coefs[coefs >= n] - n
+        if features.size == n:
+            g = np.asarray(self.X.T @ pi_y).ravel()
+        else:
+            g = np.asarray(self.X[:, features].T @ pi_y).ravel()
+        if extra.size:
+            g = np.concatenate([g, self.slack_scale * pi_y[extra]])
+        return g
+
+    def _reduced_costs(self, coefs: np.ndarray, costs: np.ndarray) -> np.ndarray:
+        """Least reduced cost ``c_j − |Σ_i π_i y_i a_ij|`` of p_j and q_j for ``coefs``.
+
+        ``π`` are the row duals of the last solve (HiGHS's column duals are ``c − Aᵀπ``); a
+        negative value means the column would enter the basis of the whole LP.
+        """
+        duals = np.asarray(self.highs.getSolution().row_dual)
+        return costs - np.abs(self._pricing(coefs, duals))
+
+    def _dual_tolerance(self) -> float:
+        value = self.highs.getOptionValue("dual_feasibility_tolerance")
+        # highspy returns (status, value) in some versions and the value in others.
+        return float(value[-1] if isinstance(value, tuple) else value)
+
     def solve_weighted(self, weights) -> HighsStepResult:
         """Solve with penalty weights ``c`` (one per coefficient; removed ones are ignored).
+
+        With column generation, the model's working set is solved, the coefficients outside it
+        priced from the row duals, the most violated ``pricing_batch`` of them added and the
+        model re-solved warm, until no reduced cost is below −(HiGHS's dual feasibility
+        tolerance): then the working set's optimum is the whole LP's. The first solve starts
+        from the ``2·pricing_batch`` coefficients of largest ``|Σ_i y_i a_ij| / c_j`` (the
+        pricing at uniform duals).
 
         Raises
         ------
@@ -275,23 +410,39 @@ class SplitMarginLP:
         # Finite and non-negative, as the formulations' weights Parameter (a negative cost
         # would make the LP unbounded).
         weights = check_weights(weights, self.n_coef)
-        idx, cols = self._columns()
-        costs = self.penalty_scale * weights[idx]
-        both = np.concatenate([cols, cols + self._present]).astype(np.int32)
+        costs = self.penalty_scale * weights
         h = self.highs
-        if both.size:
-            h.changeColsCost(both.size, both, np.concatenate([costs, costs]))
-        start = time.perf_counter()
-        h.run()
-        status = h.getModelStatus()
-        if status != _STATUS.kOptimal and status not in _INFEASIBLE:
-            # A second opinion from scratch with HiGHS's defaults (presolve, fresh basis).
-            h.clearSolver()
-            h.setOptionValue("presolve", "choose")
-            h.run()
-            h.setOptionValue("presolve", _FAST_OPTIONS["presolve"])
-            status = h.getModelStatus()
-        elapsed = time.perf_counter() - start
+        if self.column_generation and not self._in_model.any():
+            candidates = np.flatnonzero(self._active)
+            uniform = np.abs(self._pricing(candidates, np.ones(self.X.shape[0])))
+            score = uniform / np.maximum(costs[candidates], np.finfo(float).tiny)
+            first = np.sort(candidates[np.argsort(-score, kind="stable")[: 2 * self.pricing_batch]])
+            self._add_coefficients(first, costs[first])
+        columns = self._model_columns(self._active & self._in_model)
+        if columns.size:
+            h.changeColsCost(columns.size, columns, costs[self._col_coef[columns]])
+        tolerance = self._dual_tolerance()
+        elapsed, iterations = 0.0, 0
+        while True:
+            status, seconds, its = self._run()
+            elapsed, iterations = elapsed + seconds, iterations + its
+            outside = np.flatnonzero(self._active & ~self._in_model)
+            if not outside.size:
+                break
+            if status in _INFEASIBLE:
+                # The working set does not separate the classes: solve the whole LP (its
+                # infeasibility, if any, is the data's).
+                self._add_coefficients(outside, costs[outside])
+                continue
+            if status != _STATUS.kOptimal:
+                break
+            reduced = self._reduced_costs(outside, costs[outside])
+            entering = np.flatnonzero(reduced < -tolerance)
+            if not entering.size:
+                break
+            most = entering[np.argsort(reduced[entering], kind="stable")[: self.pricing_batch]]
+            new = np.sort(outside[most])
+            self._add_coefficients(new, costs[new])
         if status in _INFEASIBLE:
             # This LP has no constraint of the user's: its infeasibility is the data's (the
             # features still active do not separate the classes).
@@ -312,17 +463,20 @@ class SplitMarginLP:
                 stats=h.getInfo(),
             )
         x = np.asarray(h.getSolution().col_value)
-        k = self._present
+        owner, sign = self._col_coef, self._col_sign
         coef = np.zeros(self.n_coef)
-        coef[idx] = x[cols] - x[cols + k]
-        self._xi = np.maximum(x[2 * k + 1 :], 0.0) if self.slack_costs is not None else self._xi
+        is_coef = owner >= 0
+        np.add.at(coef, owner[is_coef], sign[is_coef] * x[is_coef])
+        coef[~self._active] = 0.0  # columns fixed at zero (remove="fix") hold zeros anyway
+        if self.slack_costs is not None:
+            self._xi = np.maximum(x[1 : 1 + self.X.shape[0]], 0.0)
         self.last_step = HighsStepResult(
             coef=coef,
-            b=float(x[2 * k]),
+            b=float(x[0]),
             xi=self._xi.copy(),
             status="optimal",
             solve_time=elapsed,
-            simplex_iterations=int(h.getInfo().simplex_iteration_count),
+            simplex_iterations=iterations,
         )
         return self.last_step
 
