@@ -367,8 +367,9 @@ class SplitMarginLP:
         pi_y = duals * self.y
         n = self.n_features
         features, extra = coefs[coefs < n], coefs[coefs >= n] - n
-        if features.size == n:
+        if 4 * features.size > n:  # one pass over X costs less than copying the columns
             g = np.asarray(self.X.T @ pi_y).ravel()
+            g = g if features.size == n else g[features]
         else:
             g = np.asarray(self.X[:, features].T @ pi_y).ravel()
         if extra.size:
