@@ -157,9 +157,11 @@ class AROM(_BinaryZeroNorm):
         ``"cvxpy"``: the declarative reweighted formulation through the driver (any cvxpy
         solver, user constraints). ``"highs"``: for ``penalty="l1"`` only, the same LPs
         built once in split variables in HiGHS and re-solved from the previous basis as only
-        the costs change (:func:`~zeronorm_opt.fast.highs_lp.l1_arom_highs`; same iterates,
-        tested against the cvxpy form). ``"libsvm"``: for ``penalty="l2"`` only, the SVM dual
-        on the rescaled active features solved by libsvm
+        the costs change, holding a working set of features priced from the row duals when
+        they outnumber the samples four to one
+        (:func:`~zeronorm_opt.fast.highs_lp.l1_arom_highs`; same iterates, tested against
+        the cvxpy form). ``"libsvm"``: for ``penalty="l2"`` only, the SVM dual on the
+        rescaled active features solved by libsvm
         (:class:`~zeronorm_opt.fast.svm_dual.LibsvmRescaledDual`: their Gram matrix up to
         m = 4096 samples, the linear kernel beyond; same supports and iterates as the cvxpy
         form, tested). ``"ipm"``: for ``penalty="l2"`` with hinge slacks only, the same SVM
@@ -417,7 +419,8 @@ class FSV(_BinaryZeroNorm):
         :class:`~zeronorm_opt.formulations.FSVFormulation` (``formulation.w``, ``.b``, ``.X``).
     backend : {"auto", "cvxpy", "highs"}, default="auto"
         What solves the LPs: ``"cvxpy"``, the declarative formulation through the driver;
-        ``"highs"``, the same LPs built once in HiGHS and re-solved from the previous basis
+        ``"highs"``, the same LPs built once in HiGHS and re-solved from the previous basis,
+        with column generation when the features outnumber the samples four to one
         (:func:`~zeronorm_opt.fast.highs_lp.fsv_highs`; same iterates, tested against the
         cvxpy form); ``"auto"``, HiGHS unless ``extra_constraints``, ``solver``,
         ``solver_options`` or ``surrogate`` asks for the formulation.
