@@ -175,8 +175,21 @@ def _run_local(tasks, n_jobs: int):
         return
     from joblib import Parallel, delayed
 
-    jobs = (delayed(call_unit)(*task) for task in tasks)
+    jobs = (delayed(_call_unit_in_worker)(*task) for task in tasks)
     yield from Parallel(n_jobs=n_jobs, return_as="generator_unordered")(jobs)
+
+
+def _call_unit_in_worker(*task):
+    """:func:`call_unit` in a joblib worker, which ignores SIGINT from its first unit on.
+
+    Ctrl-C in the terminal reaches the whole process group, and only this process should
+    react (joblib then terminates its workers), as with Dask's workers below. A worker that
+    still took it would print a traceback of its own when the signal lands in loky's
+    bookkeeping between two units (its memory check after the first one), which its
+    exception handling does not cover.
+    """
+    _ignore_sigint()
+    return call_unit(*task)
 
 
 def _run_dask(tasks, n_jobs: int, scheduler: str | None):
