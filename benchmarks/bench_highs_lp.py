@@ -5,6 +5,8 @@ timed in one process, repeats interleaved so that every path sees the same machi
 
 * ``fast``    — :func:`zeronorm_opt.fast.highs_lp.l1_arom_highs` / ``fsv_highs``: one HiGHS
   model, costs changed between solves (warm start), pruned columns deleted;
+* ``whole``   — the same with every column in the model from the start (no column
+  generation: ``SplitMarginLP(column_generation=False)``);
 * ``fix``     — the same with pruned columns fixed at ``[0, 0]`` instead of deleted;
 * ``linprog`` — the hand-written reference: the split-variable LP rebuilt on the active
   features at every step and solved by ``scipy.optimize.linprog(method="highs")``;
@@ -120,6 +122,15 @@ def _runs(method, X, y, include_cvxpy):
     if method == "l1-AROM":
         runs = {
             "fast": lambda: _pair(l1_arom_highs(X, y, tol=TOL, prune_tol=PRUNE)),
+            "whole": lambda: _pair(
+                highs_successive_linearisation(
+                    SplitMarginLP(X, y, column_generation=False),
+                    LogSurrogate(),
+                    normalise_weights=True,
+                    tol=TOL,
+                    prune_tol=PRUNE,
+                )
+            ),
             "fix": lambda: _pair(
                 highs_successive_linearisation(
                     SplitMarginLP(X, y, remove="fix"),
@@ -136,6 +147,15 @@ def _runs(method, X, y, include_cvxpy):
         return runs
     runs = {
         "fast": lambda: _pair(fsv_highs(X, y, ALPHA, tol=TOL, prune_tol=PRUNE)),
+        "whole": lambda: _pair(
+            highs_successive_linearisation(
+                SplitMarginLP(X, y, column_generation=False),
+                ExpSurrogate(ALPHA),
+                initial_weights=np.full(X.shape[1], ALPHA),
+                tol=TOL,
+                prune_tol=PRUNE,
+            )
+        ),
         "fix": lambda: _pair(
             highs_successive_linearisation(
                 SplitMarginLP(X, y, remove="fix"),
