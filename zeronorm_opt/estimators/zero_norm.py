@@ -158,7 +158,7 @@ class AROM(_BinaryZeroNorm):
         solver, user constraints). ``"highs"``: for ``penalty="l1"`` only, the same LPs
         built once in split variables in HiGHS and re-solved from the previous basis as only
         the costs change, holding a working set of features priced from the row duals when
-        they outnumber the samples four to one
+        they outnumber the samples five to one
         (:func:`~zeronorm_opt.fast.highs_lp.l1_arom_highs`; same iterates, tested against
         the cvxpy form). ``"libsvm"``: for ``penalty="l2"`` only, the SVM dual on the
         rescaled active features solved by libsvm
@@ -420,7 +420,7 @@ class FSV(_BinaryZeroNorm):
     backend : {"auto", "cvxpy", "highs"}, default="auto"
         What solves the LPs: ``"cvxpy"``, the declarative formulation through the driver;
         ``"highs"``, the same LPs built once in HiGHS and re-solved from the previous basis,
-        with column generation when the features outnumber the samples four to one
+        with column generation when the features outnumber the samples five to one
         (:func:`~zeronorm_opt.fast.highs_lp.fsv_highs`; same iterates, tested against the
         cvxpy form); ``"auto"``, HiGHS unless ``extra_constraints``, ``solver``,
         ``solver_options`` or ``surrogate`` asks for the formulation.
