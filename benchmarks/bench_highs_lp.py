@@ -122,24 +122,8 @@ def _runs(method, X, y, include_cvxpy):
     if method == "l1-AROM":
         runs = {
             "fast": lambda: _pair(l1_arom_highs(X, y, tol=TOL, prune_tol=PRUNE)),
-            "whole": lambda: _pair(
-                highs_successive_linearisation(
-                    SplitMarginLP(X, y, column_generation=False),
-                    LogSurrogate(),
-                    normalise_weights=True,
-                    tol=TOL,
-                    prune_tol=PRUNE,
-                )
-            ),
-            "fix": lambda: _pair(
-                highs_successive_linearisation(
-                    SplitMarginLP(X, y, remove="fix"),
-                    LogSurrogate(),
-                    normalise_weights=True,
-                    tol=TOL,
-                    prune_tol=PRUNE,
-                )
-            ),
+            "whole": lambda: _model_run(method, X, y, column_generation=False),
+            "fix": lambda: _model_run(method, X, y, remove="fix"),
             "linprog": lambda: reference_l1_arom(X, y),
         }
         if include_cvxpy:
@@ -147,29 +131,23 @@ def _runs(method, X, y, include_cvxpy):
         return runs
     runs = {
         "fast": lambda: _pair(fsv_highs(X, y, ALPHA, tol=TOL, prune_tol=PRUNE)),
-        "whole": lambda: _pair(
-            highs_successive_linearisation(
-                SplitMarginLP(X, y, column_generation=False),
-                ExpSurrogate(ALPHA),
-                initial_weights=np.full(X.shape[1], ALPHA),
-                tol=TOL,
-                prune_tol=PRUNE,
-            )
-        ),
-        "fix": lambda: _pair(
-            highs_successive_linearisation(
-                SplitMarginLP(X, y, remove="fix"),
-                ExpSurrogate(ALPHA),
-                initial_weights=np.full(X.shape[1], ALPHA),
-                tol=TOL,
-                prune_tol=PRUNE,
-            )
-        ),
+        "whole": lambda: _model_run(method, X, y, column_generation=False),
+        "fix": lambda: _model_run(method, X, y, remove="fix"),
         "linprog": lambda: reference_fsv(X, y),
     }
     if include_cvxpy:
         runs["cvxpy"] = lambda: _estimator(FSV(alpha=ALPHA), X, y)
     return runs
+
+
+def _model_run(method, X, y, **model_options):
+    """The default path's driver run on a ``SplitMarginLP`` built with other options."""
+    if method == "l1-AROM":
+        surrogate, options = LogSurrogate(), {"normalise_weights": True}
+    else:
+        surrogate, options = ExpSurrogate(ALPHA), {"initial_weights": np.full(X.shape[1], ALPHA)}
+    lp = SplitMarginLP(X, y, **model_options)
+    return _pair(highs_successive_linearisation(lp, surrogate, tol=TOL, prune_tol=PRUNE, **options))
 
 
 def _pair(out):

@@ -469,11 +469,11 @@ class SplitMarginLP:
                 stats=h.getInfo(),
             )
         x = np.asarray(h.getSolution().col_value)
+        # p − q per coefficient; removed ones have no columns, or columns fixed at zero.
         owner, sign = self._col_coef, self._col_sign
         coef = np.zeros(self.n_coef)
-        is_coef = owner >= 0
-        np.add.at(coef, owner[is_coef], sign[is_coef] * x[is_coef])
-        coef[~self._active] = 0.0  # columns fixed at zero (remove="fix") hold zeros anyway
+        coef[owner[sign > 0]] = x[sign > 0]
+        coef[owner[sign < 0]] -= x[sign < 0]
         if self.slack_costs is not None:
             self._xi = np.maximum(x[1 : 1 + self.X.shape[0]], 0.0)
         self.last_step = HighsStepResult(
