@@ -42,7 +42,12 @@ numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 autodoc_typehints = "none"
 intersphinx_mapping = {}
-exclude_patterns = ["_build", "gallery/README.rst", "sg_execution_times.rst", "**/sg_execution_times.rst"]
+exclude_patterns = [
+    "_build",
+    "gallery/README.rst",
+    "sg_execution_times.rst",
+    "**/sg_execution_times.rst",
+]
 html_theme = "pydata_sphinx_theme"
 html_title = "zeronorm_opt"
 html_theme_options = {"navigation_with_keys": False}
