@@ -143,6 +143,87 @@ class IpmSolution:
     n_single_iter: int = 0
 
 
+class _ScaledColumns:
+    """The data ``A = X[:, cols] ∘ z`` of a solve (columns rescaled), formed only where it pays.
+
+    The l2-AROM step solves on the rescaled active features, and forming ``[A, 1]`` in float64
+    for every solve cost a copy of the data (80 MB at 10 000 × 1000) and a pass to read it
+    back. Here the products with ``A`` in the residuals read ``X`` itself; ``[A, 1]`` is
+    formed from ``X`` in one pass in the precision a normal matrix asks for (float32 far from
+    the solution, float64 near it, kept until the other is asked for); a working set takes its
+    rows of ``A`` alone (:meth:`take`).
+
+    Parameters
+    ----------
+    X : ndarray of shape (m, n), float64
+    cols : ndarray of int, or None
+        The columns of ``X`` in ``A``; None: all of them.
+    z : ndarray of shape (p,), or None
+        Scales of those columns; None: ones.
+    col_abs_max : ndarray of shape (n,), or None
+        ``max_i |X_ij|`` if the caller has it.
+    """
+
+    def __init__(self, X: np.ndarray, cols=None, z=None, col_abs_max=None) -> None:
+        self.X, self.cols, self.z = X, cols, z
+        self.m = X.shape[0]
+        self.p = X.shape[1] if cols is None else len(cols)
+        self._col_abs_max = col_abs_max
+        self._with_bias: np.ndarray | None = None
+
+    def dot(self, w: np.ndarray) -> np.ndarray:
+        """``A w`` in float64."""
+        v = w if self.z is None else self.z * w
+        if self.cols is not None:
+            v = _scatter(self.X.shape[1], self.cols, v)
+        return self.X @ v
+
+    def tdot(self, u: np.ndarray) -> np.ndarray:
+        """``Aᵀ u`` in float64."""
+        r = self.X.T @ u
+        if self.cols is not None:
+            r = r[self.cols]
+        return r if self.z is None else self.z * r
+
+    def with_bias(self, dtype) -> np.ndarray:
+        """``[A, 1]`` in ``dtype`` (float32 or float64), formed from ``X`` in one pass."""
+        B = self._with_bias
+        if B is None or B.dtype != dtype:
+            self._with_bias = None  # the other precision's copy goes before this one comes
+            A = self.X if self.cols is None else self.X[:, self.cols]
+            B = np.empty((self.m, self.p + 1), dtype=dtype)
+            if self.z is None:
+                B[:, :-1] = A
+            else:
+                np.multiply(A, self.z, out=B[:, :-1], casting="same_kind")
+            B[:, -1] = 1.0
+            self._with_bias = B
+        return B
+
+    def take(self, rows: np.ndarray) -> _ScaledColumns:
+        """The rows ``rows`` of ``A``, formed (a working set is small)."""
+        sub = self.X[rows] if self.cols is None else self.X[np.ix_(rows, self.cols)]
+        if self.z is not None:
+            sub *= self.z
+        return _ScaledColumns(sub)
+
+    def abs_max(self) -> float:
+        """``max |A|``."""
+        if self._col_abs_max is None:
+            self._col_abs_max = np.maximum(
+                np.max(self.X, axis=0, initial=0.0), -np.min(self.X, axis=0, initial=0.0)
+            )
+        col = self._col_abs_max if self.cols is None else self._col_abs_max[self.cols]
+        return float(np.max(col if self.z is None else col * np.abs(self.z), initial=0.0))
+
+
+def _scatter(n: int, cols: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """The length-n vector with ``values`` at ``cols``, zeros elsewhere."""
+    out = np.zeros(n)
+    out[cols] = values
+    return out
+
+
 def _normal_matrix(B: np.ndarray, inv_d: np.ndarray) -> np.ndarray:
     """``E + Bᵀ diag(inv_d) B`` (upper triangle), ``E = diag(1, …, 1, 0)``, by one ``syrk``.
 
@@ -254,25 +335,14 @@ def svm_primal_ipm(
     programming", SIAM Journal on Optimization 9(4):1159–1191, 1999.
     """
     A = np.asarray(A, dtype=float)
-    return _solve(_with_bias_column(A), np.asarray(y, dtype=float), C, tol, max_iter)
+    return _solve(_ScaledColumns(A), np.asarray(y, dtype=float), C, tol, max_iter)
 
 
-def _with_bias_column(A: np.ndarray) -> np.ndarray:
-    """``B = [A, 1]`` in one allocation."""
-    B = np.empty((A.shape[0], A.shape[1] + 1))
-    B[:, :-1] = A
-    B[:, -1] = 1.0
-    return B
-
-
-def _abs_max(A: np.ndarray) -> float:
-    """``max |A|`` without the temporary of ``np.abs(A)``."""
-    return max(float(np.max(A, initial=0.0)), -float(np.min(A, initial=0.0)))
-
-
-def _solve(B: np.ndarray, y: np.ndarray, C: float | None, tol: float, max_iter: int) -> IpmSolution:
-    """:func:`svm_primal_ipm` on ``B = [A, 1]`` (the data with the bias column already added)."""
-    state = _Iterate(B, y, C)
+def _solve(
+    data: _ScaledColumns, y: np.ndarray, C: float | None, tol: float, max_iter: int
+) -> IpmSolution:
+    """:func:`svm_primal_ipm` on ``data``."""
+    state = _Iterate(data, y, C)
     _iterate(state, tol, max_iter)
     return state.solution()
 
@@ -289,10 +359,12 @@ def _iterate(state: _Iterate, tol: float, max_iter: int, shrink_to: int | None =
         state.residuals()
         if state.error() <= tol:
             return None
-        if shrink_to is not None and state.error() <= _IDENTIFY_ERROR:
-            rows = state.candidates()
-            if rows.size <= shrink_to:
-                return rows
+        if state.checkpoint is None and state.error() <= _IDENTIFY_ERROR:
+            state.checkpoint = state.point()
+            if shrink_to is not None:
+                rows = state.candidates()
+                if rows.size <= shrink_to:
+                    return rows
         if not state.soft and state.alpha.max() > _DIVERGENCE:
             raise NotSeparableError(
                 "the hard-margin problem is infeasible: the interior-point multipliers diverge "
@@ -370,29 +442,22 @@ class _Iterate:
     held at 1 so the formulas need no branches: its products with ``ξ = 0`` vanish).
     """
 
-    def __init__(self, B: np.ndarray, y: np.ndarray, C: float | None, start=None) -> None:
-        m, self.p = B.shape[0], B.shape[1] - 1
-        self.B, self.y, self.C, self.soft = B, y, C, C is not None
-        self.A = B[:, : self.p]  # a view: the data without the bias column
-        self.data_scale = 1.0 + _abs_max(self.A)
-        if start is None:
-            # w = b = 0, slacks ξ = s = 1 and α at a tenth of its box (or 1): most examples
-            # end with α = 0, and from C/10 the separable 10 000 × 1000 problem took 20
-            # iterations against 30 from C/2 (inseparable 3000 × 100 data: 15–17 either
-            # way; from C/100: 18 and 19–21).
-            self.w, self.b = np.zeros(self.p), 0.0
-            self.alpha = np.full(m, 0.1 * C if self.soft else 1.0)
-            self.s = np.ones(m)
-            self.xi = np.ones(m) if self.soft else np.zeros(m)
-        else:  # an interior iterate of the same problem on more examples (_working_set_solve)
-            self.w, self.b, self.alpha, self.s, self.xi = start
+    def __init__(self, data: _ScaledColumns, y: np.ndarray, C: float | None, start=None) -> None:
+        m, self.p = data.m, data.p
+        self.data, self.y, self.C, self.soft = data, y, C, C is not None
+        self.data_scale = 1.0 + data.abs_max()
+        # w = b = 0, slacks ξ = s = 1 and α at a tenth of its box (or 1) unless told otherwise.
+        self.w, self.b, self.alpha, self.s, self.xi = (
+            _cold_start(m, self.p, C) if start is None else start
+        )
         self.n_iter = 0
         self.n_pairs = 2 * m if self.soft else m
-        self.B32, self.single_ok, self.single, self.n_single_iter = None, True, False, 0
+        self.single_ok, self.single, self.n_single_iter = True, False, 0
+        self.checkpoint = None  # the first iterate within _IDENTIFY_ERROR: see _iterate
 
-    def restricted(self, rows: np.ndarray) -> tuple:
-        """The iterate on the examples ``rows`` only: a start for :class:`_Iterate` on them."""
-        return self.w, self.b, self.alpha[rows], self.s[rows], self.xi[rows]
+    def point(self) -> tuple:
+        """``(w, b, α, s, ξ)``; the arrays are never updated in place, so no copies."""
+        return self.w, self.b, self.alpha, self.s, self.xi
 
     def candidates(self) -> np.ndarray:
         """Examples whose margin is below ``1 + _IDENTIFY_BAND`` or whose ``α`` exceeds ``s``.
@@ -410,9 +475,9 @@ class _Iterate:
     def residuals(self) -> None:
         """Residuals of the optimality conditions and the duality gap at the iterate."""
         ya = self.y * self.alpha
-        self.r_w = self.w - self.A.T @ ya  # stationarity in w
+        self.r_w = self.w - self.data.tdot(ya)  # stationarity in w
         self.r_b = float(ya.sum())  # stationarity in b
-        self.margin = self.y * (self.A @ self.w + self.b)
+        self.margin = self.y * (self.data.dot(self.w) + self.b)
         self.r_p = self.margin + self.xi - self.s - 1.0  # margin constraints
         self.gap = float(self.alpha @ self.s + self.upper @ self.xi)
         self.res_d = np.max(np.abs(self.r_w), initial=0.0) / (
@@ -445,11 +510,11 @@ class _Iterate:
         self.inv_d = 1.0 / d
         self.single = single and self.single_ok
         if self.single:
-            if self.B32 is None:
-                self.B32 = self.B.astype(np.float32)
             try:
                 self.cholesky = cho_factor(
-                    _normal_matrix(self.B32, self.inv_d), lower=False, check_finite=False
+                    _normal_matrix(self.data.with_bias(np.float32), self.inv_d),
+                    lower=False,
+                    check_finite=False,
                 )
                 if np.all(np.isfinite(self.cholesky[0].diagonal())):
                     self.n_single_iter += 1
@@ -458,8 +523,7 @@ class _Iterate:
                 pass  # float32 could not factor it: float64 from now on
         # Once in float64 (near the solution, or float32 failed), float64 to the end.
         self.single = self.single_ok = False
-        self.B32 = None
-        self.cholesky = _factor(_normal_matrix(self.B, self.inv_d))
+        self.cholesky = _factor(_normal_matrix(self.data.with_bias(np.float64), self.inv_d))
 
     def direction(self, c_s: np.ndarray, c_xi: np.ndarray) -> _Direction:
         """Newton direction for the complementarity targets ``α s → c_s``, ``(C−α) ξ → c_xi``.
@@ -471,7 +535,7 @@ class _Iterate:
         # The products with the data in the factor's precision: in float32 while the
         # direction is inexact anyway, reading half the bytes (a fifth of an iteration's time
         # at 10 000 × 1000 in float64); h and the residuals stay float64.
-        data = self.B32 if self.single else self.B
+        data = self.data.with_bias(np.float32 if self.single else np.float64)
         rhs = (data.T @ (self.y * h * self.inv_d).astype(data.dtype)).astype(float)
         rhs[: self.p] -= self.r_w
         rhs[self.p] += self.r_b
@@ -513,6 +577,18 @@ class _Iterate:
             status=status,
             solver="ipm",
         )
+
+
+def _cold_start(m: int, p: int, C: float | None) -> tuple:
+    """``(w, b, α, s, ξ)`` where a solve starts: ``w = b = 0``, ``s = ξ = 1``, ``α = C/10`` or 1.
+
+    Most examples end with ``α = 0``: from C/10 the separable 10 000 × 1000 problem took 20
+    iterations against 30 from C/2 (inseparable 3000 × 100 data: 15–17 either way; from
+    C/100: 18 and 19–21). The hard margin has ``ξ = 0`` throughout.
+    """
+    alpha = np.full(m, 0.1 * C if C is not None else 1.0)
+    xi = np.ones(m) if C is not None else np.zeros(m)
+    return np.zeros(p), 0.0, alpha, np.ones(m), xi
 
 
 def _ratio(x: np.ndarray, dx: np.ndarray) -> float:
@@ -569,50 +645,52 @@ def svm_primal_ipm_working_set(
     """
     A = np.asarray(A, dtype=float)
     y = np.asarray(y, dtype=float)
-    return _working_set_solve(_with_bias_column(A), y, C, rows, tol, max_iter)
+    return _working_set_solve(_ScaledColumns(A), y, C, rows, tol, max_iter)
 
 
 def _working_set_solve(
-    B: np.ndarray, y: np.ndarray, C: float | None, rows, tol: float, max_iter: int
+    data: _ScaledColumns, y: np.ndarray, C: float | None, rows, tol: float, max_iter: int
 ) -> tuple[IpmSolution, int]:
-    """:func:`svm_primal_ipm_working_set` on ``B = [A, 1]``."""
+    """:func:`svm_primal_ipm_working_set` on ``data``."""
     m = len(y)
     largest_set = int(_WORKING_SET_MAX_FRACTION * m)
     in_set = np.zeros(m, dtype=bool)
     if rows is not None:
         in_set[rows] = True
-    anchor, n_iter, n_single_iter, n_rounds = None, 0, 0, 0
+    # Where each round starts: the checkpoint of the last solve for the examples it held (an
+    # iterate well inside, near the solution), the cold start for the others.
+    w, b, alpha, s, xi = _cold_start(m, data.p, C)
+    n_iter = n_single_iter = n_rounds = 0
     if rows is None or in_set.sum() > largest_set:
         # All the examples, until the few near the margin stand out; the solve goes on on them.
-        anchor = _Iterate(B, y, C)
-        near = _iterate(anchor, tol, max_iter, shrink_to=int(_IDENTIFY_MAX_FRACTION * m))
+        state = _Iterate(data, y, C)
+        near = _iterate(state, tol, max_iter, shrink_to=int(_IDENTIFY_MAX_FRACTION * m))
         if near is None:
-            return anchor.solution(), 1
+            return state.solution(), 1
+        w, b, alpha, s, xi = state.checkpoint
         in_set[:] = False
         in_set[near] = True
-        n_rounds, n_iter, n_single_iter = 1, anchor.n_iter, anchor.n_single_iter
+        n_rounds, n_iter, n_single_iter = 1, state.n_iter, state.n_single_iter
     for label in (-1.0, 1.0):  # both classes, or the bias would be unbounded
         if not in_set[y == label].any():
             in_set[np.argmax(y == label)] = True
-    slack_tol = tol * (1.0 + _abs_max(B[:, :-1]))
+    slack_tol = tol * (1.0 + data.abs_max())
     while True:  # the set grows every round: at most m rounds
         n_rounds += 1
         idx = np.flatnonzero(in_set)
-        # Every round on the examples of an interrupted solve on all starts from its iterate.
-        start = None if anchor is None else anchor.restricted(idx)
-        state = _Iterate(B[idx], y[idx], C, start)
+        rows_data = data if idx.size == m else data.take(idx)
+        state = _Iterate(rows_data, y[idx], C, (w, b, alpha[idx], s[idx], xi[idx]))
         _iterate(state, tol, max_iter)
         sol = state.solution()
         n_iter, n_single_iter = n_iter + sol.n_iter, n_single_iter + sol.n_single_iter
         if idx.size == m:
             break
-        margin = y * (B @ np.append(sol.w, sol.b))
+        margin = y * (data.dot(sol.w) + sol.b)
         violated = ~in_set & (margin < 1.0 - slack_tol)
         if not violated.any():
             break
         in_set |= violated | (margin < 1.0 + _GROW_BAND)
-        if anchor is None and in_set.sum() > largest_set:
-            in_set[:] = True
+        w, b, alpha[idx], s[idx], xi[idx] = state.checkpoint or state.point()
     alpha, slack = np.zeros(m), np.zeros(m)
     alpha[idx], slack[idx] = sol.alpha, sol.slack
     return IpmSolution(sol.w, sol.b, alpha, slack, n_iter, sol.gap, n_single_iter), n_rounds
@@ -679,6 +757,7 @@ class IpmRescaledSVM(RescaledSVMStep):
         super().__init__(X, y, C)
         self.tol, self.max_iter = tol, max_iter
         self._solved = False
+        self._col_abs_max = None
         self.n_rounds = self.working_set_size = 0
 
     def solve(self, solver=None, solver_options: dict | None = None) -> SolveInfo:
@@ -686,16 +765,24 @@ class IpmRescaledSVM(RescaledSVMStep):
         self._refuse_cvxpy_options(solver, solver_options)
         start = time.perf_counter()
         features = np.flatnonzero(self._scales > 0)
-        # B = [X_K ∘ z_K, 1] in one allocation (m × |K| floats, copied once per solve).
-        B = np.empty((self.X.shape[0], features.size + 1))
-        columns = self.X if features.size == self.n_coef else self.X[:, features]
-        np.multiply(columns, self._scales[features], out=B[:, :-1])
-        B[:, -1] = 1.0
+        scales = self._scales[features]
+        if self._col_abs_max is None:  # once per step object: the data do not change
+            self._col_abs_max = np.maximum(
+                np.max(self.X, axis=0, initial=0.0), -np.min(self.X, axis=0, initial=0.0)
+            )
+        data = _ScaledColumns(
+            self.X,
+            None if features.size == self.n_coef else features,
+            None if np.all(scales == 1.0) else scales,
+            self._col_abs_max,
+        )
         rows = None
         if self._solved:  # the examples near the last model's margin, the rest added as needed
             margins = self.y * (self.X @ self._coef + self._bias)
             rows = np.flatnonzero(margins < 1.0 + WORKING_SET_BAND)
-        sol, self.n_rounds = _working_set_solve(B, self.y, self.C, rows, self.tol, self.max_iter)
+        sol, self.n_rounds = _working_set_solve(
+            data, self.y, self.C, rows, self.tol, self.max_iter
+        )
         self._solved = True
         # The examples outside the working set have α = 0 exactly; inside, α > 0.
         self.working_set_size = int(np.count_nonzero(sol.alpha))
