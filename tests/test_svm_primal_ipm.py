@@ -1,8 +1,11 @@
 """The interior-point SVM and the l2-AROM step built on it, against libsvm and the cvxpy dual."""
 
+import os
+
 import numpy as np
 import pytest
 from sklearn.svm import SVC
+from threadpoolctl import threadpool_limits
 
 import zeronorm_opt.fast.svm_primal_ipm as ipm_module
 from zeronorm_opt import AROM, LogSurrogate, successive_linearisation
@@ -314,3 +317,43 @@ def test_a_short_float32_step_hands_the_rest_to_float64(monkeypatch):
     assert sol.n_single_iter == 1 < reference.n_single_iter
     np.testing.assert_allclose(sol.w, reference.w, atol=1e-6 * np.abs(reference.w).max())
     assert sol.gap <= IPM_TOL
+
+
+def _threads_in_factor(monkeypatch):
+    """Record the BLAS threads in force each time a normal matrix is formed and factored."""
+    seen = []
+    original = ipm_module._Iterate._form_and_factor
+
+    def recording(self, single):
+        seen.append(ipm_module.blas_threads())
+        return original(self, single)
+
+    monkeypatch.setattr(ipm_module._Iterate, "_form_and_factor", recording)
+    return seen
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="needs two cores")
+def test_large_normal_matrices_get_the_callers_threads_back_when_a_core_is_idle(monkeypatch):
+    # Inside l2-AROM's one-thread limit, the normal matrices at least _THREADED_WORK large
+    # run on the threads the caller allowed, the rest of the solve on one; a busy machine
+    # (load average) or a caller's own limit keeps every call on one. Same run either way.
+    X, y = _tall_data(m=400, n=30, seed=13)
+    # Large: the solves on all 400 examples with the 30 features; small: the later ones.
+    monkeypatch.setattr(ipm_module, "_THREADED_WORK", 400 * 25**2)
+    monkeypatch.setattr(ipm_module.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    seen = _threads_in_factor(monkeypatch)
+    with threadpool_limits(limits=2, user_api="blas"):
+        threaded, _ = l2_arom_dual_path(X, y, C=1.0, backend="ipm")
+    assert max(seen) == 2 and min(seen) == 1  # the large ones on 2, the later small ones on 1
+    seen.clear()
+    with threadpool_limits(limits=1, user_api="blas"):
+        limited, _ = l2_arom_dual_path(X, y, C=1.0, backend="ipm")
+    assert set(seen) == {1}
+    seen.clear()
+    monkeypatch.setattr(ipm_module.os, "getloadavg", lambda: (8.0, 8.0, 8.0))
+    with threadpool_limits(limits=2, user_api="blas"):
+        busy, _ = l2_arom_dual_path(X, y, C=1.0, backend="ipm")
+    assert set(seen) == {1}
+    for run in (limited, busy):
+        np.testing.assert_array_equal(run.support, threaded.support)
+        np.testing.assert_allclose(run.coef, threaded.coef, atol=1e-6 * np.abs(run.coef).max())
