@@ -31,7 +31,7 @@ from threadpoolctl import ThreadpoolController, threadpool_info
 from ..exceptions import NotSeparableError, SolverError
 from ..formulations.binary import HARD_MARGIN_HINT
 from ..solvers import SolveInfo
-from .rescaled_step import RescaledSVMStep
+from .rescaled_step import _GATHER_COLUMNS_BELOW, RescaledSVMStep
 
 __all__ = [
     "IPM_MAX_ITER",
@@ -225,20 +225,36 @@ class _ScaledColumns:
         self.p = X.shape[1] if cols is None else len(cols)
         self._col_abs_max = col_abs_max
         self._with_bias: np.ndarray | None = None
+        self._gathered: np.ndarray | None = None
 
     def dot(self, w: np.ndarray) -> np.ndarray:
         """``A w`` in float64."""
         v = w if self.z is None else self.z * w
+        few = self._few_columns()
+        if few is not None:
+            return few @ v
         if self.cols is not None:
             v = _scatter(self.X.shape[1], self.cols, v)
         return self.X @ v
 
     def tdot(self, u: np.ndarray) -> np.ndarray:
         """``Aᵀ u`` in float64."""
-        r = self.X.T @ u
-        if self.cols is not None:
-            r = r[self.cols]
+        few = self._few_columns()
+        if few is not None:
+            r = few.T @ u
+        else:
+            r = self.X.T @ u
+            if self.cols is not None:
+                r = r[self.cols]
         return r if self.z is None else self.z * r
+
+    def _few_columns(self) -> np.ndarray | None:
+        """``X[:, cols]``, gathered once, when they are few (see ``RescaledSVMStep.scores``)."""
+        if self.cols is None or _GATHER_COLUMNS_BELOW * len(self.cols) > self.X.shape[1]:
+            return None
+        if self._gathered is None:
+            self._gathered = self.X[:, self.cols]
+        return self._gathered
 
     def with_bias(self, dtype) -> np.ndarray:
         """``[A, 1]`` in ``dtype`` (float32 or float64), formed from ``X`` in one pass."""
@@ -867,7 +883,7 @@ class IpmRescaledSVM(RescaledSVMStep):
         )
         rows = None
         if self._solved:  # the examples near the last model's margin, the rest added as needed
-            margins = self.y * (self.X @ self._coef + self._bias)
+            margins = self.y * self.scores()
             rows = np.flatnonzero(margins < 1.0 + WORKING_SET_BAND)
         threads = None if self.blas_threads is None else _threads_if_idle(self.blas_threads)
         sol, self.n_rounds = _working_set_solve(
