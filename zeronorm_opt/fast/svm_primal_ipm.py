@@ -64,25 +64,25 @@ IPM_MIN_EXAMPLES_PER_FEATURE = 3
 #: examples it leaves out that violate their margin are added until none does.
 WORKING_SET_BAND = 0.5
 
-#: A working set larger than this fraction of the examples is replaced by all of them: each
-#: round is a cold interior-point solve, and the rounds (usually three) would cost more than
-#: one solve on everything. Second l2-AROM step at 3000 × 1000: three rounds ending on 1229
-#: examples took 1.1–1.2 s, one solve on all 3000 0.8 s; at 10 000 × 1000 three rounds
-#: ending on 1491 examples took 1.0 s against 11.5 s for all.
+#: A working set larger than this fraction of the examples is replaced by all of them (a solve on
+#: all narrows by itself, see ``_IDENTIFY_ERROR``): the rounds (usually three, the first from the
+#: default start) would cost more than one solve on everything. Second l2-AROM step at 3000 × 1000:
+#: three rounds ending on 1229 examples took 1.1–1.2 s, one solve on all 3000 0.8 s; at 10 000 ×
+#: 1000 three rounds ending on 1491 examples took 1.0 s against 11.5 s for all.
 _WORKING_SET_MAX_FRACTION = 1 / 3
 
-#: A solve on all the examples (the first l2-AROM step, or a later one whose working set
-#: would be too large) goes on on the examples near the margin alone once its largest
-#: relative residual or gap is below ``_IDENTIFY_ERROR``, if those are at most
-#: ``_IDENTIFY_MAX_FRACTION`` of all: the examples of margin below ``1 + _IDENTIFY_BAND``
-#: under the current iterate (or with ``α > s``), from the iterate reached. Each later round
-#: adds the violators and the examples within ``_GROW_BAND`` of the new model's margin, and
-#: starts from that iterate again. Separable 10 000 × 1000 data (992 support vectors), one
-#: thread: error 0.5 and band 1.0, 1.35–1.40 s in two rounds (7 iterations on all, 8 on 1623
-#: examples, 8 on 1624); error 0.2 or band 0.5, 1.39–1.73 s (three rounds with band 0.5 at
-#: 0.5: the set missed a support vector); error 1–10, 1.2–1.65 s in two to four rounds; 3.0 s
-#: for 16 iterations on all. At 3000 × 1000: 0.44 s against 0.78 s (4 iterations on all, then
-#: 1392 examples; band 2.0 holds over half of them: 0.6 s on all).
+#: A solve on all the examples (the first l2-AROM step, or a later one whose working set would be
+#: too large) goes on on the examples near the margin alone once its largest relative residual or
+#: gap is below ``_IDENTIFY_ERROR``, if those are at most ``_IDENTIFY_MAX_FRACTION`` of all: the
+#: examples of margin below ``1 + _IDENTIFY_BAND`` under the current iterate (or with ``α > s``),
+#: from the iterate reached. Each later round adds the violators and the examples within
+#: ``_GROW_BAND`` of the new model's margin, and starts from the previous round's first iterate
+#: within ``_IDENTIFY_ERROR`` of its solution. Separable 10 000 × 1000 data (992 support vectors),
+#: one thread: error 0.5 and band 1.0, 1.35–1.40 s in two rounds (7 iterations on all, 8 on 1623
+#: examples, 8 on 1624); error 0.2 or band 0.5, 1.39–1.73 s (three rounds with band 0.5 at 0.5: the
+#: set missed a support vector); error 1–10, 1.2–1.65 s in two to four rounds; 3.0 s for 16
+#: iterations on all. At 3000 × 1000: 0.44 s against 0.78 s (4 iterations on all, then 1392
+#: examples; band 2.0 holds over half of them: 0.6 s on all).
 _IDENTIFY_ERROR = 0.5
 _IDENTIFY_BAND = 1.0
 _IDENTIFY_MAX_FRACTION = 1 / 2
@@ -290,11 +290,14 @@ class _ScaledColumns:
     def abs_max(self) -> float:
         """``max |A|``."""
         if self._col_abs_max is None:
-            self._col_abs_max = np.maximum(
-                np.max(self.X, axis=0, initial=0.0), -np.min(self.X, axis=0, initial=0.0)
-            )
+            self._col_abs_max = _column_abs_max(self.X)
         col = self._col_abs_max if self.cols is None else self._col_abs_max[self.cols]
         return float(np.max(col if self.z is None else col * np.abs(self.z), initial=0.0))
+
+
+def _column_abs_max(X: np.ndarray) -> np.ndarray:
+    """``max_i |X_ij|`` for every column, without the temporary of ``np.abs(X)``."""
+    return np.maximum(np.max(X, axis=0, initial=0.0), -np.min(X, axis=0, initial=0.0))
 
 
 def _scatter(n: int, cols: np.ndarray, values: np.ndarray) -> np.ndarray:
@@ -718,10 +721,12 @@ def svm_primal_ipm_working_set(
     its largest relative residual or gap is below 0.5, goes on on the examples whose margin
     under the current iterate is below 2 (or whose ``α`` exceeds their margin excess ``s``),
     from that iterate, if they are at most half of all; the examples left out are then checked
-    and added as above (with those the new model puts within 0.2 of the margin), each round
-    starting again from that iterate. Separable 10 000 × 1000 data with 992 support vectors:
-    7 iterations on all, then 8 on 1623 examples, 1.3 s against 3.0 s for 16 on all. With
-    most examples at the margin (noisy labels, small ``C``) it is one solve on everything.
+    and added as above (with those the new model puts within 0.2 of the margin). Every round
+    after the first starts from the previous one's first iterate within 0.5 of its solution
+    (the examples added from the default start). Separable 10 000 × 1000 data with 992
+    support vectors: 7 iterations on all, then 8 on 1623 examples, 1.3 s against 3.0 s for
+    16 on all. With most examples at the margin (noisy labels, small ``C``) it is one solve
+    on everything.
 
     Returns
     -------
@@ -773,7 +778,8 @@ def _working_set_solve(
     # iterate well inside, near the solution), the cold start for the others.
     w, b, alpha, s, xi = _cold_start(m, data.p, C)
     n_iter = n_single_iter = n_rounds = 0
-    if rows is None or in_set.sum() > largest_set:
+    narrowed = rows is None or in_set.sum() > largest_set
+    if narrowed:
         # All the examples, until the few near the margin stand out; the solve goes on on them.
         state = _Iterate(data, y, C)
         state.threads = threads
@@ -804,6 +810,8 @@ def _working_set_solve(
         if not violated.any():
             break
         in_set |= violated | (margin < 1.0 + _GROW_BAND)
+        if not narrowed and in_set.sum() > largest_set:
+            in_set[:] = True  # (a set narrowed from all the examples may hold up to half)
         w, b, alpha[idx], s[idx], xi[idx] = state.checkpoint or state.point()
     alpha, slack = np.zeros(m), np.zeros(m)
     alpha[idx], slack[idx] = sol.alpha, sol.slack
@@ -894,9 +902,7 @@ class IpmRescaledSVM(RescaledSVMStep):
         features = np.flatnonzero(self._scales > 0)
         scales = self._scales[features]
         if self._col_abs_max is None:  # once per step object: the data do not change
-            self._col_abs_max = np.maximum(
-                np.max(self.X, axis=0, initial=0.0), -np.min(self.X, axis=0, initial=0.0)
-            )
+            self._col_abs_max = _column_abs_max(self.X)
         data = _ScaledColumns(
             self.X,
             None if features.size == self.n_coef else features,
