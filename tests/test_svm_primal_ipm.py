@@ -332,7 +332,12 @@ def _threads_in_factor(monkeypatch):
     return seen
 
 
-@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="needs two cores")
+def _blas_can_run_two_threads() -> bool:
+    with threadpool_limits(limits=2, user_api="blas"):
+        return (os.cpu_count() or 1) >= 2 and ipm_module.blas_threads() == 2
+
+
+@pytest.mark.skipif(not _blas_can_run_two_threads(), reason="needs a BLAS on two threads")
 def test_large_normal_matrices_get_the_callers_threads_back_when_a_core_is_idle(monkeypatch):
     # Inside l2-AROM's one-thread limit, the normal matrices at least _THREADED_WORK large
     # run on the threads the caller allowed, the rest of the solve on one; a busy machine
