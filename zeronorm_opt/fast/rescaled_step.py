@@ -154,8 +154,8 @@ class RescaledSVMStep:
 
         Read from the columns of the non-zero ``v_j`` alone when they are few: late in an
         l2-AROM run a handful of the n columns, whose gathering touches a handful of cache
-        lines per row instead of the whole row (m = 10 000, n = 1000, 5 features: ~0.3 ms
-        instead of 8 ms).
+        lines per row instead of the whole row (m = 10 000, n = 1000, 5 features, one BLAS
+        thread: 0.35 ms instead of 4.2 ms).
         """
         if self._scores_of is not self._coef:
             coef = self._coef[: self.n_features]
