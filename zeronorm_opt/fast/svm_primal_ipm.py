@@ -173,6 +173,11 @@ def blas_threads() -> int:
     >>> with threadpool_limits(limits=1, user_api="blas"):
     ...     blas_threads()
     1
+
+    References
+    ----------
+    threadpoolctl, "Python helpers to limit the number of threads used in native libraries
+    that handle their own internal threadpool", https://github.com/joblib/threadpoolctl.
     """
     # The largest count: some bundled BLAS libraries are built single-threaded (SCS's reports
     # 1 whatever the limits), while a limit set by the caller lowers every library's.
