@@ -7,6 +7,7 @@ import pytest
 from sklearn.svm import SVC
 from threadpoolctl import threadpool_limits
 
+import zeronorm_opt._threads as threads_module
 import zeronorm_opt.fast.svm_primal_ipm as ipm_module
 from zeronorm_opt import AROM, LogSurrogate, successive_linearisation
 from zeronorm_opt.exceptions import InfeasibleError, InputError, NotSeparableError, SolverError
@@ -345,7 +346,7 @@ def test_large_normal_matrices_get_the_callers_threads_back_when_a_core_is_idle(
     X, y = _tall_data(m=400, n=30, seed=13)
     # Large: the solves on all 400 examples with the 30 features; small: the later ones.
     monkeypatch.setattr(ipm_module, "_THREADED_WORK", 400 * 25**2)
-    monkeypatch.setattr(ipm_module.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    monkeypatch.setattr(threads_module.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
     seen = _threads_in_factor(monkeypatch)
     with threadpool_limits(limits=2, user_api="blas"):
         threaded, _ = l2_arom_dual_path(X, y, C=1.0, backend="ipm")
@@ -355,10 +356,22 @@ def test_large_normal_matrices_get_the_callers_threads_back_when_a_core_is_idle(
         limited, _ = l2_arom_dual_path(X, y, C=1.0, backend="ipm")
     assert set(seen) == {1}
     seen.clear()
-    monkeypatch.setattr(ipm_module.os, "getloadavg", lambda: (8.0, 8.0, 8.0))
+    monkeypatch.setattr(threads_module.os, "getloadavg", lambda: (8.0, 8.0, 8.0))
     with threadpool_limits(limits=2, user_api="blas"):
         busy, _ = l2_arom_dual_path(X, y, C=1.0, backend="ipm")
     assert set(seen) == {1}
     for run in (limited, busy):
         np.testing.assert_array_equal(run.support, threaded.support)
         np.testing.assert_allclose(run.coef, threaded.coef, atol=1e-6 * np.abs(run.coef).max())
+
+
+def test_the_step_keeps_the_scores_its_solve_computed():
+    # The l2-AROM step takes X v + b from the margins the solver's stopping test read, for the
+    # next working set and the objective: they equal the product computed afresh.
+    X, y = _tall_data(m=600, n=12, seed=14)
+    step = IpmRescaledSVM(X, y, C=1.0)
+    for weights in (np.ones(12), np.linspace(1.0, 4.0, 12)):
+        step.set_weights(weights)
+        step.solve()
+        fresh = X @ step.coef_value() + step.bias()
+        np.testing.assert_allclose(step.scores(), fresh, atol=1e-9 * np.abs(fresh).max())

@@ -263,14 +263,18 @@ class SplitMarginLP:
         h.passModel(lp)
         return h
 
+    def _split(self, coefs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Sorted ``coefs`` as feature indices and the ``i`` of slack coordinates ``u_i``."""
+        n = self.n_features
+        return coefs[coefs < n], coefs[coefs >= n] - n
+
     def _signed_columns(self, coefs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Column-wise arrays (counts, rows, values) of ``y_i a_ij`` for sorted ``coefs``.
 
         A feature's column is ``y ∘ x_j`` (a sparse ``X`` stays sparse); the augmented form's
         ``u_i`` (index ``n + i``) has the one entry ``slack_scale·y_i`` in row ``i``.
         """
-        n = self.n_features
-        features, extra = coefs[coefs < n], coefs[coefs >= n] - n
+        features, extra = self._split(coefs)
         if sp.issparse(self.X):
             signed = sp.diags(self.y) @ self.X[:, features]
         else:
@@ -371,7 +375,7 @@ class SplitMarginLP:
         """``Σ_i π_i y_i a_ij`` for the sorted coefficients ``coefs``, at row duals ``π``."""
         pi_y = duals * self.y
         n = self.n_features
-        features, extra = coefs[coefs < n], coefs[coefs >= n] - n
+        features, extra = self._split(coefs)
         if 4 * features.size > n:  # one pass over X costs less than copying the columns
             g = np.asarray(self.X.T @ pi_y).ravel()
             g = g if features.size == n else g[features]

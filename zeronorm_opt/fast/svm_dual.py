@@ -15,15 +15,15 @@ from contextlib import nullcontext
 
 import numpy as np
 from sklearn.svm import SVC
-from threadpoolctl import threadpool_limits
 
+from .._threads import blas_controller, blas_threads
 from ..driver import MAX_WEIGHT_RATIO, successive_linearisation
 from ..exceptions import InputError
 from ..formulations.svm_dual import RescaledSVMDual
 from ..solvers import SolveInfo
 from ..surrogates import LogSurrogate
 from .rescaled_step import RescaledSVMStep
-from .svm_primal_ipm import IpmRescaledSVM, blas_threads
+from .svm_primal_ipm import IpmRescaledSVM
 
 __all__ = [
     "GRAM_MAX_BYTES",
@@ -286,7 +286,8 @@ def l2_arom_dual_path(
     # The cvxpy path leaves the threads to its solver.
     fast = backend in ("libsvm", "ipm")
     callers_threads = blas_threads() if backend == "ipm" else 1
-    threads = threadpool_limits(limits=1, user_api="blas") if fast else nullcontext()
+    # (The process's controller: threadpool_limits would scan the libraries, ~1 ms a fit.)
+    threads = blas_controller().limit(limits=1, user_api="blas") if fast else nullcontext()
     with threads:
         if backend == "libsvm":
             step = LibsvmRescaledDual(X, y, C=C, slack_scale=slack_scale)

@@ -17,17 +17,15 @@ successive-linearisation driver, a sibling of
 
 from __future__ import annotations
 
-import os
 import time
 from contextlib import nullcontext
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 from scipy.linalg import LinAlgError, cho_factor, cho_solve
 from scipy.linalg.blas import dsyrk, ssyrk
-from threadpoolctl import ThreadpoolController, threadpool_info
 
+from .._threads import blas_controller, blas_threads, threads_if_idle
 from ..exceptions import NotSeparableError, SolverError
 from ..formulations.binary import HARD_MARGIN_HINT
 from ..solvers import SolveInfo
@@ -102,10 +100,10 @@ _THREADED_WORK = 5e8
 #: The normal equations are formed and factored in float32 (``ssyrk`` and Cholesky in half
 #: the time of float64's) while the iterate is farther than this from the solution (the
 #: largest relative residual or gap), in float64 from then on: the Newton directions need not
-#: be exact far from the solution, as the residuals themselves are always computed in
-#: float64. Step 1 of l2-AROM (1000 features, soft margin, one thread, load ~3): 16 of 20
-#: iterations in float32 at m = 10 000, the same number of iterations, 0.6× the time;
-#: 0.7× at m = 3000.
+#: be exact far from the solution, and the products of the residuals are float32 only there
+#: too (convergence is declared on float64 residuals). Step 1 of l2-AROM (1000 features,
+#: soft margin, one thread, load ~3): 16 of 20 iterations in float32 at m = 10 000, the
+#: same number of iterations, 0.6× the time; 0.7× at m = 3000.
 _SINGLE_UNTIL = 1e-3
 
 #: A float32 iteration whose step is shorter than this switches to float64 for the rest of
@@ -144,10 +142,12 @@ class IpmSolution:
         Newton steps taken.
     n_single_iter : int
         Of those, the ones whose normal equations were formed and factored in float32 (the
-        first ones, far from the solution); the residuals and the stopping test are always
-        in float64.
+        first ones, far from the solution); the stopping test is always on float64
+        residuals.
     gap : float
         Final duality gap ``αᵀs + (C − α)ᵀξ`` relative to ``1 +`` the primal objective.
+    margin : ndarray of shape (m,) or None
+        ``y_i (a_iᵀ w + b)`` of every example at the solution, as the stopping test read it.
     """
 
     w: np.ndarray
@@ -157,50 +157,7 @@ class IpmSolution:
     n_iter: int
     gap: float
     n_single_iter: int = 0
-
-
-def blas_threads() -> int:
-    """The BLAS threads the caller allows at this point (threadpoolctl's view), at least 1.
-
-    The l2-AROM path reads it before limiting its own BLAS calls to one thread, and gives the
-    interior-point step's large normal matrices these threads back (``_THREADED_WORK``):
-    ``threadpoolctl.threadpool_limits``, ``OMP_NUM_THREADS`` or a joblib worker's limit
-    around a fit are therefore obeyed.
-
-    Examples
-    --------
-    >>> from threadpoolctl import threadpool_limits
-    >>> with threadpool_limits(limits=1, user_api="blas"):
-    ...     blas_threads()
-    1
-
-    References
-    ----------
-    threadpoolctl, "Python helpers to limit the number of threads used in native libraries
-    that handle their own internal threadpool", https://github.com/joblib/threadpoolctl.
-    """
-    # The largest count: some bundled BLAS libraries are built single-threaded (SCS's reports
-    # 1 whatever the limits), while a limit set by the caller lowers every library's.
-    counts = [lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"]
-    return max(counts, default=1)
-
-
-def _threads_if_idle(threads: int) -> int:
-    """``threads`` if the machine has an idle core (1-minute load average), else 1."""
-    if threads <= 1:
-        return 1
-    try:
-        load = os.getloadavg()[0]
-    except (AttributeError, OSError):  # no load average on this platform
-        return threads
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return threads if load < (cores or 1) - 0.5 else 1
-
-
-@cache
-def _blas_controller() -> ThreadpoolController:
-    """One controller for the process (building one scans the loaded libraries)."""
-    return ThreadpoolController()
+    margin: np.ndarray | None = None
 
 
 class _ScaledColumns:
@@ -359,8 +316,9 @@ def svm_primal_ipm(
     While the iterate is far from the solution (largest relative residual or gap above
     ``1e-3``) that matrix is formed and factored in float32, in half the time, and in
     float64 from then on (or as soon as float32 cannot factor it, or its direction gives a
-    step below 0.05); the residuals, the step and the stopping test are always in float64,
-    so the rounding only makes the early directions inexact. Up to two of Gondzio's
+    step below 0.05), with the products of the residuals and directions; the step is in
+    float64 and convergence is declared on float64 residuals only, so the rounding only
+    makes the early iterations inexact. Up to two of Gondzio's
     centrality correctors follow Mehrotra's, each one more solve with the same factor
     (``O(m p)``), kept while they lengthen the step: fewer factorisations. The solve runs
     on the BLAS threads the caller allows (the l2-AROM path limits them to one but for its
@@ -597,7 +555,14 @@ class _Iterate:
 
     def solution(self) -> IpmSolution:
         return IpmSolution(
-            self.w, self.b, self.alpha, self.xi, self.n_iter, self.rel_gap, self.n_single_iter
+            self.w,
+            self.b,
+            self.alpha,
+            self.xi,
+            self.n_iter,
+            self.rel_gap,
+            self.n_single_iter,
+            self.margin,
         )
 
     def factor(self, single: bool = False) -> None:
@@ -613,7 +578,7 @@ class _Iterate:
         large = self.data.m * (self.p + 1) ** 2 >= _THREADED_WORK
         threaded = large and self.threads is not None and self.threads > 1
         with (
-            _blas_controller().limit(limits=self.threads, user_api="blas")
+            blas_controller().limit(limits=self.threads, user_api="blas")
             if threaded
             else nullcontext()
         ):
@@ -818,9 +783,12 @@ def _working_set_solve(
         if not narrowed and in_set.sum() > largest_set:
             in_set[:] = True  # (a set narrowed from all the examples may hold up to half)
         w, b, alpha[idx], s[idx], xi[idx] = state.checkpoint or state.point()
+    if idx.size == m:
+        margin = sol.margin
     alpha, slack = np.zeros(m), np.zeros(m)
     alpha[idx], slack[idx] = sol.alpha, sol.slack
-    return IpmSolution(sol.w, sol.b, alpha, slack, n_iter, sol.gap, n_single_iter), n_rounds
+    whole = IpmSolution(sol.w, sol.b, alpha, slack, n_iter, sol.gap, n_single_iter, margin)
+    return whole, n_rounds
 
 
 class IpmRescaledSVM(RescaledSVMStep):
@@ -918,7 +886,7 @@ class IpmRescaledSVM(RescaledSVMStep):
         if self._solved:  # the examples near the last model's margin, the rest added as needed
             margins = self.y * self.scores()
             rows = np.flatnonzero(margins < 1.0 + WORKING_SET_BAND)
-        threads = None if self.blas_threads is None else _threads_if_idle(self.blas_threads)
+        threads = None if self.blas_threads is None else threads_if_idle(self.blas_threads)
         sol, self.n_rounds = _working_set_solve(
             data, self.y, self.C, rows, self.tol, self.max_iter, threads
         )
@@ -929,6 +897,8 @@ class IpmRescaledSVM(RescaledSVMStep):
         coef[features] = self._scales[features] * sol.w
         self._coef = coef
         self._bias = sol.b
+        # X v + b at the solution, which the solve's last margin check computed (y_i = ±1).
+        self._scores, self._scores_of = self.y * sol.margin, coef
         # The dual objective Σα − ½‖w‖², as LibsvmRescaledDual reports it.
         value = float(sol.alpha.sum()) - 0.5 * float(sol.w @ sol.w)
         return SolveInfo(
