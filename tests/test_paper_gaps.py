@@ -336,3 +336,94 @@ def test_e7_at_50_points_the_kernel_scale_trades_x1x2x3_for_x1():
     # sign(x1) far from its 1.45.
     assert r1 < r2 and abs(r2 - 98.0) < abs(r1 - 98.0) and k2 > 7.16 + 3.0
     assert abs(x1_k1 - 1.45) < 0.5 < 3.0 < x1_k2 - 1.45
+
+
+def _e7_best_on_path(target: str, n_train: int, n_polys: int, svm: SVC) -> tuple[float, float]:
+    """Recall % and inputs kept of dFSA (balanced ideal kernel, the paper's kernel) stopped at
+    the best set of its path for ``svm``'s accuracy on 2,000 validation examples (ties to the
+    fewest inputs), on the E7 runner's draws; the first 100 validation examples are the
+    runner's."""
+    from sklearn.base import clone
+
+    from zeronorm_opt.datasets import SparsePolynomial
+    from zeronorm_opt.experiments.alignment_polynomials import hash_target, parse_target
+    from zeronorm_opt.fast.alignment import decremental_selection, ideal_target
+
+    kind = parse_target(target)
+    recall, kept = [], []
+    for run in range(n_polys):
+        # The runner's seeds (run_trial): polynomial per (run, target), sample per size.
+        poly_rng = np.random.default_rng([0, run, hash_target(target)])
+        poly = (
+            SparsePolynomial.random(20, kind, int(poly_rng.integers(2**31)))
+            if isinstance(kind, float)
+            else SparsePolynomial.named(kind, 20)
+        )
+        rng = np.random.default_rng([0, run, hash_target(target), n_train])
+        X, y = make_sparse_polynomial(
+            n_train + 2000, 20, target=poly, random_state=int(rng.integers(2**31))
+        )
+        X = (X - X[:n_train].mean(axis=0)) / X[:n_train].std(axis=0)  # the runner's scaler
+        (X_tr, X_val), (y_tr, y_val) = np.split(X, [n_train]), np.split(y, [n_train])
+        removed, _ = decremental_selection(X_tr, ideal_target(y_tr, True), "poly", degree=2)
+        masks = np.ones((len(removed) + 1, 20), dtype=bool)
+        for i, j in enumerate(removed):
+            masks[i + 1 :, j] = False
+        scores = np.array(
+            [clone(svm).fit(X_tr[:, mask], y_tr).score(X_val[:, mask], y_val) for mask in masks]
+        )
+        best = masks[np.flatnonzero(scores == scores.max())[-1]]  # the path shrinks: last = fewest
+        recall.append(len(set(np.flatnonzero(best)) & set(poly.relevant)) / len(poly.relevant))
+        kept.append(best.sum())
+    return 100 * np.mean(recall), np.mean(kept)
+
+
+def test_e7_libsvm_default_validation_kernel_breaks_sign_x1():
+    """Alignment paper, Table 5 at 50 points: x1x2+x3 98.00 % / 7.16 inputs, sign(x1) 100 % /
+    1.45. A validation SVM with libsvm's default polynomial kernel, (x·x'/k)² on k inputs,
+    scores the interaction better (96.3 % / 8.75 on 100 draws, against 88.7 / 6.85 with the
+    paper's (1 + x·x')²) but cannot represent sign(x1), so the stop keeps 6.50 inputs there.
+    On these 30 draws: 94.4 % / 9.73 (84.4 / 6.97 with the paper's kernel) and 7.63 inputs."""
+    libsvm_default = SVC(kernel="poly", degree=2, gamma="auto", coef0=0.0, C=1.0)
+    recall, kept = _e7_best_on_path("x1x2+x3", 50, 30, libsvm_default)
+    x1_recall, x1_kept = _e7_best_on_path("x1", 50, 30, libsvm_default)
+    assert recall == pytest.approx(94.4, abs=0.5) and kept == pytest.approx(9.73, abs=0.05)
+    assert x1_recall == 100.0 and x1_kept == pytest.approx(7.63, abs=0.05)
+    # Closer to the paper's recall for the interaction, far from its count for sign(x1).
+    paper_kernel, _ = _e7_best_on_path("x1x2+x3", 50, 30, _quadratic_svm(1.0))
+    assert paper_kernel < recall and x1_kept > 1.45 + 3.0
+
+
+def _quadratic_svm(C: float) -> SVC:
+    """The runner's validation SVM, (1 + x·x')², with the given ``C``."""
+    return SVC(kernel="poly", degree=2, gamma=1.0, coef0=1.0, C=C)
+
+
+def test_e7_noise_inputs_kept_for_sign_x1_come_from_the_soft_margin():
+    """Alignment paper, Table 5 at 250 and 300 points: sign(x1) 1.00 input kept. Ours with C = 1
+    (2,000 validation examples, 100 draws): 1.30 ± 0.06 and 1.22 ± 0.04. The soft margin
+    misplaces the threshold on x1 alone (0.85 % of the validation points wrong at 300 points,
+    0.22 % with C = 10⁴), so a noise input can score higher; with C = 10⁴ 1.05 and 1.09.
+    On these 30 draws at 300 points: 1.37 and 1.13."""
+    _, soft = _e7_best_on_path("x1", 300, 30, _quadratic_svm(1.0))
+    _, hard = _e7_best_on_path("x1", 300, 30, _quadratic_svm(1e4))
+    assert soft == pytest.approx(1.37, abs=0.05) and hard == pytest.approx(1.13, abs=0.05)
+    assert abs(hard - 1.0) < abs(soft - 1.0) / 2
+
+
+def test_e7_at_25_points_every_random_target_trails_the_paper():
+    """Alignment paper, Table 5 at 25 points: sparseness 0.97 90.87 % / 17.42 inputs, 0.95
+    91.87 / 17.93, 0 91.05 / 18.21. Ours (balanced ideal kernel, 2,000 validation examples,
+    100 polynomials): 84.3 / 15.56, 84.8 / 16.35, 83.3 / 16.66 — 6.6 to 7.8 points of recall
+    and 1.5 to 1.9 inputs below (z = −2.6 to −3.0). On these 30 polynomials: 88.8 / 16.53,
+    81.3 / 15.40 and 82.5 / 16.50."""
+    paper = {"sp0.97": (90.87, 17.42), "sp0.95": (91.87, 17.93), "sp0.0": (91.05, 18.21)}
+    ours = {"sp0.97": (88.8, 16.53), "sp0.95": (81.3, 15.40), "sp0.0": (82.5, 16.50)}
+    recalls = []
+    for target, (recall, kept) in ours.items():
+        got_recall, got_kept = _e7_best_on_path(target, 25, 30, _quadratic_svm(1.0))
+        assert got_recall == pytest.approx(recall, abs=0.5)
+        assert got_kept == pytest.approx(kept, abs=0.05)
+        assert got_recall < paper[target][0] and got_kept < paper[target][1] - 0.5
+        recalls.append(paper[target][0] - got_recall)
+    assert np.mean(recalls) > 4.0  # 7.0 points below the paper on average
