@@ -10,17 +10,25 @@ import zlib
 
 import numpy as np
 import pytest
+from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
 from zeronorm_opt.datasets import make_sparse_polynomial
 from zeronorm_opt.estimators.alignment import AlignmentSelector
 from zeronorm_opt.estimators.polynomial import PolynomialAROM, validation_stopped_arom
-from zeronorm_opt.experiments.alignment_polynomials import E7Config, run_trial
+from zeronorm_opt.experiments.alignment_polynomials import E7Config, draw_trial, run_trial
 from zeronorm_opt.experiments.feature_space_polynomials import E5Config, _draw_problem
 from zeronorm_opt.experiments.nonlinear_52d import draw_e6
 from zeronorm_opt.kernels import PolynomialSumKernel
 
 pytestmark = pytest.mark.slow
+
+
+def _runner_draw(target: str, n_train: int, run: int, n_points: int):
+    """The E7 runner's polynomial and ``n_points`` of its points for one draw, standardised
+    with the training part as the runner does (its first ``n_train`` rows)."""
+    poly, X, y = draw_trial(E7Config(), run, target, n_train, n_points)
+    return poly, StandardScaler().fit(X[:n_train]).transform(X), y
 
 
 def _e5_errors(target: str, n_train: int, trials: int, max_iters=(50,)):
@@ -113,16 +121,7 @@ def _e7(n_polys: int, drop_negative: bool, balanced: bool = False):
             continue
         # The runner's draw, with step 13 of dFSA (an input whose removal lowers the
         # alignment is kept for good).
-        from sklearn.preprocessing import StandardScaler
-
-        from zeronorm_opt.datasets import SparsePolynomial
-        from zeronorm_opt.experiments.alignment_polynomials import hash_target
-
-        poly_rng = np.random.default_rng([0, run, hash_target("sp0.97")])
-        poly = SparsePolynomial.random(20, 0.97, int(poly_rng.integers(2**31)))
-        rng = np.random.default_rng([0, run, hash_target("sp0.97"), 100])
-        X, y = make_sparse_polynomial(700, 20, target=poly, random_state=int(rng.integers(2**31)))
-        X = StandardScaler().fit(X[:100]).transform(X)
+        poly, X, y = _runner_draw("sp0.97", 100, run, 700)
         if np.unique(y[:100]).size < 2:
             continue
         sel = AlignmentSelector("decremental", kernel="poly", degree=2, drop_negative=True)
@@ -244,19 +243,11 @@ def _path_recalls(
 ) -> np.ndarray:
     """Recall of each dFSA path (run to one input) cut at 1, 2, ..., 20 inputs kept: one row
     per random polynomial of the given sparseness, on the runner's training draws."""
-    from zeronorm_opt.datasets import SparsePolynomial
-    from zeronorm_opt.experiments.alignment_polynomials import hash_target
     from zeronorm_opt.fast.alignment import decremental_selection, ideal_target
 
-    target = f"sp{sparseness}"
     rows = []
     for run in range(n_polys):
-        poly_rng = np.random.default_rng([0, run, hash_target(target)])
-        poly = SparsePolynomial.random(20, sparseness, int(poly_rng.integers(2**31)))
-        rng = np.random.default_rng([0, run, hash_target(target), n_train])
-        seed = int(rng.integers(2**31))
-        X, y = make_sparse_polynomial(n_train, 20, target=poly, random_state=seed)
-        X = (X - X.mean(axis=0)) / X.std(axis=0)  # the runner's StandardScaler
+        poly, X, y = _runner_draw(f"sp{sparseness}", n_train, run, n_train)
         if np.unique(y).size < 2:
             continue
         removed, _ = decremental_selection(
@@ -299,20 +290,9 @@ def _e7_dfsa_at_scale(target: str, n_train: int, n_polys: int, gamma: float):
     """Recall % and inputs kept of dFSA with the kernel (1 + γ x·x')² (alignment and validation
     SVM), the balanced ideal kernel and 2,000 validation examples, on the E7 runner's draws of
     a named target (``"x1"`` or ``"x1x2+x3"``)."""
-    from zeronorm_opt.datasets import SparsePolynomial
-    from zeronorm_opt.experiments.alignment_polynomials import hash_target
-
-    config = E7Config(targets=[target], train_sizes=[n_train], n_val=2000)
     recall, kept = [], []
     for run in range(n_polys):
-        # The runner's seeds (run_trial): polynomial per (run, target), sample per size.
-        poly = SparsePolynomial.named(target, config.n_inputs)
-        rng = np.random.default_rng([config.seed, run, hash_target(target), n_train])
-        X, y = make_sparse_polynomial(
-            n_train + config.n_val, config.n_inputs, target=poly,
-            random_state=int(rng.integers(2**31)),
-        )  # fmt: skip
-        X = (X - X[:n_train].mean(axis=0)) / X[:n_train].std(axis=0)  # the runner's scaler
+        poly, X, y = _runner_draw(target, n_train, run, n_train + 2000)
         sel = AlignmentSelector("decremental", kernel="poly", degree=2, gamma=gamma, balanced=True)
         sel.fit(X[:n_train], y[:n_train], X_val=X[n_train:], y_val=y[n_train:])
         support = set(sel.get_support(indices=True).tolist())
@@ -348,25 +328,11 @@ def _e7_best_on_path(target: str, n_train: int, n_polys: int, svm: SVC) -> tuple
     runner's."""
     from sklearn.base import clone
 
-    from zeronorm_opt.datasets import SparsePolynomial
-    from zeronorm_opt.experiments.alignment_polynomials import hash_target, parse_target
     from zeronorm_opt.fast.alignment import decremental_selection, ideal_target
 
-    kind = parse_target(target)
     recall, kept = [], []
     for run in range(n_polys):
-        # The runner's seeds (run_trial): polynomial per (run, target), sample per size.
-        poly_rng = np.random.default_rng([0, run, hash_target(target)])
-        poly = (
-            SparsePolynomial.random(20, kind, int(poly_rng.integers(2**31)))
-            if isinstance(kind, float)
-            else SparsePolynomial.named(kind, 20)
-        )
-        rng = np.random.default_rng([0, run, hash_target(target), n_train])
-        X, y = make_sparse_polynomial(
-            n_train + 2000, 20, target=poly, random_state=int(rng.integers(2**31))
-        )
-        X = (X - X[:n_train].mean(axis=0)) / X[:n_train].std(axis=0)  # the runner's scaler
+        poly, X, y = _runner_draw(target, n_train, run, n_train + 2000)
         (X_tr, X_val), (y_tr, y_val) = np.split(X, [n_train]), np.split(y, [n_train])
         removed, _ = decremental_selection(X_tr, ideal_target(y_tr, True), "poly", degree=2)
         masks = np.ones((len(removed) + 1, 20), dtype=bool)

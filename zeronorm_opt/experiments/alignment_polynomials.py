@@ -26,7 +26,7 @@ from ..exceptions import InputError, ZeroNormError
 from .pipeline import Experiment
 from .runner import run
 
-__all__ = ["E7_METHODS", "E7Config", "parse_target", "run_e7", "summarise_e7"]
+__all__ = ["E7_METHODS", "E7Config", "draw_trial", "parse_target", "run_e7", "summarise_e7"]
 
 E7_METHODS = ("dFSA", "SVM")
 
@@ -92,12 +92,23 @@ class E7Config:
             raise InputError("n_runs, n_val and n_test must be positive.")
 
 
-def run_trial(
-    config: E7Config, run: int, target: str, n_train: int, methods: Sequence[str]
-) -> list[dict]:
-    """All requested methods on one draw; one record per method."""
-    # One polynomial per (run, target), shared by all training sizes (Català and Martin build 100
-    # polynomials per kind); the samples depend on the size too.
+def draw_trial(
+    config: E7Config, run: int, target: str, n_train: int, n_points: int | None = None
+) -> tuple[SparsePolynomial, np.ndarray, np.ndarray]:
+    """The polynomial and the unstandardised points of one E7 draw, as :func:`run_trial` uses.
+
+    One polynomial per (run, target), shared by all training sizes (Català and Martin build 100
+    polynomials per kind); the points depend on the size too. ``n_points`` (default: training,
+    validation and test sets) draws more or fewer of the same points: the first rows do not
+    change, so a larger validation set extends the runner's.
+
+    Examples
+    --------
+    >>> config = E7Config(n_val=100, n_test=500)
+    >>> poly, X, y = draw_trial(config, run=0, target="x1x2+x3", n_train=50)
+    >>> X.shape, sorted(poly.relevant)
+    ((650, 20), [0, 1, 2])
+    """
     poly_rng = np.random.default_rng([config.seed, run, hash_target(target)])
     kind = parse_target(target)
     if isinstance(kind, float):
@@ -105,10 +116,19 @@ def run_trial(
     else:
         poly = SparsePolynomial.named(kind, config.n_inputs)
     rng = np.random.default_rng([config.seed, run, hash_target(target), n_train])
-    draw = int(rng.integers(2**31))
+    if n_points is None:
+        n_points = n_train + config.n_val + config.n_test
     X, y = make_sparse_polynomial(
-        n_train + config.n_val + config.n_test, config.n_inputs, target=poly, random_state=draw
+        n_points, config.n_inputs, target=poly, random_state=int(rng.integers(2**31))
     )
+    return poly, X, y
+
+
+def run_trial(
+    config: E7Config, run: int, target: str, n_train: int, methods: Sequence[str]
+) -> list[dict]:
+    """All requested methods on one draw; one record per method."""
+    poly, X, y = draw_trial(config, run, target, n_train)
     scaler = StandardScaler().fit(X[:n_train])
     X = scaler.transform(X)
     parts = np.split(np.arange(X.shape[0]), [n_train, n_train + config.n_val])

@@ -774,6 +774,7 @@ def _working_set_solve(
         sol = state.solution()
         n_iter, n_single_iter = n_iter + sol.n_iter, n_single_iter + sol.n_single_iter
         if idx.size == m:
+            margin = sol.margin  # the solve's own, on every example
             break
         margin = y * (data.dot(sol.w) + sol.b)
         violated = ~in_set & (margin < 1.0 - slack_tol)
@@ -783,8 +784,6 @@ def _working_set_solve(
         if not narrowed and in_set.sum() > largest_set:
             in_set[:] = True  # (a set narrowed from all the examples may hold up to half)
         w, b, alpha[idx], s[idx], xi[idx] = state.checkpoint or state.point()
-    if idx.size == m:
-        margin = sol.margin
     alpha, slack = np.zeros(m), np.zeros(m)
     alpha[idx], slack[idx] = sol.alpha, sol.slack
     whole = IpmSolution(sol.w, sol.b, alpha, slack, n_iter, sol.gap, n_single_iter, margin)
