@@ -481,6 +481,42 @@ def test_validation_set_errors():
         AlignmentSelector("one_shot").fit(X, y, X_val=X, y_val=y)
     with pytest.raises(InvalidParameterError, match="validation_stop"):
         AlignmentSelector("decremental", validation_stop="last").fit(X, y, X_val=X, y_val=y)
+    X_val, y_val = make_weston_nonlinear(30, n_features=6, random_state=1)
+    with pytest.raises(InputError, match="both X_svm and y_svm"):
+        sel.fit(X, y, X_val=X_val, y_val=y_val, X_svm=X)
+    with pytest.raises(InputError, match=r"pass the set that scores it too \(X_val, y_val\)"):
+        sel.fit(X, y, X_svm=X, y_svm=y)
+    with pytest.raises(InputError, match="X_svm has 3 features"):
+        sel.fit(X, y, X_val=X_val, y_val=y_val, X_svm=X[:, :3], y_svm=y)
+    with pytest.raises(InputError, match="y_svm holds labels"):
+        sel.fit(X, y, X_val=X_val, y_val=y_val, X_svm=X, y_svm=np.where(y > 0, 7, -1))
+    with pytest.raises(InputError, match="y_svm holds one class"):
+        sel.fit(X, y, X_val=X_val, y_val=y_val, X_svm=X, y_svm=np.ones_like(y))
+
+
+def test_validation_svm_trained_on_given_examples():
+    # X_svm, y_svm replace the examples that train the validation SVM, not those of the
+    # alignment: passing the training set changes nothing, and with other examples every score
+    # is that SVM's accuracy on X_val, on the same dFSA path.
+    X, y = make_weston_nonlinear(40, n_features=6, random_state=0)
+    X_val, y_val = make_weston_nonlinear(60, n_features=6, random_state=1)
+    X_svm, y_svm = make_weston_nonlinear(120, n_features=6, random_state=2)
+    plain = AlignmentSelector("decremental", kernel="poly").fit(X, y, X_val=X_val, y_val=y_val)
+    same = AlignmentSelector("decremental", kernel="poly")
+    same.fit(X, y, X_val=X_val, y_val=y_val, X_svm=X, y_svm=y)
+    np.testing.assert_array_equal(plain.support_, same.support_)
+    np.testing.assert_array_equal(plain.validation_scores_, same.validation_scores_)
+    other = AlignmentSelector("decremental", kernel="poly")
+    other.fit(X, y, X_val=X_val, y_val=y_val, X_svm=X_svm, y_svm=y_svm)
+    run = AlignmentSelector("decremental", kernel="poly").fit(X, y).removal_order_  # whole run
+    assert len(run) > len(other.removal_order_)  # the scores pick a set before dFSA's end
+    masks = np.ones((len(run) + 1, 6), dtype=bool)
+    for i, j in enumerate(run):
+        masks[i + 1 :, j] = False
+    svm = SVC(kernel="poly", degree=2, gamma=1.0, coef0=1.0, C=1.0)
+    expected = [svm.fit(X_svm[:, m], y_svm).score(X_val[:, m], y_val) for m in masks]
+    np.testing.assert_allclose(other.validation_scores_, expected)
+    assert not np.array_equal(other.validation_scores_, plain.validation_scores_)
 
 
 def _dfsa_exact_rate(n_runs: int, n_train: int) -> tuple[float, float]:

@@ -215,3 +215,38 @@ def test_e7_larger_validation_set_extends_the_runners_draw(monkeypatch):
     (X, y, X_val, y_val), (X4, y4, X_val4, y_val4) = seen[100], seen[400]
     assert np.array_equal(X, X4) and np.array_equal(y, y4)
     assert np.array_equal(X_val4[:100], X_val) and np.array_equal(y_val4[:100], y_val)
+
+
+def test_e7_validation_svm_on_training_and_validation_examples(monkeypatch):
+    # validation_svm="training+validation": the stop's SVM learns from the training and the
+    # validation examples, is scored on n_held_out points drawn after the test set, and the
+    # training, validation and test sets stay the runner's (the SVM row's test error with them).
+    import zeronorm_opt.experiments.alignment_polynomials as e7
+    from zeronorm_opt.experiments.alignment_polynomials import draw_trial, run_trial
+
+    seen = {}
+
+    class Spy(AlignmentSelector):
+        def fit(self, X, y, **stop_data):
+            seen[mode] = (X.copy(), {k: v.copy() for k, v in stop_data.items()})
+            return super().fit(X, y, **stop_data)
+
+    monkeypatch.setattr(e7, "AlignmentSelector", Spy)
+    records = {}
+    for mode in ("training", "training+validation"):
+        config = E7Config(n_val=100, n_test=40, n_held_out=70, validation_svm=mode)
+        records[mode] = run_trial(config, 1, "sp0.97", 50, ["dFSA", "SVM"])
+        assert all(r["status"] == "ok" for r in records[mode])
+    assert records["training"][1]["error"] == records["training+validation"][1]["error"]
+    (X, plain), (X2, joint) = seen["training"], seen["training+validation"]
+    assert np.array_equal(X, X2) and set(plain) == {"X_val", "y_val"}
+    np.testing.assert_array_equal(joint["X_svm"], np.vstack([X, plain["X_val"]]))
+    assert joint["X_val"].shape == (70, 20)
+    # The held-out points are the draw's rows after the test set, scaled as the others.
+    _, X_raw, y_raw = draw_trial(config, 1, "sp0.97", 50)
+    assert X_raw.shape[0] == 50 + 100 + 40 + 70
+    np.testing.assert_array_equal(joint["y_val"], np.where(y_raw[-70:] > 0, 1, -1) * 1.0)
+    with pytest.raises(InputError, match="validation_svm"):
+        E7Config(validation_svm="test")
+    with pytest.raises(InputError, match="n_held_out"):
+        E7Config(n_held_out=0)

@@ -257,7 +257,7 @@ class AlignmentSelector(_RankingSelector):
         return SVC(kernel="linear", C=self.C)
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y, X_val=None, y_val=None) -> AlignmentSelector:
+    def fit(self, X, y, X_val=None, y_val=None, X_svm=None, y_svm=None) -> AlignmentSelector:
         """Run the selection procedure.
 
         Parameters
@@ -272,6 +272,12 @@ class AlignmentSelector(_RankingSelector):
         X_val, y_val : array-like, optional
             A separate validation set for ``validation_stop`` (iFSA / dFSA), with the classes
             of ``y`` (sparse too with the linear kernel).
+        X_svm, y_svm : array-like, optional
+            With ``X_val``: the examples that train the validation SVM scoring each feature
+            set (default: ``X, y``, the examples the alignment is computed on). Català and
+            Martin's Table 5 below 100 training points is what dFSA gives when these are the
+            training and validation examples together and ``X_val`` holds others (see
+            :doc:`/methods/differences`).
 
         Returns
         -------
@@ -294,6 +300,13 @@ class AlignmentSelector(_RankingSelector):
         if (X_val is None) != (y_val is None):
             raise InputError("pass both X_val and y_val, or neither.")
         k = self._check_params(n, X_val is not None)
+        if (X_svm is None) != (y_svm is None):
+            raise InputError("pass both X_svm and y_svm, or neither.")
+        if X_svm is not None and X_val is None:
+            raise InputError(
+                "X_svm and y_svm train the validation SVM; pass the set that scores it too "
+                "(X_val, y_val)."
+            )
         validation = None
         if X_val is not None:
             validation = self._check_validation_set(X_val, y_val, n)
@@ -309,8 +322,15 @@ class AlignmentSelector(_RankingSelector):
             except ValueError as exc:
                 raise InputError(f"cannot hold out a validation set: {exc}") from exc
             validation = (X_held, y_held)
+        svm_data = (X, y_pm)
+        if X_svm is not None:
+            svm_data = self._check_validation_set(X_svm, y_svm, n, name="X_svm")
+            if np.unique(svm_data[1]).size < 2:
+                raise InputError(
+                    "y_svm holds one class; the validation SVM needs examples of both."
+                )
         scorer = (
-            None if validation is None else _ValidationScorer(self._svm(), X, y_pm, *validation)
+            None if validation is None else _ValidationScorer(self._svm(), *svm_data, *validation)
         )
         accept = None
         if scorer is not None and self.validation_stop == "first_drop":
@@ -334,22 +354,25 @@ class AlignmentSelector(_RankingSelector):
         tags.input_tags.sparse = self.kernel == "linear"
         return tags
 
-    def _check_validation_set(self, X_val, y_val, n: int):
-        X_val = check_finite_matrix(X_val, "X_val")
+    def _check_validation_set(self, X_val, y_val, n: int, name: str = "X_val"):
+        """A validation set (or, ``name="X_svm"``, the validation SVM's training set) with the
+        features of X and labels among y's classes, the labels as ±1."""
+        y_name = "y" + name[1:]
+        X_val = check_finite_matrix(X_val, name)
         if self.kernel != "linear":
-            require_dense(X_val, f"AlignmentSelector(kernel={self.kernel!r})", "pass X_val dense")
+            require_dense(X_val, f"AlignmentSelector(kernel={self.kernel!r})", f"pass {name} dense")
         if X_val.shape[1] != n:
             raise InputError(
-                f"X_val has {X_val.shape[1]} features but X has {n}; pass a validation set "
-                "with the features of the training data."
+                f"{name} has {X_val.shape[1]} features but X has {n}; pass examples with the "
+                "features of the training data."
             )
         y_val = np.asarray(y_val)
         if y_val.shape != (X_val.shape[0],):
-            raise InputError(f"y_val must have shape ({X_val.shape[0]},); got {y_val.shape}.")
+            raise InputError(f"{y_name} must have shape ({X_val.shape[0]},); got {y_val.shape}.")
         unknown = set(np.unique(y_val).tolist()) - set(self.classes_.tolist())
         if unknown:
             raise InputError(
-                f"y_val holds labels {sorted(unknown)} not seen in y (classes "
+                f"{y_name} holds labels {sorted(unknown)} not seen in y (classes "
                 f"{self.classes_.tolist()})."
             )
         return X_val, np.where(y_val == self.classes_[1], 1, -1)

@@ -29,6 +29,8 @@ from .runner import run
 __all__ = ["E7_METHODS", "E7Config", "draw_trial", "parse_target", "run_e7", "summarise_e7"]
 
 E7_METHODS = ("dFSA", "SVM")
+#: Who trains the validation SVM of dFSA's stop (:attr:`E7Config.validation_svm`).
+VALIDATION_SVMS = ("training", "training+validation")
 
 
 def parse_target(name: str) -> str | float:
@@ -73,6 +75,14 @@ class E7Config:
     #: dFSA's ideal kernel with labels ±1/m± (Català and Martin §4.2) instead of ±1; see
     #: docs/methods/differences.rst for its effect on Table 5.
     balanced: bool = False
+    #: The examples that train the SVM scoring each set of dFSA's path: ``"training"`` (the
+    #: paper's text: the training set, scored on the ``n_val`` validation examples) or
+    #: ``"training+validation"`` (the training and validation examples together, scored on
+    #: ``n_held_out`` further points drawn after the test set). With ``balanced=True`` the
+    #: second reproduces every recall of Table 5 within 2.5 standard errors, the sizes below
+    #: 100 points included (docs/methods/differences.rst).
+    validation_svm: str = "training"
+    n_held_out: int = 500
     methods: Sequence[str] = E7_METHODS
     seed: int = 0
 
@@ -86,6 +96,12 @@ class E7Config:
             raise InputError(
                 f"validation_stop must be one of {VALIDATION_STOPS}; got {self.validation_stop!r}."
             )
+        if self.validation_svm not in VALIDATION_SVMS:
+            raise InputError(
+                f"validation_svm must be one of {VALIDATION_SVMS}; got {self.validation_svm!r}."
+            )
+        if self.n_held_out < 1:
+            raise InputError("n_held_out must be positive.")
         if any(int(s) < 4 for s in self.train_sizes):
             raise InputError("every training size must be at least 4.")
         if min(self.n_runs, self.n_val, self.n_test) < 1:
@@ -99,8 +115,9 @@ def draw_trial(
 
     One polynomial per (run, target), shared by all training sizes (Català and Martin build 100
     polynomials per kind); the points depend on the size too. ``n_points`` (default: training,
-    validation and test sets) draws more or fewer of the same points: the first rows do not
-    change, so a larger validation set extends the runner's.
+    validation and test sets, then the held-out points of
+    ``validation_svm="training+validation"``) draws more or fewer of the same points: the first
+    rows do not change, so a larger validation set extends the runner's.
 
     Examples
     --------
@@ -117,11 +134,16 @@ def draw_trial(
         poly = SparsePolynomial.named(kind, config.n_inputs)
     rng = np.random.default_rng([config.seed, run, hash_target(target), n_train])
     if n_points is None:
-        n_points = n_train + config.n_val + config.n_test
+        n_points = n_train + config.n_val + config.n_test + _n_held_out(config)
     X, y = make_sparse_polynomial(
         n_points, config.n_inputs, target=poly, random_state=int(rng.integers(2**31))
     )
     return poly, X, y
+
+
+def _n_held_out(config: E7Config) -> int:
+    """Points drawn after the test set to score the stop (none when the validation set does)."""
+    return config.n_held_out if config.validation_svm == "training+validation" else 0
 
 
 def run_trial(
@@ -131,8 +153,20 @@ def run_trial(
     poly, X, y = draw_trial(config, run, target, n_train)
     scaler = StandardScaler().fit(X[:n_train])
     X = scaler.transform(X)
-    parts = np.split(np.arange(X.shape[0]), [n_train, n_train + config.n_val])
-    (Xtr, ytr), (Xva, yva), (Xte, yte) = ((X[i], y[i]) for i in parts)
+    ends = np.cumsum([n_train, config.n_val, config.n_test])
+    parts = np.split(np.arange(X.shape[0]), ends)
+    (Xtr, ytr), (Xva, yva), (Xte, yte), (Xho, yho) = ((X[i], y[i]) for i in parts)
+    if config.validation_svm == "training+validation":
+        # The SVM that scores each set learns from the validation examples too; points that
+        # neither dFSA nor that SVM has seen score it, and the test set stays untouched.
+        stop_data = {
+            "X_val": Xho,
+            "y_val": yho,
+            "X_svm": np.vstack([Xtr, Xva]),
+            "y_svm": np.concatenate([ytr, yva]),
+        }
+    else:
+        stop_data = {"X_val": Xva, "y_val": yva}
     relevant = set(poly.relevant)
     records = []
     for name in methods:
@@ -150,7 +184,7 @@ def run_trial(
                     validation_stop=config.validation_stop,
                     balanced=config.balanced,
                 )
-                kept = sel.fit(Xtr, ytr, X_val=Xva, y_val=yva).get_support(indices=True)
+                kept = sel.fit(Xtr, ytr, **stop_data).get_support(indices=True)
             else:
                 kept = np.arange(config.n_inputs)
             svm = SVC(kernel="poly", degree=2, gamma=1.0, coef0=1.0, C=config.svm_C)
@@ -221,6 +255,11 @@ def summarise_e7(records: list[dict], config: E7Config, reference: dict | None =
         f"E7 sparse quadratic polynomials: {config.n_inputs} inputs, validation {config.n_val}, "
         f"test {config.n_test}; dFSA (quadratic kernel) stopped by '{config.validation_stop}'",
     ]
+    if config.validation_svm == "training+validation":
+        lines.append(
+            "the stop's SVM is trained on the training and validation examples and scored on "
+            f"{config.n_held_out} held-out points"
+        )
     for target in config.targets:
         head = (
             f"{'train':>6}{'runs':>6}{'relevant':>10}{'recall %':>10}{'kept':>7}"
@@ -274,8 +313,15 @@ EXPERIMENT = Experiment(
     id="e7",
     module=__name__,
     spec_keys=(
-        "targets", "n_inputs", "train_sizes", "n_runs", "n_val", "n_test", "svm_C",
-        "validation_stop", "methods",
+        "targets",
+        "n_inputs",
+        "train_sizes",
+        "n_runs",
+        "n_val",
+        "n_test",
+        "svm_C",
+        "validation_stop",
+        "methods",
     ),
     config_class=E7Config,
     run_unit="run_trial",
@@ -286,8 +332,11 @@ EXPERIMENT = Experiment(
     setting_fields=("target", "n_train"),
     sweep_fields=("train_sizes", "targets"),
     group_fields=("target", "n_train"),
-    metrics=(("recall", "recall %", 100.0), ("n_kept", "features kept", 1.0),
-             ("error", "test error %", 100.0)),
+    metrics=(
+        ("recall", "recall %", 100.0),
+        ("n_kept", "features kept", 1.0),
+        ("error", "test error %", 100.0),
+    ),
     plots=plot_e7,
     cost="6 targets × 7 sizes × 100 runs: several hours on 2 cores",
 )
