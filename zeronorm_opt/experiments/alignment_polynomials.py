@@ -5,7 +5,8 @@ given sparseness (:class:`~zeronorm_opt.datasets.SparsePolynomial`) — and trai
 draws a polynomial (the random targets), a training set, a validation set of ``n_val`` and a
 test set of ``n_test`` points of 20 ``N(0, 1)`` inputs, standardised with the training part's
 statistics. dFSA with the quadratic kernel selects inputs, stopped with the validation set
-(``validation_stop``: see :class:`~zeronorm_opt.AlignmentSelector`); recorded: the recall of the
+(``validation_stop``: see :class:`~zeronorm_opt.AlignmentSelector`; ``validation_svm`` says
+which examples train the SVM that scores the stop); recorded: the recall of the
 relevant inputs, the number kept and the test error of the quadratic SVM on them. The ``"SVM"``
 row is that SVM on all inputs (Figure 1 of Català and Martin compares the two errors).
 """
