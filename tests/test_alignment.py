@@ -25,6 +25,7 @@ from zeronorm_opt.fast.alignment import (
     ideal_target,
     incremental_selection,
     one_shot_alignments,
+    removal_path_masks,
     subset_kernel,
 )
 
@@ -510,9 +511,7 @@ def test_validation_svm_trained_on_given_examples():
     other.fit(X, y, X_val=X_val, y_val=y_val, X_svm=X_svm, y_svm=y_svm)
     run = AlignmentSelector("decremental", kernel="poly").fit(X, y).removal_order_  # whole run
     assert len(run) > len(other.removal_order_)  # the scores pick a set before dFSA's end
-    masks = np.ones((len(run) + 1, 6), dtype=bool)
-    for i, j in enumerate(run):
-        masks[i + 1 :, j] = False
+    masks = removal_path_masks(6, run)
     svm = SVC(kernel="poly", degree=2, gamma=1.0, coef0=1.0, C=1.0)
     expected = [svm.fit(X_svm[:, m], y_svm).score(X_val[:, m], y_val) for m in masks]
     np.testing.assert_allclose(other.validation_scores_, expected)

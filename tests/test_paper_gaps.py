@@ -328,16 +328,18 @@ def _e7_best_on_path(target: str, n_train: int, n_polys: int, svm: SVC) -> tuple
     runner's."""
     from sklearn.base import clone
 
-    from zeronorm_opt.fast.alignment import decremental_selection, ideal_target
+    from zeronorm_opt.fast.alignment import (
+        decremental_selection,
+        ideal_target,
+        removal_path_masks,
+    )
 
     recall, kept = [], []
     for run in range(n_polys):
         poly, X, y = _runner_draw(target, n_train, run, n_train + 2000)
         (X_tr, X_val), (y_tr, y_val) = np.split(X, [n_train]), np.split(y, [n_train])
         removed, _ = decremental_selection(X_tr, ideal_target(y_tr, True), "poly", degree=2)
-        masks = np.ones((len(removed) + 1, 20), dtype=bool)
-        for i, j in enumerate(removed):
-            masks[i + 1 :, j] = False
+        masks = removal_path_masks(20, removed)
         scores = np.array(
             [clone(svm).fit(X_tr[:, mask], y_tr).score(X_val[:, mask], y_val) for mask in masks]
         )

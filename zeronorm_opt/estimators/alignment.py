@@ -23,6 +23,7 @@ from ..fast.alignment import (
     ideal_target,
     incremental_selection,
     one_shot_alignments,
+    removal_path_masks,
 )
 from ._params import N_FEATURES_TO_SELECT
 from ._ranking import _budget, _ranking_from_scores, _RankingSelector
@@ -426,10 +427,7 @@ class AlignmentSelector(_RankingSelector):
             accept=accept, **opts,
         )  # fmt: skip
         if accept is None and scorer is not None:
-            masks = np.ones((len(removed) + 1, n), dtype=bool)
-            for i, j in enumerate(removed):
-                masks[i + 1 :, j] = False
-            removed = removed[: scorer.best_on_path(masks, start=0)]
+            removed = removed[: scorer.best_on_path(removal_path_masks(n, removed), start=0)]
         self.ranking_ = np.ones(n, dtype=int)
         self.ranking_[np.asarray(removed, dtype=int)] = np.arange(len(removed) + 1, 1, -1)
         self.removal_order_ = np.asarray(removed, dtype=int)

@@ -47,6 +47,7 @@ __all__ = [
     "ideal_target",
     "incremental_selection",
     "one_shot_alignments",
+    "removal_path_masks",
     "subset_kernel",
 ]
 
@@ -687,3 +688,22 @@ def decremental_selection(
             keep &= gain >= -tol
         candidates = candidates[keep]
     return removed, path
+
+
+def removal_path_masks(n_features: int, removed) -> np.ndarray:
+    """The feature sets along a backward path: all features, then after each removal.
+
+    Row ``i`` is the mask of the set left after the first ``i`` removals of ``removed`` (as
+    :func:`decremental_selection` returns them), so the path's sets can be scored in order.
+
+    Examples
+    --------
+    >>> removal_path_masks(3, [2, 0]).astype(int)
+    array([[1, 1, 1],
+           [1, 1, 0],
+           [0, 1, 0]])
+    """
+    masks = np.ones((len(removed) + 1, n_features), dtype=bool)
+    for i, j in enumerate(removed):
+        masks[i + 1 :, j] = False
+    return masks
