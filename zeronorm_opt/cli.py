@@ -23,9 +23,15 @@ stderr (never a traceback) and one of these exit codes:
        :class:`~zeronorm_opt.exceptions.ZeroNormError`)
 3      a file is missing or cannot be written: microarray data not found (put the ``.npz``
        files in a folder and set ``ZERONORM_OPT_DATA`` to it), a ``--results`` file in a
-       folder that cannot be created or written, a results file to report that is absent
+       folder that cannot be created or written, a results file to report that is absent,
+       a ``--plots`` folder that cannot be created or written
 4      the results file had unreadable lines (named on stderr); they were skipped, the good
-       records kept (``run`` computed the lost records again)
+       records kept (``run`` computed the lost records again and rewrote the file without
+       those lines; a torn last line, the trace of an interrupted write, is dropped with a
+       warning and exit 0)
+5      ``run``: every unit of at least one method failed (each distinct cause is printed
+       once on stderr; the failed records are in the results file with their cause as
+       ``status``). Partial failures are counted on stderr and exit 0
 130    interrupted (Ctrl-C); rerun with the same ``--results`` file to resume
 =====  ====================================================================================
 """
@@ -47,13 +53,16 @@ EXIT_BUG = 1
 EXIT_USAGE = 2
 EXIT_FILES = 3
 EXIT_SKIPPED_LINES = 4
+EXIT_METHOD_FAILED = 5
 EXIT_INTERRUPTED = 130
 
 EPILOG = (
     "exit codes: 0 success; 1 unexpected error (a bug; ZERONORM_OPT_DEBUG=1 shows the "
     "traceback); 2 bad command line or settings; 3 missing data or a results file "
-    "that cannot be written or read (microarray .npz files: set ZERONORM_OPT_DATA to their "
-    "folder); 4 unreadable lines of a results file were skipped (named on stderr); "
+    "that cannot be written or read, a --plots folder that cannot be written (microarray "
+    ".npz files: set ZERONORM_OPT_DATA to their folder); 4 unreadable lines of a results "
+    "file were skipped (named on stderr; run rewrites the file without them); 5 every unit "
+    "of a method failed (each cause printed once); "
     "130 interrupted (rerun with the same --results file to resume)"
 )
 
@@ -189,6 +198,21 @@ def _results_problem(results: str) -> str | None:
         return f"cannot create the folder of --results {results!r}: {str(folder)!r} is a file"
     if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
         return f"cannot write --results {results!r}: permission denied"
+    return None
+
+
+def _folder_problem(folder: str) -> str | None:
+    """Why files cannot be written in ``folder`` (created if missing), or None."""
+    import tempfile
+
+    try:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except FileExistsError:
+        return "is a file, not a folder"
+    except OSError as exc:
+        return f"cannot create or write this folder ({exc.strerror or exc})"
     return None
 
 
@@ -334,7 +358,7 @@ def _progress_for(args):
 def _run(args, spec: dict, experiment) -> int:
     from .experiments.pipeline import RECORD_KEY, config_from_spec
     from .experiments.results_store import ResultsStore
-    from .experiments.runner import results_destination, run
+    from .experiments.runner import failure_summary, results_destination, run
 
     config = config_from_spec(experiment, spec, _overrides(args, spec, experiment))
     skipped = []
@@ -343,7 +367,14 @@ def _run(args, spec: dict, experiment) -> int:
         if problem:
             return _fail(problem, EXIT_FILES)
         if Path(args.results).is_file():
-            skipped = ResultsStore(args.results, RECORD_KEY).skipped_lines
+            # Heal the file before resuming: every line a complete record again.
+            store = ResultsStore(args.results, RECORD_KEY)
+            if store.repair():
+                print(
+                    f"zeronorm-opt: warning: {args.results}: dropped {store.describe_dropped()}"
+                    "; their records are computed again", file=sys.stderr,
+                )  # fmt: skip
+            skipped = store.skipped_lines
     progress = _progress_for(args)
     where = results_destination(args.results)
     backend = args.backend + (f" at {args.scheduler}" if args.scheduler else "")
@@ -354,10 +385,18 @@ def _run(args, spec: dict, experiment) -> int:
         experiment_id=str(spec["id"]),
     )  # fmt: skip
     print(experiment.summarise(records, config))
+    lines, all_failed = failure_summary(records, str(spec["id"]))
+    for line in lines:
+        print(line, file=sys.stderr)
+    if all_failed:
+        return _fail(
+            f"every unit of {', '.join(all_failed)} failed (the causes above)",
+            EXIT_METHOD_FAILED,
+        )
     if skipped:
         return _fail(
-            f"{_skipped_lines(skipped)} of {args.results} could not be read and were skipped; "
-            "their records were computed again", EXIT_SKIPPED_LINES,
+            f"{_skipped_lines(skipped)} of {args.results} could not be read and were dropped "
+            "from it; their records were computed again", EXIT_SKIPPED_LINES,
         )  # fmt: skip
     return 0
 
@@ -372,6 +411,10 @@ def _report(args) -> int:
     from .experiments.report import read_results, report
 
     _, skipped = read_results(args.results)
+    if args.plots is not None:
+        problem = _folder_problem(args.plots)
+        if problem:
+            return _fail(f"--plots {args.plots!r}: {problem}", EXIT_FILES)
     experiments, specs = {}, {}
     for pid in available_problems():
         spec = load_problem(pid)

@@ -44,6 +44,11 @@ from ..exceptions import InputError
 #: The identity of a stored record: a rerun skips the records whose key is present.
 RECORD_KEY = ("experiment", "config", "seed", "setting", "trial", "fold", "method")
 
+#: Statuses of records that hold a result; any other status is the ``repr`` of the exception
+#: that made the unit fail for that method. (``"single-class"``: E5's constant prediction on a
+#: training draw of one class, a result of the protocol.)
+RESULT_STATUSES = ("ok", "single-class")
+
 
 @dataclass(frozen=True)
 class Experiment:

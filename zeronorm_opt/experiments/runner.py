@@ -21,17 +21,19 @@ or the place in which units run: the records are the same for every backend and 
 
 from __future__ import annotations
 
+import ast
 import importlib
+import importlib.util
 import logging
+import re
 import signal
-import sys
 import threading
 import time
 import warnings
 from collections.abc import Callable, Sequence
 
 from ..exceptions import InputError
-from .pipeline import RECORD_KEY, Experiment
+from .pipeline import RECORD_KEY, RESULT_STATUSES, Experiment
 from .results_store import ResultsStore
 
 BACKENDS = ("loky", "dask")
@@ -192,9 +194,11 @@ def _call_unit_in_worker(*task):
     return call_unit(*task)
 
 
-def _run_dask(tasks, n_jobs: int, scheduler: str | None):
+def _dask_client(n_jobs: int, scheduler: str | None, message: Callable[[str], None]):
+    """A Dask client (and the ``LocalCluster`` it owns, or None), announced in one line: the
+    scheduler's address, the dashboard link and the number of workers."""
     try:
-        from dask.distributed import Client, LocalCluster, as_completed
+        from dask.distributed import Client, LocalCluster
     except ImportError:  # pragma: no cover - dask is in the dev and dask extras
         raise InputError(
             "--backend dask needs dask[distributed]: pip install 'zeronorm_opt[dask]'"
@@ -208,7 +212,10 @@ def _run_dask(tasks, n_jobs: int, scheduler: str | None):
         previous = _ignore_sigint()
         try:
             cluster = LocalCluster(
-                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                n_workers=workers, threads_per_worker=1, processes=True,
+                # A free port on this machine only (8787 may be another cluster's): the link
+                # is printed below.
+                dashboard_address="127.0.0.1:0",
                 # No worker chatter around the progress: start/stop messages, nor the errors a
                 # worker logs when its heartbeat meets a scheduler already closed after Ctrl-C
                 # (a traceback, once in 7 CI runs). A unit's own failure still reaches this
@@ -223,6 +230,34 @@ def _run_dask(tasks, n_jobs: int, scheduler: str | None):
             client = Client(scheduler, timeout="10s")
         except (OSError, TimeoutError) as exc:
             raise InputError(f"cannot reach the Dask scheduler {scheduler!r}: {exc}") from None
+    message(dask_cluster_line(client, local=cluster is not None))
+    return client, cluster
+
+
+def dask_cluster_line(client, *, local: bool) -> str:
+    """Where a Dask run goes: scheduler address, dashboard link, workers and threads."""
+    info = client.scheduler_info()
+    n_workers = info.get("n_workers", len(info.get("workers", {})))
+    threads = info.get("total_threads")
+    where = "a local cluster" if local else "an existing cluster"
+    waiting = "; no worker yet: the units wait for one to join" if n_workers == 0 else ""
+    try:
+        link = client.dashboard_link
+    except (KeyError, AttributeError):  # a scheduler without an HTTP server
+        link = "none"
+    if importlib.util.find_spec("bokeh") is None and local:
+        link += " (its pages need bokeh: pip install bokeh)"
+    return (
+        f"dask: scheduler {client.scheduler.address} ({where}), "
+        f"{n_workers} worker{'s' if n_workers != 1 else ''}"
+        + (f" ({threads} threads)" if threads is not None else "")
+        + f"{waiting}; dashboard {link}"
+    )
+
+
+def _run_dask(tasks, client, cluster):
+    from dask.distributed import as_completed
+
     try:
         if tasks:
             # The configuration and shared data (e.g. a microarray set) go to the workers once.
@@ -306,10 +341,10 @@ def run(
         raise InputError("--scheduler is the address of a Dask scheduler: add --backend dask.")
     report = _as_progress(progress)
     store = ResultsStore(results_path, key_fields=RECORD_KEY)
-    if store.skipped_lines:
+    if store.repair():
         report.message(
-            f"warning: skipped unreadable line(s) {_lines(store.skipped_lines)} of "
-            f"{results_path}; their records are computed again"
+            f"warning: repaired {results_path}: dropped {store.describe_dropped()}; their "
+            "records are computed again"
         )
     if experiment.prepare is not None:
         experiment.prepare(config, report.message)
@@ -338,7 +373,7 @@ def run(
             for unit, items in todo
         ]
         results = (
-            _run_dask(tasks, n_jobs, scheduler)
+            _run_dask(tasks, *_dask_client(n_jobs, scheduler, report.message))
             if backend == "dask"
             else _run_local(tasks, n_jobs)
         )
@@ -380,10 +415,77 @@ def collect(
     return out
 
 
-def _lines(numbers: Sequence[int]) -> str:
-    shown = ", ".join(str(n) for n in numbers[:5])
-    return shown + (f" and {len(numbers) - 5} more" if len(numbers) > 5 else "")
+def failure_summary(records: Sequence[dict], label: str) -> tuple[list[str], list[str]]:
+    """What failed in a run: lines for the user and the methods whose every record failed.
+
+    The first line counts the failed records per method; then each distinct cause (a failed
+    record's status, the exception it raised) once, with the number of records and the methods
+    it hit. No line when nothing failed.
+
+    Parameters
+    ----------
+    records : sequence of dict
+        Flat records of a run (:func:`run`), with their ``method`` and ``status``.
+    label : str
+        Starts the first line (the experiment's id).
+
+    Returns
+    -------
+    lines : list of str
+    all_failed : list of str
+        The methods none of whose records holds a result.
+
+    Examples
+    --------
+    >>> records = [{"method": "SVM", "status": "ok"}] + 2 * [
+    ...     {"method": "FSV", "status": "InputError('budget 500 > 202 features')"}]
+    >>> lines, all_failed = failure_summary(records, "e1")
+    >>> print("\\n".join(lines))
+    e1: 2 of 3 records failed (FSV 2 of 2)
+      2 records of FSV: InputError: budget 500 > 202 features
+    >>> all_failed
+    ['FSV']
+    """
+    totals: dict[str, int] = {}
+    failed: dict[str, int] = {}
+    causes: dict[str, dict[str, None]] = {}  # cause -> methods (ordered set)
+    counts: dict[str, int] = {}
+    for r in records:
+        method = str(r["method"])
+        totals[method] = totals.get(method, 0) + 1
+        status = r.get("status", "ok")
+        if status in RESULT_STATUSES:
+            continue
+        failed[method] = failed.get(method, 0) + 1
+        cause = _readable_cause(str(status))
+        causes.setdefault(cause, {})[method] = None
+        counts[cause] = counts.get(cause, 0) + 1
+    if not failed:
+        return [], []
+    per_method = ", ".join(f"{m} {n} of {totals[m]}" for m, n in failed.items())
+    lines = [f"{label}: {sum(failed.values())} of {len(records)} records failed ({per_method})"]
+    shown = list(causes)[:_CAUSES_SHOWN]
+    for cause in shown:
+        n = counts[cause]
+        lines.append(f"  {n} record{'s' if n > 1 else ''} of {', '.join(causes[cause])}: {cause}")
+    if len(causes) > len(shown):
+        lines.append(
+            f"  … and {len(causes) - len(shown)} other causes (the records' status in the "
+            "results file)"
+        )
+    return lines, [m for m, n in failed.items() if n == totals[m]]
 
 
-def _stderr(text: str) -> None:  # pragma: no cover - trivial
-    print(text, file=sys.stderr)
+_CAUSES_SHOWN = 8
+_EXCEPTION_REPR = re.compile(r"(\w+)\((['\"].*['\"])\)", re.S)
+
+
+def _readable_cause(status: str) -> str:
+    """``"InputError('bad')"`` → ``"InputError: bad"`` (any other status as it is)."""
+    match = _EXCEPTION_REPR.fullmatch(status)
+    if match:
+        try:
+            return f"{match[1]}: {ast.literal_eval(match[2])}"
+        except (ValueError, SyntaxError):  # not one string literal
+            pass
+    return status
