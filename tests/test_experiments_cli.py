@@ -217,3 +217,70 @@ def test_python_dash_m_version():
         check=False,
     )
     assert done.returncode == 0 and done.stdout.strip() == f"zeronorm-opt {__version__}"
+
+
+# --- Runs that say when they failed: each cause once, exit 5 when a method never succeeded. ---
+
+
+def _failed_statuses(path: Path) -> list[str]:
+    return [r["status"] for r in map(json.loads, path.read_text().splitlines())
+            if r["status"] != "ok"]  # fmt: skip
+
+
+def test_run_where_every_unit_of_a_method_failed_exits_5_with_each_cause_once(capsys, tmp_path):
+    from zeronorm_opt.experiments.runner import _readable_cause
+
+    path = tmp_path / "r.jsonl"
+    argv = ["run", "e1", "--trials", "1", "--train-sizes", "10", "20", "--methods", "SVM",
+            "CORR", "FSV", "--set", "n_features_to_select=500", "--results", str(path)]  # fmt: skip
+    assert main(argv) == 5
+    captured = capsys.readouterr()
+    assert "SVM" in captured.out  # the table is still printed
+    statuses = _failed_statuses(path)
+    assert len(statuses) == 4 and len(set(statuses)) < len(statuses)
+    # Every distinct cause, once: the budget 500 is larger than the 202 features.
+    for cause in set(statuses):
+        assert captured.err.count(_readable_cause(cause)) == 1
+        assert "500" in cause and "202 features" in cause
+    assert "4 of 6 records failed (CORR 2 of 2, FSV 2 of 2)" in captured.err
+    last = captured.err.strip().splitlines()[-1]
+    assert last == "zeronorm-opt: error: every unit of CORR, FSV failed (the causes above)"
+    assert "Traceback" not in captured.err
+
+
+def test_partial_failures_are_counted_and_exit_0(capsys, tmp_path):
+    # Two training points: some draws have a single class (a recorded failure), others not.
+    path = tmp_path / "r.jsonl"
+    argv = ["run", "e1", "--trials", "6", "--train-sizes", "2", "--methods", "SVM", "--quiet"]
+    assert main([*argv, "--results", str(path)]) == 0
+    err = capsys.readouterr().err
+    failed = _failed_statuses(path)
+    assert 0 < len(failed) < 6
+    assert f"e1: {len(failed)} of 6 records failed (SVM {len(failed)} of 6)" in err
+    assert err.count("single class") == 1 and "error:" not in err
+
+
+def test_exit_code_5_is_documented():
+    from zeronorm_opt import cli
+
+    assert "5 every unit of a method failed" in " ".join(cli.EPILOG.split())
+    assert "5      ``run``: every unit of at least one method failed" in cli.__doc__
+    docs = (ROOT / "docs" / "formulations" / "experiments.rst").read_text()
+    assert "5     ``run``: every unit of at least one method failed" in docs
+
+
+# --- report --plots DIR that cannot be written: one line, exit 3. ---
+
+
+@pytest.mark.parametrize("where", ["/proc/nope", "a_file", "a_file/sub"])
+def test_report_plots_folder_that_cannot_be_written(capsys, tmp_path, where):
+    path = tmp_path / "r.jsonl"
+    assert main(["run", "e1", "--trials", "2", "--train-sizes", "10", "--methods", "SVM",
+                 "--results", str(path), "--quiet"]) == 0  # fmt: skip
+    (tmp_path / "a_file").write_text("")
+    folder = where if where.startswith("/") else str(tmp_path / where)
+    capsys.readouterr()
+    assert main(["report", str(path), "--plots", folder]) == 3
+    line = _one_error_line(capsys)
+    assert f"--plots {folder!r}" in line and "file not found" not in line
+    assert "cannot create or write this folder" in line or "is a file, not a folder" in line

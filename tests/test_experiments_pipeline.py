@@ -3,6 +3,7 @@
 import io
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -134,29 +135,46 @@ def _one_error_line(err: str) -> str:
 # ---------------------------------------------------------------------------------------------
 # Backends: identical records for n_jobs 1, 2 and Dask
 # ---------------------------------------------------------------------------------------------
-def test_same_records_with_one_two_jobs_and_dask(tmp_path):
+def test_same_records_with_one_two_jobs_and_dask(tmp_path, capsys):
     files = {}
     for name, extra in {
-        "seq": ["--n-jobs", "1"],
-        "par": ["--n-jobs", "2"],
+        "seq": ["--n-jobs", "1", "--quiet"],
+        "par": ["--n-jobs", "2", "--quiet"],
         "dask": ["--backend", "dask", "--n-jobs", "2"],
     }.items():
         files[name] = tmp_path / f"{name}.jsonl"
-        assert main([*E1_SMALL, *extra, "--results", str(files[name]), "--quiet"]) == 0
+        assert main([*E1_SMALL, *extra, "--results", str(files[name])]) == 0
     seq = _comparable(_records(files["seq"]))
     assert len(seq) == 10
     assert _comparable(_records(files["par"])) == seq
     assert _comparable(_records(files["dask"])) == seq
+    # The local cluster says where it is: scheduler, dashboard, workers.
+    assert re.search(
+        r"^dask: scheduler tcp://127\.0\.0\.1:\d+ \(a local cluster\), 2 workers \(2 threads\); "
+        r"dashboard http://127\.0\.0\.1:\d+/status", capsys.readouterr().err, flags=re.M,
+    )  # fmt: skip
 
 
 def test_dask_on_an_existing_scheduler(tmp_path):
+    from urllib.request import urlopen
+
     from dask.distributed import LocalCluster
 
     from zeronorm_opt.experiments.linear_toy import E1Config, run_e1
 
     config = E1Config(train_sizes=[12], n_trials=2, methods=["SVM", "CORR"])
-    with LocalCluster(n_workers=1, threads_per_worker=1, dashboard_address=None) as cluster:
-        remote = run_e1(config, backend="dask", scheduler=cluster.scheduler_address)
+    lines = []
+    with LocalCluster(
+        n_workers=1, threads_per_worker=1, dashboard_address="127.0.0.1:0"
+    ) as cluster:
+        remote = run_e1(config, backend="dask", scheduler=cluster.scheduler_address,
+                        progress=lines.append)  # fmt: skip
+        # Where the run went: this cluster's address, its workers and its live dashboard.
+        said = [line for line in lines if line.startswith("dask:")]
+        assert len(said) == 1
+        assert f"scheduler {cluster.scheduler_address} (an existing cluster), 1 worker " in said[0]
+        link = re.search(r"dashboard (\S+)", said[0])[1]
+        assert link == cluster.dashboard_link and urlopen(link, timeout=30).status == 200
     local = run_e1(config)
     strip = lambda rs: [{k: v for k, v in r.items() if k != "seconds"} for r in rs]  # noqa: E731
     assert strip(remote) == strip(local)
