@@ -144,3 +144,19 @@ def test_a_file_without_any_record_is_not_rewritten(tmp_path, capsys):
     assert main([*E1_MANY, "--results", str(path), "--quiet"]) == 2
     assert "not a results file" in capsys.readouterr().err
     assert path.read_text() == "my notes\nnot results\n"
+
+
+def test_the_python_runner_heals_the_file_too(tmp_path):
+    from zeronorm_opt.experiments.linear_toy import E1Config, run_e1
+
+    config = E1Config(train_sizes=[10], n_trials=3, methods=["SVM"])
+    path = tmp_path / "r.jsonl"
+    first = run_e1(config, results_path=path)
+    data = path.read_bytes()
+    path.write_bytes(data[:-10])
+    said = []
+    again = run_e1(config, results_path=path, progress=said.append)
+    assert any("dropped line 3 (torn by an interruption)" in line for line in said)
+    assert len(_strict_records(path)) == 3
+    strip = lambda rs: [{k: v for k, v in r.items() if k != "seconds"} for r in rs]  # noqa: E731
+    assert strip(again) == strip(first)

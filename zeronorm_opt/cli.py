@@ -372,7 +372,7 @@ def _run(args, spec: dict, experiment) -> int:
             if store.repair():
                 print(
                     f"zeronorm-opt: warning: {args.results}: dropped {store.describe_dropped()}"
-                    "; their records are computed again", file=sys.stderr,
+                    "; the records are computed again", file=sys.stderr,
                 )  # fmt: skip
             skipped = store.skipped_lines
     progress = _progress_for(args)

@@ -230,11 +230,11 @@ def _dask_client(n_jobs: int, scheduler: str | None, message: Callable[[str], No
             client = Client(scheduler, timeout="10s")
         except (OSError, TimeoutError) as exc:
             raise InputError(f"cannot reach the Dask scheduler {scheduler!r}: {exc}") from None
-    message(dask_cluster_line(client, local=cluster is not None))
+    message(_dask_cluster_line(client, local=cluster is not None))
     return client, cluster
 
 
-def dask_cluster_line(client, *, local: bool) -> str:
+def _dask_cluster_line(client, *, local: bool) -> str:
     """Where a Dask run goes: scheduler address, dashboard link, workers and threads."""
     info = client.scheduler_info()
     n_workers = info.get("n_workers", len(info.get("workers", {})))
