@@ -45,6 +45,15 @@ class ParameterError(InputError, InvalidParameterError):
     """
 
 
+class DenseDataRequiredError(InputError, TypeError):
+    """A ``scipy.sparse`` X given to a method (or a configuration) that needs dense data.
+
+    An :class:`InputError` like every bad input, and a :class:`TypeError`, scikit-learn's type
+    for this case (its estimator checks and the code written against it keep working). The
+    message names what takes sparse input instead, or says to pass ``X.toarray()``.
+    """
+
+
 class ContractError(InputError):
     """An object handed to the driver lacks a member of the protocol it needs.
 
