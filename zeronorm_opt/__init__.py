@@ -9,6 +9,7 @@ from . import datasets, surrogates
 from .exceptions import (
     ContractError,
     DataNotFoundError,
+    DenseDataRequiredError,
     InfeasibleError,
     InputError,
     NotSeparableError,
@@ -28,6 +29,7 @@ __all__ = [
     "CustomSurrogate",
     "ContractError",
     "DataNotFoundError",
+    "DenseDataRequiredError",
     "ExpSurrogate",
     "InfeasibleError",
     "InputError",

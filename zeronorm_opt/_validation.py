@@ -107,7 +107,7 @@ def require_dense(X, what: str, instead: str) -> None:
     """
     if sp.issparse(X):
         raise DenseDataRequiredError(
-            f"A sparse matrix was passed, but dense data is required by {what}: {instead}, "
+            f"A sparse matrix was passed as X, but dense data is required by {what}: {instead}, "
             "or pass X.toarray()."
         )
 

@@ -48,8 +48,8 @@ def _centre(X, y, fit_intercept):
 class _SparseLinearRegressor(PackageParameterErrors, RegressorMixin, BaseEstimator):
     """Shared fit/predict plumbing: validation, centring, intercept, support."""
 
-    #: Whether ``fit`` and ``predict`` take a ``scipy.sparse`` X (dense-only ones raise a
-    #: TypeError from scikit-learn's validation, "dense data is required").
+    #: Whether ``fit`` and ``predict`` take a ``scipy.sparse`` X (dense-only ones raise
+    #: DenseDataRequiredError, a TypeError: "dense data is required").
     _accepts_sparse = False
 
     def _validate(self, X, y):
