@@ -1,7 +1,7 @@
 """The boundary, fuzzed: every public estimator and the driver on whatever data a user may pass.
 
 For random shapes (0, 1, 2 samples or features included), dtypes (bool, int, float32, object,
-complex), NaN/inf, constant and duplicated columns, 1-4 classes, containers (ndarray,
+complex, text), NaN/inf, constant and duplicated columns, 1-4 classes, containers (ndarray,
 scipy.sparse, pandas when installed, lists), label types (int, bool, str) and 1-D or column
 y, every outcome is a fit or an error of the package's :class:`~zeronorm_opt.InputError`
 family whose message names the argument at fault — never an exception raised from inside
@@ -89,21 +89,23 @@ def user_data(draw, regression=False):
         elif defect == "duplicated" and d > 1:
             X[:, (j + 1) % d] = X[:, j]
     dtype = draw(
-        st.sampled_from(["float64"] * 5 + ["float32", "int", "bool", "object", "complex"])
+        st.sampled_from(["float64"] * 5 + ["float32", "int", "bool", "object", "complex", "text"])
     )
     with np.errstate(invalid="ignore"):
         if dtype == "int":
             X = np.nan_to_num(X * 3, nan=0, posinf=0, neginf=0).round().astype(int)
         elif dtype == "bool":
             X = X > 0
-        elif dtype == "object":
+        elif dtype in ("object", "text"):
             X = X.astype(object)
+            if dtype == "text" and n and d:
+                X[0, 0] = "a"  # not a number
         elif dtype == "complex":
             X = X + 1j * (defect != "none")
         else:
             X = X.astype(dtype)
     container = draw(st.sampled_from(CONTAINERS))
-    if container in ("csr", "csc") and dtype != "object":
+    if container in ("csr", "csc") and dtype not in ("object", "text"):
         X = sp.csr_matrix(X) if container == "csr" else sp.csc_matrix(X)
     elif container == "pandas":
         X = pd.DataFrame(X)

@@ -343,14 +343,15 @@ def test_a_data_variable_naming_a_missing_folder_is_an_error_naming_it(monkeypat
 
 
 def test_a_sparse_X_where_dense_data_is_needed_is_an_input_error_and_a_type_error():
+    # A TypeError as scikit-learn's conventions want, and of the package's InputError family.
     from scipy import sparse
 
-    from zeronorm_opt import DenseDataRequiredError
+    from zeronorm_opt import InputTypeError
 
     X, y = _data("AROM")
-    with pytest.raises(DenseDataRequiredError, match="dense data is required") as info:
+    with pytest.raises(InputTypeError, match="dense data is required") as info:
         zn.PolynomialFeatureMap().fit(sparse.csr_matrix(X))  # scikit-learn's own check
     assert isinstance(info.value, InputError) and isinstance(info.value, TypeError)
-    with pytest.raises(DenseDataRequiredError, match="sparse matrix was passed as X") as info:
+    with pytest.raises(InputTypeError, match="sparse matrix was passed as X") as info:
         zn.AROM(penalty="l2", C=1.0, backend="libsvm").fit(sparse.csr_matrix(X), y)  # ours
     assert isinstance(info.value, InputError) and isinstance(info.value, TypeError)

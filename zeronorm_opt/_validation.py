@@ -9,7 +9,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils._param_validation import InvalidParameterError
 
-from .exceptions import DenseDataRequiredError, InputError, ParameterError
+from .exceptions import InputError, InputTypeError, ParameterError
 
 
 def validate_estimator_params(estimator, validate) -> None:
@@ -76,7 +76,8 @@ def _as_real_array(X, name: str) -> np.ndarray:
     except InputError:
         raise
     except (TypeError, ValueError) as exc:  # strings, complex objects, ragged lists
-        raise InputError(
+        error = InputTypeError if isinstance(exc, TypeError) else InputError
+        raise error(
             f"{name} must be a 2-D array of real numbers; converting it to float64 failed: {exc}"
         ) from exc
 
@@ -100,13 +101,13 @@ def _check_finite_sparse(X, name: str):
 
 
 def require_dense(X, what: str, instead: str) -> None:
-    """Raise :class:`DenseDataRequiredError` (a TypeError and an InputError) naming what to
+    """Raise :class:`InputTypeError` (a TypeError and an InputError) naming what to
     pass when ``X`` is sparse and ``what`` needs dense data.
 
     ``"dense data is required"`` is scikit-learn's own wording for this error.
     """
     if sp.issparse(X):
-        raise DenseDataRequiredError(
+        raise InputTypeError(
             f"A sparse matrix was passed as X, but dense data is required by {what}: {instead}, "
             "or pass X.toarray()."
         )
@@ -271,8 +272,9 @@ def validate_xy(estimator, X, y="no_validation", **check_params):
 
     scikit-learn's messages do not always say which argument is wrong ("Found array with 0
     sample(s)", "Complex data not supported", "could not convert string to float"); the
-    argument is found by checking ``X`` alone and named first. A sparse X where dense data is
-    needed is a :class:`DenseDataRequiredError` (also scikit-learn's TypeError); with
+    argument is found by checking ``X`` alone and named first. scikit-learn's TypeErrors (a
+    sparse X where dense data is needed, objects that are not numbers) are an
+    :class:`InputTypeError`, an InputError and a TypeError; with
     ``y_numeric=True`` a target of strings is refused (a regressor needs real numbers).
 
     Examples
@@ -292,8 +294,6 @@ while a minimum of 1 is required by Ridge.
         raise
     except (TypeError, ValueError) as exc:
         message = str(exc)
-        if isinstance(exc, TypeError) and "dense data is required" in message:
-            raise DenseDataRequiredError(message) from exc
         if "inconsistent numbers of samples" in message:
             raise InputError(
                 f"X and y must have one label per row of X: {message}"
@@ -312,7 +312,8 @@ while a minimum of 1 is required by Ridge.
                 pass
         if not _NAMES[arg].search(message):
             message = f"Invalid {arg}: {message}"
-        raise InputError(message) from exc
+        # A TypeError stays one (a sparse X where dense data is needed, a dict among numbers).
+        raise (InputTypeError if isinstance(exc, TypeError) else InputError)(message) from exc
     if check_params.get("y_numeric") and not isinstance(y, str):
         y_out = out[1]
         if np.asarray(y_out).dtype.kind not in "biuf":

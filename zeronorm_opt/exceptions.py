@@ -45,12 +45,13 @@ class ParameterError(InputError, InvalidParameterError):
     """
 
 
-class DenseDataRequiredError(InputError, TypeError):
-    """A ``scipy.sparse`` X given to a method (or a configuration) that needs dense data.
+class InputTypeError(InputError, TypeError):
+    """Input of a type the method cannot take: a ``scipy.sparse`` X where dense data is needed,
+    values that are not numbers (a dict, a complex number in an object array).
 
     An :class:`InputError` like every bad input, and a :class:`TypeError`, scikit-learn's type
-    for this case (its estimator checks and the code written against it keep working). The
-    message names what takes sparse input instead, or says to pass ``X.toarray()``.
+    for these cases (its estimator checks and code written against it keep working). The
+    message names the argument and what to pass instead (e.g. ``X.toarray()``).
     """
 
 

@@ -49,7 +49,7 @@ class _SparseLinearRegressor(PackageParameterErrors, RegressorMixin, BaseEstimat
     """Shared fit/predict plumbing: validation, centring, intercept, support."""
 
     #: Whether ``fit`` and ``predict`` take a ``scipy.sparse`` X (dense-only ones raise
-    #: DenseDataRequiredError, a TypeError: "dense data is required").
+    #: InputTypeError, a TypeError: "dense data is required").
     _accepts_sparse = False
 
     def _validate(self, X, y):
