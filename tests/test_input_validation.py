@@ -253,6 +253,13 @@ def test_zero_norm_cv_refuses_more_folds_than_samples_naming_cv(cv):
         zn.ZeroNormCV(zn.AROM(C=1.0), n_features_grid=[1], cv=cv).fit(X, y)
 
 
+def test_zero_norm_cv_refuses_a_training_fold_of_one_class_naming_cv():
+    X, y = _data("AROM")
+    X, y = X[:3], np.array([0, 1, 0])
+    with pytest.raises(InputError, match=r"a training fold of cv=2 holds a single class of y"):
+        zn.ZeroNormCV(zn.AROM(C=1.0), n_features_grid=[1], cv=2).fit(X, y)
+
+
 def test_svm_rfe_refuses_a_single_feature():
     X, y = _data("SVMRFE")
     with pytest.raises(InputError, match="X has 1 feature; SVM-RFE"):

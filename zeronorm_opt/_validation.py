@@ -83,7 +83,7 @@ def _as_real_array(X, name: str) -> np.ndarray:
 
 
 def _check_finite_sparse(X, name: str):
-    if np.iscomplexobj(X.data):
+    if X.dtype.kind == "c":
         raise InputError(f"Complex data not supported in {name}; pass real numbers.")
     if X.ndim != 2 or X.shape[0] == 0 or X.shape[1] == 0:
         raise InputError(
@@ -295,9 +295,7 @@ while a minimum of 1 is required by Ridge.
     except (TypeError, ValueError) as exc:
         message = str(exc)
         if "inconsistent numbers of samples" in message:
-            raise InputError(
-                f"X and y must have one label per row of X: {message}"
-            ) from exc
+            raise InputError(f"X and y must have one label per row of X: {message}") from exc
         arg = "X"
         if not isinstance(y, str):
             x_params = {

@@ -189,6 +189,13 @@ class ZeroNormCV(PackageParameterErrors, MetaEstimatorMixin, SelectorMixin, Base
                 f"X and y cannot be split into the folds of cv={self.cv!r}: {exc} Pass a "
                 "smaller cv or more samples."
             ) from exc
+        if classifier and any(np.unique(y[tr]).size < 2 for tr, _ in splits):
+            smallest = np.unique(y, return_counts=True)[1].min()
+            raise InputError(
+                f"a training fold of cv={self.cv!r} holds a single class of y (the smallest "
+                f"class has {smallest} sample(s)); pass a smaller cv or more samples of each "
+                "class."
+            )
         runs = [
             clone(base).set_params(n_features_to_select=None).fit(X[tr], y[tr]) for tr, _ in splits
         ]
