@@ -262,7 +262,7 @@ def test_zero_norm_cv_refuses_a_training_fold_of_one_class_naming_cv():
 
 def test_svm_rfe_refuses_a_single_feature():
     X, y = _data("SVMRFE")
-    with pytest.raises(InputError, match="X has 1 feature; SVM-RFE"):
+    with pytest.raises(InputError, match=r"X has 1 feature\(s\); SVM-RFE"):
         zn.SVMRFE().fit(X[:, :1], y)
 
 

@@ -257,8 +257,8 @@ class SVMRFE(_RankingSelector):
         n = X.shape[1]
         if n < 2:
             raise InputError(
-                f"X has {n} feature; SVM-RFE ranks features by eliminating them and needs at "
-                "least 2."
+                f"X has {n} feature(s); SVM-RFE ranks features by eliminating them and needs "
+                "at least 2."
             )
         k = _budget(self.n_features_to_select, n)
         C = float(self.C)
