@@ -232,3 +232,133 @@ def test_conventions_of_every_estimator_class(name):
     assert not {p.name for p in params} & {"norm", "eps", "method", "step"}
     # fit runs under scikit-learn's _fit_context (which validates the parameters).
     assert hasattr(cls.fit, "__wrapped__")
+
+
+# -- what has no meaning (issue 28) -----------------------------------------------------------
+
+
+def test_greedy_rls_refuses_a_single_sample():
+    # Leave-one-out on one sample leaves nothing to train on; it used to select [0, 1].
+    X, y = _data("GreedyRLS")
+    with pytest.raises(InputError, match=r"X has 1 sample\(s\), but GreedyRLS .*leave-one-out"):
+        zn.GreedyRLS(n_features_to_select=2).fit(X[:1], y[:1])
+    assert zn.GreedyRLS(n_features_to_select=2).fit(X[:2], y[:2]).support_.sum() == 2
+
+
+@pytest.mark.parametrize("cv", [3, 5])
+def test_zero_norm_cv_refuses_more_folds_than_samples_naming_cv(cv):
+    X, y = _data("AROM")
+    X, y = X[:4], np.array([0, 1, 0, 1])
+    with pytest.raises(InputError, match=rf"cannot be split into the folds of cv={cv}"):
+        zn.ZeroNormCV(zn.AROM(C=1.0), n_features_grid=[1], cv=cv).fit(X, y)
+
+
+def test_zero_norm_cv_refuses_a_training_fold_of_one_class_naming_cv():
+    X, y = _data("AROM")
+    X, y = X[:3], np.array([0, 1, 0])
+    with pytest.raises(InputError, match=r"a training fold of cv=2 holds a single class of y"):
+        zn.ZeroNormCV(zn.AROM(C=1.0), n_features_grid=[1], cv=2).fit(X, y)
+
+
+def test_svm_rfe_refuses_a_single_feature():
+    X, y = _data("SVMRFE")
+    with pytest.raises(InputError, match=r"X has 1 feature\(s\); SVM-RFE"):
+        zn.SVMRFE().fit(X[:, :1], y)
+
+
+def _square():
+    return zn.CustomSurrogate(value=np.square, derivative=lambda t: 2 * np.asarray(t))
+
+
+@pytest.mark.parametrize(
+    ("surrogate", "problem"),
+    [
+        (_square(), "not concave"),  # convex: the tangent is no majorisation
+        (  # concave but decreasing beyond t = 1: negative weights
+            zn.CustomSurrogate(value=lambda t: t - t**2 / 2, derivative=lambda t: 1 - t),
+            "not non-decreasing",
+        ),
+        (  # a derivative that agrees, a value that falls
+            zn.CustomSurrogate(value=lambda t: -np.log1p(t), derivative=lambda t: 1 / (1 + t)),
+            "its value falls",
+        ),
+    ],
+    ids=["convex", "decreasing", "value-falls"],
+)
+def test_the_driver_refuses_a_surrogate_that_is_not_concave_non_decreasing(
+    e1_data, surrogate, problem
+):
+    from zeronorm_opt.formulations import MarginFormulation
+
+    X, y = e1_data
+    with pytest.raises(InputError, match=rf"surrogate CustomSurrogate is {problem}|{problem}"):
+        zn.successive_linearisation(MarginFormulation(X, y, C=1.0), surrogate, max_iter=2)
+
+
+def test_the_surrogate_check_can_be_turned_off(e1_data):
+    from zeronorm_opt.formulations import MarginFormulation
+
+    X, y = e1_data
+    res = zn.successive_linearisation(
+        MarginFormulation(X, y, C=1.0), _square(), max_iter=2, check_surrogate=False
+    )
+    assert res.n_iter == 2
+
+
+@pytest.mark.parametrize(
+    "surrogate",
+    [
+        zn.LogSurrogate(),
+        zn.LogSurrogate(eps=1e-3),
+        zn.ExpSurrogate(alpha=5.0),
+        zn.ExpSurrogate(alpha=1e4),
+        zn.PowerSurrogate(q=0.1, eps=0.0),
+        zn.PowerSurrogate(q=0.9),
+        zn.CustomSurrogate(value=lambda t: np.minimum(t, 0.05), derivative=lambda t: t < 0.05),
+        zn.CustomSurrogate(value=np.arctan, derivative=lambda t: 1 / (1 + t**2)),
+    ],
+    ids=["log", "log-eps", "exp", "exp-steep", "power-0.1", "power-0.9", "capped-l1", "atan"],
+)
+def test_the_check_accepts_concave_non_decreasing_surrogates_and_refuses_them_plus_t2(surrogate):
+    from zeronorm_opt.surrogates import check_surrogate
+
+    check_surrogate(surrogate)
+    convex_tail = zn.CustomSurrogate(
+        value=lambda t: surrogate.value(t) + np.square(t),
+        derivative=lambda t: surrogate.derivative(t) + 2 * np.asarray(t, dtype=float),
+    )
+    with pytest.raises(InputError, match="is not concave on t >= 0"):
+        zn.successive_linearisation(
+            zn.formulations.MarginFormulation(np.eye(4), [0, 0, 1, 1], C=1.0), convex_tail
+        )
+
+
+def test_a_data_variable_naming_a_missing_folder_is_an_error_naming_it(monkeypatch, tmp_path):
+    from zeronorm_opt.datasets import load_microarray
+
+    monkeypatch.setenv("ZERONORM_OPT_DATA", str(tmp_path / "nope"))
+    with pytest.raises(InputError, match=r"ZERONORM_OPT_DATA='.*nope' is not an existing folder"):
+        load_microarray("colon")
+    monkeypatch.delenv("ZERONORM_OPT_DATA")
+    with pytest.raises(InputError, match=r"data_dir='.*nope' is not an existing folder"):
+        load_microarray("colon", data_dir=tmp_path / "nope")
+    # An existing folder without the file is still "not found", listing the folder.
+    monkeypatch.setenv("ZERONORM_OPT_DATA", str(tmp_path))
+    import zeronorm_opt.datasets.microarray as ma
+
+    assert ma.candidate_data_dirs()[0] == tmp_path
+
+
+def test_a_sparse_X_where_dense_data_is_needed_is_an_input_error_and_a_type_error():
+    # A TypeError as scikit-learn's conventions want, and of the package's InputError family.
+    from scipy import sparse
+
+    from zeronorm_opt import InputTypeError
+
+    X, y = _data("AROM")
+    with pytest.raises(InputTypeError, match="dense data is required") as info:
+        zn.PolynomialFeatureMap().fit(sparse.csr_matrix(X))  # scikit-learn's own check
+    assert isinstance(info.value, InputError) and isinstance(info.value, TypeError)
+    with pytest.raises(InputTypeError, match="sparse matrix was passed as X") as info:
+        zn.AROM(penalty="l2", C=1.0, backend="libsvm").fit(sparse.csr_matrix(X), y)  # ours
+    assert isinstance(info.value, InputError) and isinstance(info.value, TypeError)

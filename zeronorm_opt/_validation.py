@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import numbers
+import re
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.utils._param_validation import InvalidParameterError
 
-from .exceptions import InputError, ParameterError
+from .exceptions import InputError, InputTypeError, ParameterError
 
 
 def validate_estimator_params(estimator, validate) -> None:
@@ -47,7 +48,7 @@ def check_finite_matrix(X, name: str = "X"):
     """
     if sp.issparse(X):
         return _check_finite_sparse(X, name)
-    X = np.asarray(X, dtype=np.float64)
+    X = _as_real_array(X, name)
     if X.ndim != 2:
         raise InputError(
             f"{name} must be a 2-D array of shape (n_samples, n_features); got an array of "
@@ -65,7 +66,25 @@ def check_finite_matrix(X, name: str = "X"):
     return X
 
 
+def _as_real_array(X, name: str) -> np.ndarray:
+    """``X`` as a float64 ndarray; complex, non-numeric or ragged data are an InputError."""
+    try:
+        X = np.asarray(X)
+        if X.dtype.kind == "c":
+            raise InputError(f"Complex data not supported in {name}; pass real numbers.")
+        return X.astype(np.float64)
+    except InputError:
+        raise
+    except (TypeError, ValueError) as exc:  # strings, complex objects, ragged lists
+        error = InputTypeError if isinstance(exc, TypeError) else InputError
+        raise error(
+            f"{name} must be a 2-D array of real numbers; converting it to float64 failed: {exc}"
+        ) from exc
+
+
 def _check_finite_sparse(X, name: str):
+    if X.dtype.kind == "c":
+        raise InputError(f"Complex data not supported in {name}; pass real numbers.")
     if X.ndim != 2 or X.shape[0] == 0 or X.shape[1] == 0:
         raise InputError(
             f"{name} must be a non-empty 2-D matrix of shape (n_samples, n_features); got a "
@@ -82,13 +101,14 @@ def _check_finite_sparse(X, name: str):
 
 
 def require_dense(X, what: str, instead: str) -> None:
-    """Raise a TypeError naming what to pass when ``X`` is sparse and ``what`` needs dense data.
+    """Raise :class:`InputTypeError` (a TypeError and an InputError) naming what to
+    pass when ``X`` is sparse and ``what`` needs dense data.
 
     ``"dense data is required"`` is scikit-learn's own wording for this error.
     """
     if sp.issparse(X):
-        raise TypeError(
-            f"A sparse matrix was passed, but dense data is required by {what}: {instead}, "
+        raise InputTypeError(
+            f"A sparse matrix was passed as X, but dense data is required by {what}: {instead}, "
             "or pass X.toarray()."
         )
 
@@ -243,6 +263,80 @@ def support_mask(values, tol: float = 1e-6) -> np.ndarray:
     return a > tol * top
 
 
+#: A message that names the argument at fault (as a word: "X", "Input y", "y's" ...).
+_NAMES = {arg: re.compile(rf"\b{arg}\b") for arg in ("X", "y")}
+
+
+def validate_xy(estimator, X, y="no_validation", **check_params):
+    """scikit-learn's ``validate_data``, every failure an :class:`InputError` naming its argument.
+
+    scikit-learn's messages do not always say which argument is wrong ("Found array with 0
+    sample(s)", "Complex data not supported", "could not convert string to float"); the
+    argument is found by checking ``X`` alone and named first. scikit-learn's TypeErrors (a
+    sparse X where dense data is needed, objects that are not numbers) are an
+    :class:`InputTypeError`, an InputError and a TypeError; with
+    ``y_numeric=True`` a target of strings is refused (a regressor needs real numbers).
+
+    Examples
+    --------
+    >>> from sklearn.linear_model import Ridge
+    >>> validate_xy(Ridge(), np.ones((3, 0)), np.ones(3))
+    Traceback (most recent call last):
+    ...
+    zeronorm_opt.exceptions.InputError: Invalid X: Found array with 0 feature(s) (shape=(3, 0)) \
+while a minimum of 1 is required by Ridge.
+    """
+    from sklearn.utils.validation import check_array, validate_data
+
+    try:
+        out = validate_data(estimator, X, y, **check_params)
+    except InputError:
+        raise
+    except (TypeError, ValueError) as exc:
+        message = str(exc)
+        if "inconsistent numbers of samples" in message:
+            raise InputError(f"X and y must have one label per row of X: {message}") from exc
+        arg = "X"
+        if not isinstance(y, str):
+            x_params = {
+                k: v
+                for k, v in check_params.items()
+                if k in ("accept_sparse", "dtype", "ensure_min_samples", "ensure_min_features")
+            }
+            try:
+                check_array(X, **x_params)
+                arg = "y"
+            except (TypeError, ValueError):
+                pass
+        if not _NAMES[arg].search(message):
+            message = f"Invalid {arg}: {message}"
+        # A TypeError stays one (a sparse X where dense data is needed, a dict among numbers).
+        raise (InputTypeError if isinstance(exc, TypeError) else InputError)(message) from exc
+    if check_params.get("y_numeric") and not isinstance(y, str):
+        y_out = out[1]
+        if np.asarray(y_out).dtype.kind not in "biuf":
+            raise InputError(
+                f"y must hold real numbers, the targets of a regressor; got dtype "
+                f"{np.asarray(y_out).dtype}. Encode class labels as numbers (e.g. -1 and 1)."
+            )
+    return out
+
+
+def check_min_samples(X, minimum: int, why: str) -> None:
+    """Refuse fewer than ``minimum`` samples, saying ``why`` the method needs them.
+
+    Examples
+    --------
+    >>> check_min_samples(np.ones((1, 3)), 2, "leave-one-out needs a sample to leave out")
+    Traceback (most recent call last):
+    ...
+    zeronorm_opt.exceptions.InputError: X has 1 sample(s), but leave-one-out needs a sample to \
+leave out: pass at least 2.
+    """
+    if X.shape[0] < minimum:
+        raise InputError(f"X has {X.shape[0]} sample(s), but {why}: pass at least {minimum}.")
+
+
 def validate_labelled_data(
     estimator,
     X,
@@ -267,19 +361,18 @@ def validate_labelled_data(
         ``y`` as ±1 (``binary=True``; ``classes[1]`` is +1) or unchanged.
     """
     from sklearn.utils.multiclass import type_of_target
-    from sklearn.utils.validation import validate_data
 
     check_finite_target(y)
+    X, y = validate_xy(
+        estimator, X, y, dtype=np.float64, accept_sparse="csr" if accept_sparse else False
+    )
     try:
-        X, y = validate_data(
-            estimator, X, y, dtype=np.float64, accept_sparse="csr" if accept_sparse else False
-        )
         target = type_of_target(y, input_name="y", raise_unknown=True)
-    except ValueError as exc:  # NaN/inf, shapes, unknown labels: sklearn's wording, our type
-        raise InputError(str(exc)) from exc
+    except ValueError as exc:  # unknown label types: sklearn's wording, our type
+        raise InputError(f"Invalid y: {exc}") from exc
     if target not in ("binary", "multiclass"):
         raise InputError(
-            f"Unknown label type: {target!r}. {type(estimator).__name__} needs class labels "
+            f"Unknown label type: {target!r} in y. {type(estimator).__name__} needs class labels "
             "(continuous targets call for a regressor)."
         )
     classes = np.unique(y)

@@ -30,7 +30,7 @@ from ._validation import check_n_features_to_select, support_mask
 from .exceptions import InfeasibleError, InputError, SolverError
 from .formulations.contract import Linearisable, check_linearisable
 from .formulations.linear_oracle import LinearOracle  # noqa: F401  (re-exported)
-from .surrogates import check_surrogate
+from .surrogates import check_surrogate as validate_surrogate
 
 
 def __getattr__(name: str):
@@ -119,6 +119,7 @@ def successive_linearisation(
     solver=None,
     solver_options: dict | None = None,
     callback: Callable[[IterationRecord], None] | None = None,
+    check_surrogate: bool = True,
 ) -> LinearisationResult:
     """Minimise ``base(x) + s·Σ_j φ(h_j(x))`` by successive linearisation of φ.
 
@@ -167,6 +168,12 @@ def successive_linearisation(
         Passed to every solve (a cvxpy solver name or fallback list, and its options).
     callback : callable or None
         Called with each :class:`IterationRecord` (progress display, checkpoints).
+    check_surrogate : bool, default=True
+        Check up front, on a grid of ``t`` from 0 to 1e16
+        (:func:`~zeronorm_opt.surrogates.check_surrogate`), that φ is concave and
+        non-decreasing on ``t ≥ 0``: without it the weighted problem is no majorisation, the
+        objective may rise and the weights may be negative. False skips the check, for a
+        user who knows that the magnitudes of their problem stay where their φ has that shape.
 
     Returns
     -------
@@ -174,6 +181,9 @@ def successive_linearisation(
 
     Raises
     ------
+    InputError
+        A surrogate that is not concave and non-decreasing on ``t ≥ 0`` (unless
+        ``check_surrogate=False``), or arguments out of range.
     SolverError
         When a solve of the loop fails, of the type the solve raised (e.g. the
         :class:`~zeronorm_opt.exceptions.InfeasibleError` subclasses of
@@ -193,7 +203,7 @@ def successive_linearisation(
     ('converged', True)
     """
     check_linearisable(formulation)
-    check_surrogate(surrogate)
+    validate_surrogate(surrogate, check_shape=check_surrogate)
     if max_weight_ratio is not None and not max_weight_ratio > 1:
         raise InputError(
             f"max_weight_ratio must be a number > 1 or None; got {max_weight_ratio!r}."

@@ -45,6 +45,16 @@ class ParameterError(InputError, InvalidParameterError):
     """
 
 
+class InputTypeError(InputError, TypeError):
+    """Input of a type the method cannot take: a ``scipy.sparse`` X where dense data is needed,
+    values that are not numbers (a dict, a complex number in an object array).
+
+    An :class:`InputError` like every bad input, and a :class:`TypeError`, scikit-learn's type
+    for these cases (its estimator checks and code written against it keep working). The
+    message names the argument and what to pass instead (e.g. ``X.toarray()``).
+    """
+
+
 class ContractError(InputError):
     """An object handed to the driver lacks a member of the protocol it needs.
 

@@ -34,7 +34,7 @@ from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import _check_feature_names_in, check_is_fitted, validate_data
 
-from ._validation import check_finite_matrix, validate_estimator_params
+from ._validation import check_finite_matrix, validate_estimator_params, validate_xy
 from .exceptions import InputError
 
 __all__ = [
@@ -318,7 +318,7 @@ class PolynomialFeatureMap(TransformerMixin, BaseEstimator):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Check the size of the map for the inputs of ``X``."""
-        X = validate_data(self, X, dtype=np.float64)
+        X = validate_xy(self, X, dtype=np.float64)
         check_map_size(X.shape[1], self.degree)
         self.n_output_features_ = n_map_features(X.shape[1], self.degree)
         return self

@@ -2,7 +2,9 @@
 
 The ``.npz`` files are not shipped with the package. They are looked up, in order, in the
 ``data_dir`` argument, the ``ZERONORM_OPT_DATA`` environment variable, the cache folder
-``~/.cache/zeronorm_opt``, and the ``shared/data`` folder beside a source checkout.
+``~/.cache/zeronorm_opt``, and the ``shared/data`` folder beside a source checkout. A
+``data_dir`` or ``ZERONORM_OPT_DATA`` that names no existing folder is an
+:class:`~zeronorm_opt.InputError` naming it (a typo must not silently read other files).
 """
 
 from __future__ import annotations
@@ -31,12 +33,25 @@ class Microarray:
 
 
 def candidate_data_dirs(data_dir: str | os.PathLike | None = None) -> list[Path]:
-    """Folders searched for the ``.npz`` files, in order."""
+    """Folders searched for the ``.npz`` files, in order.
+
+    Raises
+    ------
+    InputError
+        When ``data_dir`` or the ``ZERONORM_OPT_DATA`` variable names no existing folder.
+    """
     dirs: list[Path] = []
-    if data_dir is not None:
-        dirs.append(Path(data_dir))
+    named = [("data_dir", data_dir)] if data_dir is not None else []
     if os.environ.get(_ENV_VAR):
-        dirs.append(Path(os.environ[_ENV_VAR]))
+        named.append((_ENV_VAR, os.environ[_ENV_VAR]))
+    for what, folder in named:
+        if not Path(folder).is_dir():
+            raise InputError(
+                f"{what}={str(folder)!r} is not an existing folder; point it at the folder "
+                "holding the microarray .npz files"
+                + (", or unset it to search the default folders." if what == _ENV_VAR else ".")
+            )
+        dirs.append(Path(folder))
     dirs.append(Path.home() / ".cache" / "zeronorm_opt")
     # Source checkout: <parent of repo>/shared/data (how the development machines lay it out).
     repo = Path(__file__).resolve().parents[2]

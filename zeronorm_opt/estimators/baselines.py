@@ -30,6 +30,7 @@ from sklearn.utils.sparsefuncs import csc_median_axis_0, mean_variance_axis
 from .._validation import (
     validate_labelled_data,
 )
+from ..exceptions import InputError
 from ._params import N_FEATURES_TO_SELECT, POSITIVE
 from ._ranking import _budget, _ranking_from_scores, _RankingSelector
 
@@ -254,6 +255,11 @@ class SVMRFE(_RankingSelector):
         """
         X, self.classes_, y_pm = validate_labelled_data(self, X, y, accept_sparse=True)
         n = X.shape[1]
+        if n < 2:
+            raise InputError(
+                f"X has {n} feature(s); SVM-RFE ranks features by eliminating them and needs "
+                "at least 2."
+            )
         k = _budget(self.n_features_to_select, n)
         C = float(self.C)
         remaining = np.arange(n)

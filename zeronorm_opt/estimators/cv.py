@@ -18,9 +18,9 @@ from sklearn.metrics import check_scoring
 from sklearn.model_selection import check_cv
 from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.metaestimators import available_if
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
-from .._validation import check_finite_target
+from .._validation import check_finite_target, check_min_samples, validate_xy
 from ..exceptions import InputError, RemovedCoefficientsRequiredError
 from ._budget import _user_stacklevel, support_at_budget
 from ._params import PackageParameterErrors
@@ -167,25 +167,35 @@ class ZeroNormCV(PackageParameterErrors, MetaEstimatorMixin, SelectorMixin, Base
         # The estimator validates the data of every fit; this validation sets the meta
         # estimator's own n_features_in_ (and feature names).
         check_finite_target(y)
-        try:
-            X, y = validate_data(
-                self,
-                X,
-                y,
-                dtype=np.float64,
-                ensure_min_samples=2,
-                # Sparse X passes on to the estimator, which takes it or raises the TypeError
-                # that names what to pass (a backend, accepts_sparse on a formulation).
-                accept_sparse="csr",
-            )
-        except ValueError as exc:
-            raise InputError(str(exc)) from exc
+        X, y = validate_xy(
+            self,
+            X,
+            y,
+            dtype=np.float64,
+            # Sparse X passes on to the estimator, which takes it or raises the TypeError
+            # that names what to pass (a backend, accepts_sparse on a formulation).
+            accept_sparse="csr",
+        )
+        check_min_samples(X, 2, "ZeroNormCV cross-validates, which needs a sample to score")
         n_features = X.shape[1]
         grid = None if self.n_features_grid is None else self._check_grid(n_features)
         classifier = is_classifier(base)
         if classifier:
             self.classes_ = np.unique(y)
-        splits = list(check_cv(self.cv, y, classifier=classifier).split(X, y))
+        try:
+            splits = list(check_cv(self.cv, y, classifier=classifier).split(X, y))
+        except ValueError as exc:  # more folds than samples (of a class)
+            raise InputError(
+                f"X and y cannot be split into the folds of cv={self.cv!r}: {exc} Pass a "
+                "smaller cv or more samples."
+            ) from exc
+        if classifier and any(np.unique(y[tr]).size < 2 for tr, _ in splits):
+            smallest = np.unique(y, return_counts=True)[1].min()
+            raise InputError(
+                f"a training fold of cv={self.cv!r} holds a single class of y (the smallest "
+                f"class has {smallest} sample(s)); pass a smaller cv or more samples of each "
+                "class."
+            )
         runs = [
             clone(base).set_params(n_features_to_select=None).fit(X[tr], y[tr]) for tr, _ in splits
         ]

@@ -8,12 +8,14 @@ import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin, _fit_context
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils._param_validation import Interval, Options, StrOptions
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from .._validation import (
     check_finite_target,
+    check_min_samples,
     check_n_features_to_select,
     check_not_all_constant,
+    validate_xy,
 )
 from ..exceptions import InputError
 from ..fast.greedy_rls import greedy_rls
@@ -39,16 +41,6 @@ def resolve_n_features(value, n_features: int) -> int:
             f"(n_features={n_features}); pass at most {n_features}, or a fraction in (0, 1]."
         )
     return check_n_features_to_select(value, n_features)
-
-
-def validate_or_input_error(estimator, *args, **kwargs):
-    """``validate_data`` whose ValueErrors become :class:`InputError` (same message)."""
-    try:
-        return validate_data(estimator, *args, **kwargs)
-    except InputError:
-        raise
-    except ValueError as exc:
-        raise InputError(str(exc)) from exc
 
 
 class GreedyRLS(PackageParameterErrors, SelectorMixin, RegressorMixin, BaseEstimator):
@@ -208,9 +200,11 @@ class GreedyRLS(PackageParameterErrors, SelectorMixin, RegressorMixin, BaseEstim
         self : GreedyRLS
         """
         check_finite_target(y)
-        X, y = validate_or_input_error(
+        X, y = validate_xy(
             self, X, y, accept_sparse="csr", multi_output=True, y_numeric=True, dtype=np.float64
         )
+        # A single sample leaves nothing to train on when it is left out.
+        check_min_samples(X, 2, "GreedyRLS selects features by their leave-one-out loss")
         check_not_all_constant(X)
         n_features = X.shape[1]
         k = resolve_n_features(self.n_features_to_select, n_features)
@@ -252,7 +246,7 @@ class GreedyRLS(PackageParameterErrors, SelectorMixin, RegressorMixin, BaseEstim
         ndarray of shape (n_samples,) or (n_samples, n_outputs)
         """
         check_is_fitted(self)
-        X = validate_or_input_error(
+        X = validate_xy(
             self, X, reset=False, accept_sparse=("csr", "csc"), dtype=np.float64
         )
         return np.asarray(X @ self.coef_.T) + self.intercept_

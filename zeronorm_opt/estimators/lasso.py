@@ -10,7 +10,7 @@ from sklearn.base import BaseEstimator, RegressorMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import check_finite_target, support_mask
+from .._validation import check_finite_target, support_mask, validate_xy
 from ..fast.bridge import bridge_regression
 from ..fast.ista import centred_operator, fista, ista, lasso_dual_gap
 from ..formulations.regression import LassoFormulation
@@ -23,7 +23,6 @@ from ._params import (
     TOL,
     PackageParameterErrors,
 )
-from .greedy_rls import validate_or_input_error
 
 __all__ = ["BridgeRegression", "LassoISTA"]
 
@@ -49,13 +48,13 @@ def _centre(X, y, fit_intercept):
 class _SparseLinearRegressor(PackageParameterErrors, RegressorMixin, BaseEstimator):
     """Shared fit/predict plumbing: validation, centring, intercept, support."""
 
-    #: Whether ``fit`` and ``predict`` take a ``scipy.sparse`` X (dense-only ones raise a
-    #: TypeError from scikit-learn's validation, "dense data is required").
+    #: Whether ``fit`` and ``predict`` take a ``scipy.sparse`` X (dense-only ones raise
+    #: InputTypeError, a TypeError: "dense data is required").
     _accepts_sparse = False
 
     def _validate(self, X, y):
         check_finite_target(y)
-        X, y = validate_or_input_error(
+        X, y = validate_xy(
             self,
             X,
             y,
@@ -96,7 +95,7 @@ class _SparseLinearRegressor(PackageParameterErrors, RegressorMixin, BaseEstimat
         ndarray of shape (n_samples,)
         """
         check_is_fitted(self)
-        X = validate_or_input_error(
+        X = validate_xy(
             self,
             X,
             reset=False,

@@ -29,9 +29,9 @@ from .._validation import (
     check_not_all_constant,
     require_dense,
     validate_labelled_data,
+    validate_xy,
 )
 from ..driver import successive_linearisation
-from ..exceptions import InputError
 from ..formulations import FSVFormulation, MarginFormulation
 from ..formulations.multiclass import _MulticlassMargin
 from ..surrogates import LogSurrogate
@@ -332,10 +332,7 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
             )
             return X, self._encode_labels(y), y
         check_finite_target(y)
-        try:
-            X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True, accept_sparse=sparse)
-        except ValueError as exc:
-            raise InputError(str(exc)) from exc
+        X, y = validate_xy(self, X, y, dtype=np.float64, y_numeric=True, accept_sparse=sparse)
         check_not_all_constant(X)
         return X, y, y
 
