@@ -8,6 +8,7 @@ solver library. The loops and fast paths that used to live here are in :mod:`zer
 form) is :func:`zeronorm_opt.rescaled.arom_rescaled`.
 """
 
+from . import _statement_builders  # noqa: F401  (registers each class's statement builder)
 from .adaptive_scaling import (
     BiasFormulation,
     L1ConstrainedMetricFormulation,
