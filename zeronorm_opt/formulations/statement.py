@@ -334,7 +334,7 @@ def statement_of(formulation) -> Statement:
     of the package has a builder registered by :mod:`._statement_builders`. A class without
     one gets its class ``statement`` text, one note line per line.
     """
-    text = textwrap.dedent(getattr(formulation, "statement", "")).strip()
+    text = textwrap.dedent(formulation.statement).strip()
     lines = [ln for ln in text.splitlines() if ln.strip()]
     return Statement(type(formulation).__name__, "minimise", [], [], notes=lines)
 
