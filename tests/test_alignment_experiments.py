@@ -197,7 +197,6 @@ def test_e7_polynomials_have_the_papers_number_of_relevant_inputs():
 def test_e7_larger_validation_set_extends_the_runners_draw(monkeypatch):
     # E7Config(n_val=...) beyond the paper's 100 keeps the runner's training set and its first
     # 100 validation examples (docs/methods/differences.rst compares the sizes on one path).
-    import zeronorm_opt.experiments.alignment_polynomials as e7
     from zeronorm_opt.experiments.alignment_polynomials import run_trial
 
     seen = {}
@@ -207,7 +206,7 @@ def test_e7_larger_validation_set_extends_the_runners_draw(monkeypatch):
             seen[len(X_val)] = (X.copy(), y.copy(), X_val.copy(), y_val.copy())
             return super().fit(X, y, X_val=X_val, y_val=y_val)
 
-    monkeypatch.setattr(e7, "AlignmentSelector", Spy)
+    monkeypatch.setattr("zeronorm_opt.estimators.alignment.AlignmentSelector", Spy)
     for n_val in (100, 400):
         config = E7Config(targets=["sp0.97"], train_sizes=[50], n_val=n_val, n_test=40)
         (record,) = run_trial(config, 1, "sp0.97", 50, ["dFSA"])
@@ -221,7 +220,6 @@ def test_e7_validation_svm_on_training_and_validation_examples(monkeypatch):
     # validation_svm="training+validation": the stop's SVM learns from the training and the
     # validation examples, is scored on n_held_out points drawn after the test set, and the
     # training, validation and test sets stay the runner's (the SVM row's test error with them).
-    import zeronorm_opt.experiments.alignment_polynomials as e7
     from zeronorm_opt.experiments.alignment_polynomials import draw_trial, run_trial
 
     seen = {}
@@ -231,7 +229,7 @@ def test_e7_validation_svm_on_training_and_validation_examples(monkeypatch):
             seen[mode] = (X.copy(), {k: v.copy() for k, v in stop_data.items()})
             return super().fit(X, y, **stop_data)
 
-    monkeypatch.setattr(e7, "AlignmentSelector", Spy)
+    monkeypatch.setattr("zeronorm_opt.estimators.alignment.AlignmentSelector", Spy)
     records = {}
     for mode in ("training", "training+validation"):
         config = E7Config(n_val=100, n_test=40, n_held_out=70, validation_svm=mode)

@@ -16,8 +16,7 @@ from zeronorm_opt import (
     frank_wolfe,
     successive_linearisation,
 )
-from zeronorm_opt.formulations import FSVFormulation, MarginFormulation
-from zeronorm_opt.oracle import LinearOracle
+from zeronorm_opt.formulations import FSVFormulation, LinearOracle, MarginFormulation
 
 
 def _separable(seed: int, m: int, n: int):
@@ -202,18 +201,6 @@ def test_arom_rescaled_follows_the_papers_recursion(e1_data, penalty):
     # The final weights are those of the last solve, on the last support.
     np.testing.assert_array_equal(v != 0, z_path[-1] > 0)
     assert np.all(y * (X @ v + b) >= 1 - 1e-6)
-
-
-def test_arom_rescaled_keeps_its_driver_import_path():
-    # Its home is zeronorm_opt.rescaled; the driver (which imports no formulation) still
-    # resolves the old public name to the same function, and only that name.
-    import zeronorm_opt.driver as driver
-    from zeronorm_opt.driver import arom_rescaled as old_path
-    from zeronorm_opt.rescaled import arom_rescaled
-
-    assert old_path is arom_rescaled
-    with pytest.raises(AttributeError, match="no attribute 'not_a_name'"):
-        driver.not_a_name  # noqa: B018
 
 
 def test_both_l2_dual_steps_check_the_active_mask_alike(e1_data):

@@ -6,13 +6,13 @@ import pytest
 
 from zeronorm_opt import InfeasibleError, InputError, LogSurrogate, successive_linearisation
 from zeronorm_opt._validation import support_mask
-from zeronorm_opt.driver import arom_rescaled
 from zeronorm_opt.fast.svm_dual import l2_arom_dual
 from zeronorm_opt.formulations import (
     MarginFormulation,
     RescaledMarginFormulation,
     RescaledSVMDual,
 )
+from zeronorm_opt.rescaled import arom_rescaled
 
 
 @pytest.mark.parametrize("penalty", ["l1", "l2"])

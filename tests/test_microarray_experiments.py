@@ -6,6 +6,7 @@ import pytest
 import zeronorm_opt.experiments.microarray_selection as ms
 from zeronorm_opt.cli import main
 from zeronorm_opt.datasets import load_microarray
+from zeronorm_opt.estimators import support_at_budget
 from zeronorm_opt.estimators.baselines import SVMRFE, FisherScore
 from zeronorm_opt.estimators.r2w2 import R2W2
 from zeronorm_opt.estimators.zero_norm import AROM, FSV
@@ -19,7 +20,6 @@ from zeronorm_opt.experiments.microarray_selection import (
     selection_path,
     split_indices,
     summarise_microarray,
-    support_at_budget,
 )
 
 GRID = (2000, 1000, 500, 250, 100, 50, 20)

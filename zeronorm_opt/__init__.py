@@ -3,102 +3,77 @@
 Declarative cvxpy formulations of every problem of the source papers (AROM, FSV, multiclass,
 slack variables, polynomial feature space, adaptive scaling), a successive-linearisation /
 Frank–Wolfe driver, scikit-learn estimators and fast paths.
+
+The public names below are loaded on first use (PEP 562): ``import zeronorm_opt`` alone imports
+no solver library, so the command line starts fast; ``from zeronorm_opt import AROM`` imports
+what AROM needs.
 """
 
-from . import datasets, surrogates
-from .exceptions import (
-    ContractError,
-    DataNotFoundError,
-    InfeasibleError,
-    InputError,
-    InputTypeError,
-    NotSeparableError,
-    ParameterError,
-    RemovedCoefficientsRequiredError,
-    SolverError,
-    SolverInaccurateError,
-    UserConstraintsInfeasibleError,
-    ZeroNormError,
-)
-from .solvers import installed_solvers, solve_problem
-from .surrogates import CustomSurrogate, ExpSurrogate, LogSurrogate, PowerSurrogate
+from __future__ import annotations
+
+import importlib
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "CustomSurrogate",
-    "ContractError",
-    "DataNotFoundError",
-    "InputTypeError",
-    "ExpSurrogate",
-    "InfeasibleError",
-    "InputError",
-    "NotSeparableError",
-    "ParameterError",
-    "RemovedCoefficientsRequiredError",
-    "SolverInaccurateError",
-    "UserConstraintsInfeasibleError",
-    "LogSurrogate",
-    "PowerSurrogate",
-    "SolverError",
-    "ZeroNormError",
-    "datasets",
-    "installed_solvers",
-    "solve_problem",
-    "surrogates",
-]
+#: Each public name and the module that defines it (a subpackage is its own module).
+_HOMES = {
+    "AROM": ".estimators.zero_norm",
+    "AdaptiveScaling": ".estimators.adaptive_scaling",
+    "AlignmentSelector": ".estimators.alignment",
+    "BridgeRegression": ".estimators.lasso",
+    "ContractError": ".exceptions",
+    "CustomSurrogate": ".surrogates",
+    "DataNotFoundError": ".exceptions",
+    "ExpSurrogate": ".surrogates",
+    "FSV": ".estimators.zero_norm",
+    "FisherScore": ".estimators.baselines",
+    "GreedyRLS": ".estimators.greedy_rls",
+    "InfeasibleError": ".exceptions",
+    "InformationGainFilter": ".estimators.baselines",
+    "InputError": ".exceptions",
+    "InputTypeError": ".exceptions",
+    "LassoISTA": ".estimators.lasso",
+    "LogSurrogate": ".surrogates",
+    "MulticlassAROM": ".estimators.multiclass",
+    "NotSeparableError": ".exceptions",
+    "ParameterError": ".exceptions",
+    "PolynomialAROM": ".estimators.polynomial",
+    "PolynomialFeatureMap": ".kernels",
+    "PolynomialSumKernel": ".kernels",
+    "PowerSurrogate": ".surrogates",
+    "R2W2": ".estimators.r2w2",
+    "RemovedCoefficientsRequiredError": ".exceptions",
+    "SVMRFE": ".estimators.baselines",
+    "SolverError": ".exceptions",
+    "SolverInaccurateError": ".exceptions",
+    "UserConstraintsInfeasibleError": ".exceptions",
+    "ZeroNormCV": ".estimators.cv",
+    "ZeroNormError": ".exceptions",
+    "ZeroNormSelector": ".estimators.selector",
+    "datasets": ".datasets",
+    "formulations": ".formulations",
+    "frank_wolfe": ".driver",
+    "installed_solvers": ".solvers",
+    "kernels": ".kernels",
+    "make_svm_rfe": ".estimators.baselines",
+    "relaxation_ladder": ".ladder",
+    "solve_problem": ".solvers",
+    "successive_linearisation": ".driver",
+    "surrogates": ".surrogates",
+}
 
-# --- core (issue 2): driver, formulations, AROM / FSV estimators ---
-from . import formulations  # noqa: E402
-from .driver import frank_wolfe, successive_linearisation  # noqa: E402
-from .estimators.zero_norm import AROM, FSV  # noqa: E402
+__all__ = sorted(_HOMES)
 
-__all__ += ["AROM", "FSV", "formulations", "frank_wolfe", "successive_linearisation"]
 
-# --- estimators v2 (issue 11): the generic zero-norm estimator and the budget by CV ---
-from .estimators.cv import ZeroNormCV  # noqa: E402
-from .estimators.selector import ZeroNormSelector  # noqa: E402
+def __getattr__(name: str):
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = importlib.import_module(home, __name__)
+    value = module if home == f".{name}" else getattr(module, name)
+    globals()[name] = value  # the next lookup does not come back here
+    return value
 
-__all__ += ["ZeroNormCV", "ZeroNormSelector"]
 
-# --- greedy RLS and the Lasso family (issue 3) ---
-from .estimators.greedy_rls import GreedyRLS  # noqa: E402
-from .estimators.lasso import BridgeRegression, LassoISTA  # noqa: E402
-
-__all__ += ["BridgeRegression", "GreedyRLS", "LassoISTA"]
-
-# --- alignment selection and baselines (issue 4) ---
-from .estimators.baselines import (  # noqa: E402
-    SVMRFE,
-    FisherScore,
-    InformationGainFilter,
-    make_svm_rfe,
-)
-from .estimators.r2w2 import R2W2  # noqa: E402
-
-__all__ += ["R2W2", "SVMRFE", "FisherScore", "InformationGainFilter", "make_svm_rfe"]
-from .estimators.alignment import AlignmentSelector  # noqa: E402
-
-__all__ += ["AlignmentSelector"]
-
-# --- polynomial feature space (Weston et al., 2003) ---
-from . import kernels  # noqa: E402
-from .estimators.polynomial import PolynomialAROM  # noqa: E402
-from .kernels import PolynomialFeatureMap, PolynomialSumKernel  # noqa: E402
-
-__all__ += ["PolynomialAROM", "PolynomialFeatureMap", "PolynomialSumKernel", "kernels"]
-
-# --- adaptive scaling (Grandvalet and Canu, 2002) ---
-from .estimators.adaptive_scaling import AdaptiveScaling  # noqa: E402
-
-__all__ += ["AdaptiveScaling"]
-
-# --- multiclass zero-norm (Weston et al., 2003) ---
-from .estimators.multiclass import MulticlassAROM  # noqa: E402
-
-__all__ += ["MulticlassAROM"]
-
-# --- exact zero-norm (MILP) and the relaxation ladder (issue 13) ---
-from .ladder import relaxation_ladder  # noqa: E402
-
-__all__ += ["relaxation_ladder"]
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -45,9 +45,11 @@ import os
 import sys
 from pathlib import Path
 
+# Only the standard library and the package's version here (``zeronorm_opt`` loads its names
+# lazily): ``--help``, ``--version`` and usage errors end before the package's errors (which
+# derive from scikit-learn's) load, and the experiments import their estimators (cvxpy, HiGHS)
+# only when they run.
 from . import __version__
-from .exceptions import DataNotFoundError, ZeroNormError
-from .experiments.catalogue import available_problems, load_problem, load_spec_file
 
 EXIT_BUG = 1
 EXIT_USAGE = 2
@@ -223,8 +225,11 @@ def _is_spec_path(argument: str) -> bool:
 
 def main(argv=None) -> int:
     """Entry point of the ``zeronorm-opt`` console script; returns the exit code."""
+    args = build_parser().parse_args(argv)  # --help, --version, usage errors: exit here
+    from .exceptions import DataNotFoundError, ZeroNormError
+
     try:
-        return _main(argv)
+        return _main(args)
     except BrokenPipeError:
         # The reader of our output went away (``zeronorm-opt list | head``): not an error of
         # ours. Point stdout at the null device so the interpreter's final flush is silent.
@@ -255,9 +260,7 @@ def main(argv=None) -> int:
         )  # fmt: skip
 
 
-def _main(argv) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+def _main(args) -> int:
     if args.command == "list":
         return _list()
     if args.command == "report":
@@ -273,6 +276,8 @@ def _main(argv) -> int:
 
 
 def _list() -> int:
+    from .experiments.catalogue import available_problems, load_problem
+
     for pid in available_problems():
         spec = load_problem(pid)
         experiment = experiment_of(spec)
@@ -283,6 +288,8 @@ def _list() -> int:
 
 def _find_spec(argument: str):
     """The validated spec named by ``argument`` (id or path), or an exit code."""
+    from .experiments.catalogue import available_problems, load_problem, load_spec_file
+
     if _is_spec_path(argument):
         path = Path(argument)
         if not path.is_file():
@@ -408,6 +415,7 @@ def _skipped_lines(numbers) -> str:
 
 
 def _report(args) -> int:
+    from .experiments.catalogue import available_problems, load_problem
     from .experiments.report import read_results, report
 
     _, skipped = read_results(args.results)

@@ -29,19 +29,8 @@ import numpy as np
 from ._validation import check_n_features_to_select, support_mask
 from .exceptions import InfeasibleError, InputError, SolverError
 from .formulations.contract import Linearisable, check_linearisable
-from .formulations.linear_oracle import LinearOracle  # noqa: F401  (re-exported)
+from .formulations.linear_oracle import LinearOracle
 from .surrogates import check_surrogate as validate_surrogate
-
-
-def __getattr__(name: str):
-    # ``zeronorm_opt.driver.arom_rescaled`` stays importable (its home is
-    # :mod:`zeronorm_opt.rescaled`, which imports this module, hence the lazy lookup).
-    if name == "arom_rescaled":
-        from .rescaled import arom_rescaled
-
-        return arom_rescaled
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
 
 #: Largest ratio between two positive active weights of one solve; a coefficient whose weight
 #: passes it is numerically zero and is removed (see :func:`bound_weight_range`).
@@ -187,7 +176,7 @@ def successive_linearisation(
     SolverError
         When a solve of the loop fails, of the type the solve raised (e.g. the
         :class:`~zeronorm_opt.exceptions.InfeasibleError` subclasses of
-        :mod:`zeronorm_opt.diagnosis`), its message naming the iteration, the solver and its
+        :mod:`.formulations.diagnosis`), its message naming the iteration, the solver and its
         status and the range of the active weights; ``err.iteration`` and ``err.history``
         (the completed iterations) are kept on it.
 

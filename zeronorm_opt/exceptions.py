@@ -101,13 +101,13 @@ class InfeasibleError(SolverError):
     """The problem has no feasible point.
 
     A solver reported infeasibility. When the problem is a formulation of the package, the
-    report is checked (:mod:`zeronorm_opt.diagnosis`) and one of the subclasses below says
-    *why*: :class:`NotSeparableError`, :class:`UserConstraintsInfeasibleError` or
+    report is checked (:mod:`zeronorm_opt.formulations.diagnosis`) and one of the subclasses
+    below says *why*: :class:`NotSeparableError`, :class:`UserConstraintsInfeasibleError` or
     :class:`RemovedCoefficientsRequiredError`. Catch ``InfeasibleError`` to handle all three.
     """
 
 
-# -- diagnoses of a failed solve (zeronorm_opt.diagnosis) -------------------------------------
+# -- diagnoses of a failed solve (zeronorm_opt.formulations.diagnosis) ------------------------
 
 
 class NotSeparableError(InfeasibleError):

@@ -5,7 +5,7 @@
 :class:`~zeronorm_opt.formulations.RescaledMarginFormulation`, whose scales ``z`` are the
 reweighted form's weights written as a rescaling of the data. It lives outside the driver
 (which knows no formulation) and outside :mod:`zeronorm_opt.formulations` (which may not
-import the driver); ``zeronorm_opt.driver.arom_rescaled`` still resolves to it.
+import the driver).
 
 References
 ----------

@@ -22,7 +22,6 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
 from ..datasets import SparsePolynomial, make_sparse_polynomial
-from ..estimators.alignment import VALIDATION_STOPS, AlignmentSelector
 from ..exceptions import InputError, ZeroNormError
 from .pipeline import Experiment
 from .runner import run
@@ -88,6 +87,8 @@ class E7Config:
     seed: int = 0
 
     def __post_init__(self):
+        from ..estimators.alignment import VALIDATION_STOPS
+
         for name in self.targets:
             parse_target(name)
         unknown = [m for m in self.methods if m not in E7_METHODS]
@@ -151,6 +152,8 @@ def run_trial(
     config: E7Config, run: int, target: str, n_train: int, methods: Sequence[str]
 ) -> list[dict]:
     """All requested methods on one draw; one record per method."""
+    from ..estimators.alignment import AlignmentSelector
+
     poly, X, y = draw_trial(config, run, target, n_train)
     scaler = StandardScaler().fit(X[:n_train])
     X = scaler.transform(X)

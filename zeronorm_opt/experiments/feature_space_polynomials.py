@@ -33,7 +33,6 @@ from sklearn.dummy import DummyClassifier
 from sklearn.svm import SVC
 
 from ..datasets import SparsePolynomial, make_sparse_polynomial
-from ..estimators.polynomial import PolynomialAROM, selected_monomials
 from ..exceptions import InputError, ZeroNormError
 from ..kernels import PolynomialSumKernel, merge_symmetric_copies
 from .pipeline import Experiment
@@ -139,6 +138,8 @@ def _draw_problem(config: E5Config, target: str, trial: int):
 
 
 def _fit_method(name: str, config: E5Config, X, y):
+    from ..estimators.polynomial import PolynomialAROM
+
     if name == "poly-SVM":
         return SVC(kernel=PolynomialSumKernel(config.degree), C=config.svm_C).fit(X, y)
     if name == "linear-SVM":
@@ -150,6 +151,8 @@ def run_unit(
     config: E5Config, target: str, trial: int, n_train: int, methods: Sequence[str]
 ) -> list[dict]:
     """All requested methods on one (target, trial, training size); one record per method."""
+    from ..estimators.polynomial import selected_monomials
+
     poly, X_te, y_te = _draw_problem(config, target, trial)
     rng = np.random.default_rng([config.seed, zlib.crc32(target.encode()), trial, n_train])
     X, y = make_sparse_polynomial(

@@ -39,8 +39,6 @@ from sklearn.preprocessing import StandardScaler
 
 from ..datasets import load_microarray
 from ..exceptions import InputError, ZeroNormError
-from ..fast.greedy_rls import greedy_rls
-from ..fast.rls import rls_fit
 from .pipeline import Experiment
 from .runner import run
 
@@ -127,6 +125,8 @@ class _RLSClassifier:
     """RLS on a column subset with the constant bias feature; sign predictions, LOO accuracy."""
 
     def __init__(self, X, y, alpha: float, bias: float):
+        from ..fast.rls import rls_fit
+
         self.bias = bias
         fit = rls_fit(self._design(X), y, alpha)
         self.coef = fit.coef[:, 0]
@@ -163,6 +163,8 @@ def run_fold(
     config: E10Config, dataset: str, repeat: int, fold: int, methods: Sequence[str]
 ) -> list[dict]:
     """Greedy RLS and the random baseline on one training / test fold; one record each."""
+    from ..fast.greedy_rls import greedy_rls
+
     X, y = load_e10_dataset(dataset, config.data_dir)
     train, test = _split(config, y, repeat, fold)
     scaler = StandardScaler().fit(X[train])

@@ -29,8 +29,6 @@ import numpy as np
 
 from ..datasets.synthetic_regression import make_two_gaussians
 from ..exceptions import InputError
-from ..fast.greedy_rls import greedy_rls
-from ..fast.rls_reference import greedy_rls_lowrank
 from .pipeline import Experiment
 from .runner import run
 
@@ -117,6 +115,9 @@ def _timed(fn, *args, **kwargs):
 
 def run_size(config: E9Config, trial: int, m: int, methods: Sequence[str]) -> list[dict]:
     """Time the requested methods on one draw of ``m`` examples; one record per method."""
+    from ..fast.greedy_rls import greedy_rls
+    from ..fast.rls_reference import greedy_rls_lowrank
+
     X, y = draw(config, trial, m)
     k, n = config.n_selected, config.n_features
     records = []

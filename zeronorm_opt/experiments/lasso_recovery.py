@@ -39,8 +39,6 @@ from threadpoolctl import threadpool_limits
 
 from ..datasets.synthetic_regression import make_sparse_regression
 from ..exceptions import InputError, ZeroNormError
-from ..fast.ista import fista, ista, lasso_dual_gap, lasso_objective
-from ..formulations.regression import BasisPursuitFormulation, LassoFormulation
 from .pipeline import Experiment
 from .runner import run
 
@@ -133,6 +131,8 @@ def _recovery(coef: np.ndarray, truth: np.ndarray, tol: float) -> dict:
 
 
 def _cvxpy_path(config: E11Config, Phi, y, lams) -> tuple[list[np.ndarray], list[float]]:
+    from ..formulations.regression import LassoFormulation
+
     formulation = LassoFormulation(Phi, y, lams[0])
     options = config.cvxpy_options
     if options is None and config.cvxpy_solver == "CLARABEL":
@@ -149,6 +149,8 @@ def _cvxpy_path(config: E11Config, Phi, y, lams) -> tuple[list[np.ndarray], list
 
 def _path(config: E11Config, method: str, Phi, y, lams) -> tuple[list, list, list]:
     """Coefficients, iterations and convergence flags of a method along the λ path."""
+    from ..fast.ista import fista, ista
+
     if method == "sklearn":
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
@@ -182,6 +184,9 @@ def run_trial(config: E11Config, trial: int, n: int, methods: Sequence[str]) -> 
 
 
 def _run_trial(config: E11Config, trial: int, n: int, methods: Sequence[str]) -> list[dict]:
+    from ..fast.ista import lasso_dual_gap, lasso_objective
+    from ..formulations.regression import BasisPursuitFormulation
+
     state = int(np.random.default_rng([config.seed, trial, n]).integers(2**31))
     args = (n, config.n_features, config.n_nonzero)
     Phi, y, truth = make_sparse_regression(

@@ -11,32 +11,43 @@ features (one of each group).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 from sklearn.svm import SVC
 
 from ..datasets import WESTON_LINEAR_GROUPS, make_weston_linear
-from ..estimators.baselines import SVMRFE, FisherScore
-from ..estimators.r2w2 import R2W2
-from ..estimators.zero_norm import AROM, FSV
 from ..exceptions import InputError, ZeroNormError
 from .pipeline import Experiment
 from .runner import run
 
-#: Selector factories of the E1 rows (``None``: no selection, the plain SVM row).
-E1_METHODS: dict[str, Callable[[int], object] | None] = {
-    "SVM": None,
-    "CORR": lambda k: FisherScore(n_features_to_select=k),
-    # The RFE of Weston et al. (2003): half of the remaining features per step while many
-    # remain, then one.
-    "RFE": lambda k: SVMRFE(n_features_to_select=k),
-    "R2W2": lambda k: R2W2(n_features_to_select=k, radius="variance"),
-    "FSV": lambda k: FSV(n_features_to_select=k),
-    "l2-AROM": lambda k: AROM(penalty="l2", n_features_to_select=k),
-    "l1-AROM": lambda k: AROM(penalty="l1", n_features_to_select=k),
-}
+#: The rows of E1: the plain SVM (no selection), then the selectors of :func:`e1_selector`.
+E1_METHODS = ("SVM", "CORR", "RFE", "R2W2", "FSV", "l2-AROM", "l1-AROM")
+
+
+def e1_selector(name: str, k: int):
+    """The selector of the E1 row ``name`` keeping ``k`` features (None for the plain SVM).
+
+    The estimators are imported here, when a trial runs: listing and showing E1 import no
+    solver library.
+    """
+    from ..estimators.baselines import SVMRFE, FisherScore
+    from ..estimators.r2w2 import R2W2
+    from ..estimators.zero_norm import AROM, FSV
+
+    factories = {
+        "SVM": lambda: None,
+        "CORR": lambda: FisherScore(n_features_to_select=k),
+        # The RFE of Weston et al. (2003): half of the remaining features per step while many
+        # remain, then one.
+        "RFE": lambda: SVMRFE(n_features_to_select=k),
+        "R2W2": lambda: R2W2(n_features_to_select=k, radius="variance"),
+        "FSV": lambda: FSV(n_features_to_select=k),
+        "l2-AROM": lambda: AROM(penalty="l2", n_features_to_select=k),
+        "l1-AROM": lambda: AROM(penalty="l1", n_features_to_select=k),
+    }
+    return factories[name]()
 
 
 @dataclass
@@ -49,7 +60,7 @@ class E1Config:
     n_features: int = 202
     n_features_to_select: int = 2
     final_svm_C: float = 1.0
-    methods: Sequence[str] = tuple(E1_METHODS)
+    methods: Sequence[str] = E1_METHODS
     seed: int = 0
     extra: dict = field(default_factory=dict)
 
@@ -86,18 +97,17 @@ def run_trial(config: E1Config, trial: int, n_train: int, methods: Sequence[str]
         try:
             if len(np.unique(ytr)) < 2:
                 raise InputError("the training draw has a single class")
-            factory = E1_METHODS[name]
-            if factory is None:
+            selector = e1_selector(name, config.n_features_to_select)
+            if selector is None:
                 selected = np.arange(X.shape[1])
             else:
-                selector = factory(config.n_features_to_select).fit(Xtr, ytr)
-                selected = np.flatnonzero(selector.get_support())
+                selected = np.flatnonzero(selector.fit(Xtr, ytr).get_support())
             svm = SVC(kernel="linear", C=config.final_svm_C).fit(Xtr[:, selected], ytr)
             error = float(np.mean(svm.predict(Xte[:, selected]) != yte))
             record.update(
                 error=error,
-                selected=[int(j) for j in selected] if factory is not None else None,
-                relevant_pair=_relevant_pair(selected) if factory is not None else None,
+                selected=[int(j) for j in selected] if selector is not None else None,
+                relevant_pair=_relevant_pair(selected) if selector is not None else None,
                 status="ok",
             )
         except ZeroNormError as exc:  # recorded, not fatal: one bad draw must not stop a run

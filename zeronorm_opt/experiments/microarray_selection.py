@@ -39,10 +39,6 @@ from sklearn.svm import SVC
 
 from .._validation import check_binary_labels, check_positive
 from ..datasets import load_microarray
-from ..estimators._budget import support_at_budget
-from ..estimators.baselines import SVMRFE, FisherScore
-from ..estimators.r2w2 import R2W2
-from ..estimators.zero_norm import AROM, FSV
 from ..exceptions import InputError, ZeroNormError
 from . import pipeline
 from .pipeline import Experiment
@@ -210,6 +206,8 @@ def rfe_path(
     >>> [int(path[r].sum()) for r in (50, 10, 2)], bool(np.all(path[10] >= path[2]))
     ([50, 10, 2], True)
     """
+    from ..estimators.baselines import SVMRFE
+
     n = X.shape[1]
     current = np.arange(n)
     path = {}
@@ -244,6 +242,11 @@ def selection_path(method: str, X, y, config: MicroarrayConfig) -> tuple[dict, i
     >>> [int(path[r][0].sum()) for r in config.gene_counts]
     [202, 10, 2]
     """
+    from ..estimators._budget import support_at_budget
+    from ..estimators.baselines import FisherScore
+    from ..estimators.r2w2 import R2W2
+    from ..estimators.zero_norm import AROM, FSV
+
     counts, n = config.gene_counts, X.shape[1]
     if method == "CORR":
         sel = FisherScore(n_features_to_select=counts[-1]).fit(X, y)

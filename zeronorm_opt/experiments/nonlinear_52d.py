@@ -19,17 +19,19 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
 from ..datasets import make_weston_nonlinear
-from ..estimators.adaptive_scaling import AdaptiveScaling
-from ..estimators.alignment import AlignmentSelector
 from ..exceptions import InputError, ZeroNormError
 from .pipeline import Experiment
 from .runner import run
+
+if TYPE_CHECKING:  # imported when E6 runs (the command line lists and shows it without cvxpy)
+    from ..estimators.adaptive_scaling import AdaptiveScaling
 
 __all__ = ["E6_METHODS", "E6Config", "draw_e6", "run_e6", "summarise_e6"]
 
@@ -107,6 +109,8 @@ def _quadratic_svm(C: float) -> SVC:
 
 def _adaptive_scaling(config: E6Config, n_train: int) -> AdaptiveScaling:
     # The one place E6 builds its adaptive-scaling estimator.
+    from ..estimators.adaptive_scaling import AdaptiveScaling
+
     C = config.adaptive_scaling_C
     if config.adaptive_scaling_auto and C is None:
         return AdaptiveScaling(
@@ -123,6 +127,8 @@ def _adaptive_scaling(config: E6Config, n_train: int) -> AdaptiveScaling:
 
 def run_trial(config: E6Config, run: int, n_train: int, methods: Sequence[str]) -> list[dict]:
     """All requested methods on one draw; one record per method."""
+    from ..estimators.alignment import AlignmentSelector
+
     Xtr, ytr, Xte, yte = draw_e6(config.seed, run, n_train, config.n_test, config.n_features)
     records = []
     for name in methods:

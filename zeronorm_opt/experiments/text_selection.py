@@ -31,7 +31,6 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn.svm import LinearSVC
 
 from ..datasets import load_text_corpus, make_zipf_corpus
-from ..estimators.baselines import InformationGainFilter
 from ..exceptions import InputError, ZeroNormError
 from ..fast.alignment import ideal_target, incremental_selection, one_shot_alignments
 from .pipeline import Experiment
@@ -117,6 +116,8 @@ def _ifsa_prefixes(X, y, fractions) -> tuple[list[int], dict[float, int]]:
 
 def _ranked(method: str, X, y) -> np.ndarray:
     """Features best first, by IG or by single-feature (unbalanced) alignment."""
+    from ..estimators.baselines import InformationGainFilter
+
     if method == "IG":
         return np.argsort(-InformationGainFilter().fit(X, y).scores_, kind="stable")
     scores = one_shot_alignments(X, ideal_target(y, balanced=True), "linear")

@@ -34,7 +34,6 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
 from ..datasets import load_microarray
-from ..estimators.multiclass import MulticlassAROM, fit_final_machine
 from ..exceptions import InputError, ZeroNormError
 from .pipeline import Experiment
 from .runner import run
@@ -135,6 +134,8 @@ def _prepare(config: E4Config, Xtr: np.ndarray, Xte: np.ndarray):
 
 def _select(config: E4Config, method: str, k: int, Xtr, ytr) -> np.ndarray:
     """Indices of the ``k`` features chosen by a selecting row."""
+    from ..estimators.multiclass import MulticlassAROM
+
     if method == "OvR-RFE":
         base = OneVsRestClassifier(SVC(kernel="linear", C=config.C))
         rfe = RFE(base, n_features_to_select=k, step=1, importance_getter=ovr_coefficients)
@@ -155,6 +156,8 @@ def run_fold(
     units: Sequence[tuple[str, int | None]],
 ) -> list[dict]:
     """The requested (row, feature count) units on one fold; one record per unit."""
+    from ..estimators.multiclass import fit_final_machine
+
     train, test = cv_splits(y, config, repeat)[fold]
     Xtr, Xte = _prepare(config, X[train], X[test])
     ytr, yte = y[train], y[test]

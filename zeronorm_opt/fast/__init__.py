@@ -1,10 +1,6 @@
-"""Solver-specific fast paths, each checked against its declarative formulation."""
+"""Solver-specific fast paths, each checked against its declarative formulation.
 
-from .highs_lp import (
-    SplitMarginLP,
-    fsv_highs,
-    highs_successive_linearisation,
-    l1_arom_highs,
-)
-
-__all__ = ["SplitMarginLP", "fsv_highs", "highs_successive_linearisation", "l1_arom_highs"]
+Import each from its module (``zeronorm_opt.fast.highs_lp``, ``zeronorm_opt.fast.greedy_rls``
+…): the package imports none of them, so a light one (greedy RLS, ISTA, the alignment updates)
+does not load cvxpy and HiGHS with it.
+"""

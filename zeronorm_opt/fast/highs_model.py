@@ -54,8 +54,8 @@ import scipy.sparse as sp
 from .. import solvers  # noqa: F401  (importing it constructs the first Highs object silently)
 from .._validation import check_binary_labels, check_finite_matrix, check_positive
 from ..exceptions import InputError, NotSeparableError, SolverError
-from ..formulations.base import check_weights
 from ..formulations.binary import HARD_MARGIN_HINT
+from ..formulations.penalty import check_weights
 from ..solvers import SolveInfo
 
 __all__ = ["HighsStepResult", "SplitMarginLP"]

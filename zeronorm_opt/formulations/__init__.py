@@ -1,13 +1,13 @@
 """Declarative cvxpy formulations of the problems of the source papers.
 
-Pure cvxpy builders (tests/test_layers.py): no module here imports the driver, ``fast`` or a
-solver library. The loops and fast paths that used to live here are in :mod:`zeronorm_opt.fast`:
-``bridge_regression`` (:mod:`~zeronorm_opt.fast.bridge`), ``l2_arom_dual`` and
-``l2_arom_dual_path`` (:mod:`~zeronorm_opt.fast.svm_dual`), ``OneVsRestLibsvm``
-(:mod:`~zeronorm_opt.fast.one_vs_rest`); ``arom_rescaled`` (the paper's loop on the rescaled
-form) is :func:`zeronorm_opt.rescaled.arom_rescaled`.
+Pure cvxpy builders, the layer under the driver (tests/test_layers.py): no module here imports
+the driver, a fast path, an estimator, an experiment or a solver library, not even inside a
+function; the diagnosis of a failed solve (:mod:`.diagnosis`) and the printed statements
+(:mod:`.statement`) belong to this layer. The loops that run formulations live above it:
+:mod:`zeronorm_opt.driver`, :mod:`zeronorm_opt.rescaled` and :mod:`zeronorm_opt.fast`.
 """
 
+from . import _statement_builders  # noqa: F401  (registers each class's statement builder)
 from .adaptive_scaling import (
     BiasFormulation,
     L1ConstrainedMetricFormulation,

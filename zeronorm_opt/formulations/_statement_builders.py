@@ -1,16 +1,38 @@
-"""One statement builder per formulation class (used by :mod:`.statement`).
+"""One statement builder per formulation class, registered on :func:`.statement.statement_of`.
 
 Each builder reads the instance through public attributes (``penalty``, ``C``,
 ``slack_penalty``, ``slack_scale``, the variables, ``weights``, ``active``) and returns a
 :class:`~zeronorm_opt.formulations.statement.Statement`; user constraints and objective
-terms are appended by :func:`~zeronorm_opt.formulations.statement.build_statement`.
+terms are appended by :func:`~zeronorm_opt.formulations.statement.build_statement`. This module
+imports the formulation classes it describes; ``zeronorm_opt.formulations`` imports it, so the
+builders are registered before any formulation can be printed (and :mod:`.statement`, which
+the base class imports, never imports a formulation back).
 """
 
 from __future__ import annotations
 
-import textwrap
-
-from .statement import Statement, removed_note, weights_note
+from .adaptive_scaling import (
+    BiasFormulation,
+    L1ConstrainedMetricFormulation,
+    MetricSubproblem,
+    SquaredL1SVMFormulation,
+)
+from .binary import MarginFormulation, RescaledMarginFormulation
+from .exact import ExactMulticlassZeroNormFormulation, _ExactZeroNorm
+from .fsv import FSVFormulation
+from .linear_oracle import LinearOracle
+from .multiclass import WestonWatkinsFormulation, _MulticlassMargin
+from .regression import BasisPursuitFormulation, LassoFormulation
+from .statement import (
+    Statement,
+    constraint_latex,
+    constraint_text,
+    removed_note,
+    statement_of,
+    user_names,
+    weights_note,
+)
+from .svm_dual import RescaledSVMDual
 
 HALF = r"\frac{1}{2}"
 
@@ -185,8 +207,6 @@ def fsv(f) -> Statement:
 
 
 def multiclass(f) -> Statement:
-    from .multiclass import WestonWatkinsFormulation
-
     m, n = f.X.shape
     Q = f.n_classes
     if f.penalty == "l1":
@@ -399,8 +419,6 @@ def metric_subproblem(f) -> Statement:
 
 
 def linear_oracle(f) -> Statement:
-    from .statement import constraint_latex, constraint_text
-
     cons = [(constraint_text(c), constraint_latex(c)) for c in f._base_constraints()]
     return Statement(
         f"{type(f).__name__} — linear minimisation oracle",
@@ -429,8 +447,6 @@ def bias(f) -> Statement:
 
 
 def exact(f) -> Statement:
-    from .exact import ExactMulticlassZeroNormFormulation
-
     multi = isinstance(f, ExactMulticlassZeroNormFormulation)
     m, n = f.X.shape
     obj = [] if f.max_features is not None else [("Σ_j s_j", r"\sum_{j} s_j")]
@@ -498,57 +514,31 @@ def exact(f) -> Statement:
 
 
 # ---------------------------------------------------------------------------------------------
-# registry and fallbacks
+# registration
 # ---------------------------------------------------------------------------------------------
 
-
-def registry():
-    """(class, builder) pairs, most specific first."""
-    from ..oracle import LinearOracle
-    from .adaptive_scaling import (
-        BiasFormulation,
-        L1ConstrainedMetricFormulation,
-        MetricSubproblem,
-        SquaredL1SVMFormulation,
-    )
-    from .binary import MarginFormulation, RescaledMarginFormulation
-    from .exact import _ExactZeroNorm
-    from .fsv import FSVFormulation
-    from .multiclass import _MulticlassMargin
-    from .regression import BasisPursuitFormulation, LassoFormulation
-    from .svm_dual import RescaledSVMDual
-
-    return [
-        (MarginFormulation, margin),
-        (RescaledMarginFormulation, rescaled),
-        (FSVFormulation, fsv),
-        (_MulticlassMargin, multiclass),
-        (LassoFormulation, lasso),
-        (BasisPursuitFormulation, basis_pursuit),
-        (RescaledSVMDual, svm_dual),
-        (L1ConstrainedMetricFormulation, l1_metric),
-        (SquaredL1SVMFormulation, squared_l1),
-        (MetricSubproblem, metric_subproblem),
-        (LinearOracle, linear_oracle),
-        (BiasFormulation, bias),
-        (_ExactZeroNorm, exact),
-    ]
+for _cls, _builder in (
+    (MarginFormulation, margin),
+    (RescaledMarginFormulation, rescaled),
+    (FSVFormulation, fsv),
+    (_MulticlassMargin, multiclass),
+    (LassoFormulation, lasso),
+    (BasisPursuitFormulation, basis_pursuit),
+    (RescaledSVMDual, svm_dual),
+    (L1ConstrainedMetricFormulation, l1_metric),
+    (SquaredL1SVMFormulation, squared_l1),
+    (MetricSubproblem, metric_subproblem),
+    (LinearOracle, linear_oracle),
+    (BiasFormulation, bias),
+    (_ExactZeroNorm, exact),
+):
+    statement_of.register(_cls, _builder)
 
 
-def generic(f) -> Statement:
-    """A formulation class without a builder: its class ``statement`` text."""
-    lines = [ln for ln in textwrap.dedent(f.statement).strip().splitlines() if ln.strip()]
-    return Statement(type(f).__name__, "minimise", [], [], notes=lines)
-
-
-def user_names(f) -> dict[str, str]:
-    """How cvxpy's variable names print in the statement (the docs' names)."""
-    from .binary import MarginFormulation
-
-    if isinstance(f, MarginFormulation):
-        # v (and u) are expressions of the split variables (coef_pos, coef_neg, the active
-        # mask): name them by how cvxpy prints them, the longer (indexed) ones first.
-        if getattr(f, "u", None) is None:
-            return {str(f.v): "v"}
-        return {str(f.v): "v", str(f.u): "u", str(f.coef): "(v, u)"}
-    return {}
+@user_names.register
+def _margin_names(f: MarginFormulation) -> dict[str, str]:
+    # v (and u) are expressions of the split variables (coef_pos, coef_neg, the active
+    # mask): name them by how cvxpy prints them, the longer (indexed) ones first.
+    if getattr(f, "u", None) is None:
+        return {str(f.v): "v"}
+    return {str(f.v): "v", str(f.u): "u", str(f.coef): "(v, u)"}

@@ -19,10 +19,11 @@ from typing import Any
 import cvxpy as cp
 import numpy as np
 
-from ..diagnosis import diagnose_failure
 from ..exceptions import InputError, SolverError
 from ..solvers import SolveInfo, solve_problem
-from .penalty import ReweightedPenalty, check_weights  # noqa: F401  (check_weights: old home)
+from .diagnosis import diagnose_failure
+from .penalty import ReweightedPenalty
+from .statement import build_statement
 
 ConstraintSpec = cp.Constraint | Iterable[cp.Constraint] | Callable[["Formulation"], Any]
 
@@ -182,8 +183,6 @@ class Formulation:
             Also append cvxpy's own printout of the problem (with its data matrices) and the
             Parameters' shapes.
         """
-        from .statement import build_statement
-
         lines = [build_statement(self).to_text()]
         if raw:
             lines += ["", "cvxpy problem:", str(self.problem)]
@@ -199,8 +198,6 @@ class Formulation:
         :meth:`_repr_latex_`. User constraints appear with a best-effort rendering and the
         mark "(user)".
         """
-        from .statement import build_statement
-
         return build_statement(self).to_latex()
 
     def _repr_latex_(self) -> str:

@@ -2,7 +2,7 @@
 
 A formulation like any other (a pure cvxpy builder), so that other formulations — the metric
 step of adaptive scaling — subclass it without importing anything above ``formulations``;
-:mod:`zeronorm_opt.oracle` and :mod:`zeronorm_opt.driver` re-export it.
+:func:`zeronorm_opt.driver.frank_wolfe` takes it as its oracle.
 """
 
 from __future__ import annotations

@@ -13,11 +13,18 @@ matplotlib's mathtext).
 User constraints are cvxpy objects: their text is cvxpy's own printout with the variables
 renamed; their LaTeX a best-effort translation of simple expressions (indexing, sums, l1
 norms, comparisons) and a ``\\text{}`` line otherwise.
+
+The statement of each class of the package is written by a builder in
+:mod:`._statement_builders`, registered on :func:`statement_of` when the ``formulations``
+package is imported; this module imports no formulation class, so that the base class can
+print any instance without importing its subclasses back.
 """
 
 from __future__ import annotations
 
+import functools
 import re
+import textwrap
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -319,6 +326,25 @@ def _user_terms(formulation, names) -> list[tuple[str, str]]:
 # ---------------------------------------------------------------------------------------------
 
 
+@functools.singledispatch
+def statement_of(formulation) -> Statement:
+    """The statement of a formulation's own problem (without the user's additions).
+
+    Dispatches on the class (the most specific registered base wins): each formulation class
+    of the package has a builder registered by :mod:`._statement_builders`. A class without
+    one gets its class ``statement`` text, one note line per line.
+    """
+    text = textwrap.dedent(formulation.statement).strip()
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    return Statement(type(formulation).__name__, "minimise", [], [], notes=lines)
+
+
+@functools.singledispatch
+def user_names(formulation) -> dict[str, str]:
+    """How cvxpy's variable names print in the statement (the docs' names; default: as is)."""
+    return {}
+
+
 def build_statement(formulation) -> Statement:
     """The :class:`Statement` of a formulation instance (any class of this package).
 
@@ -341,15 +367,8 @@ def build_statement(formulation) -> Statement:
                   v_j = 0 for the removed features j (none removed)
       c = the weights Parameter (currently all 1: the plain l2 norm)
     """
-    from . import _statement_builders as builders
-
-    for cls, builder in builders.registry():
-        if isinstance(formulation, cls):
-            statement = builder(formulation)
-            break
-    else:
-        statement = builders.generic(formulation)
-    names = builders.user_names(formulation)
+    statement = statement_of(formulation)
+    names = user_names(formulation)
     statement.user_constraints = _user_lines(formulation, names)
     statement.objective = statement.objective + _user_terms(formulation, names)
     return statement

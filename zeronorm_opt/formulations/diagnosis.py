@@ -1,5 +1,9 @@
 """Why did a solve fail? Honest diagnoses of an infeasibility report or a solver giving up.
 
+Part of the formulation layer: :meth:`Formulation.solve
+<zeronorm_opt.formulations.Formulation.solve>` calls it, and it reads only the formulation (its
+own and its user's constraints, its active set) and the solvers below it.
+
 A solver's "infeasible" says nothing about *what* is infeasible, and its
 "infeasible_inaccurate" or "user_limit" says nothing about the problem at all. When a
 formulation's solve fails that way, :func:`diagnose_failure` re-checks the feasible set piece
@@ -38,7 +42,7 @@ from collections.abc import Callable
 import cvxpy as cp
 import numpy as np
 
-from .exceptions import (
+from ..exceptions import (
     InfeasibleError,
     NotSeparableError,
     RemovedCoefficientsRequiredError,
@@ -46,7 +50,8 @@ from .exceptions import (
     SolverInaccurateError,
     UserConstraintsInfeasibleError,
 )
-from .solvers import default_solver, installed_solvers, solve_problem
+from ..solvers import default_solver, installed_solvers, solve_problem
+from .statement import constraint_text, user_names
 
 __all__ = ["diagnose_failure", "reference_solvers"]
 
@@ -87,9 +92,6 @@ def _feasible(constraints: list[cp.Constraint], avoid: str | None) -> bool | Non
 def _describe(items, formulation=None, k: int = 3, width: int = 70) -> str:
     # The constraints as the formulation's statement prints them (v, not the expression of
     # the split variables it is built from).
-    from .formulations._statement_builders import user_names
-    from .formulations.statement import constraint_text
-
     names = user_names(formulation) if formulation is not None else {}
     shown = []
     for item in items[:k]:
