@@ -285,9 +285,8 @@ def _show(spec: dict, experiment) -> int:
     for f in fields(config):
         mark = "" if f.name in spec else "   (default, not in the spec)"
         print(f"  {f.name} = {getattr(config, f.name)!r}{mark}")
-    for entry in spec.get("paper", []):
-        print(f"paper: {entry['method']} {entry.get('setting', {})}: {entry['values']} "
-              f"({entry['ref']})")  # fmt: skip
+    for figure in experiment.paper:
+        print(f"paper: {figure.method} {figure.setting}: {figure.values} ({figure.ref})")
     return 0
 
 
@@ -372,14 +371,11 @@ def _report(args) -> int:
     from .experiments.report import read_results, report
 
     _, skipped = read_results(args.results)
-    experiments, specs = {}, {}
+    experiments = {}
     for pid in available_problems():
         spec = load_problem(pid)
-        specs[pid] = spec
         experiments[spec["runner"]] = experiment_of(spec)
-    text, plots = report(
-        args.results, fmt=args.format, plots=args.plots, experiments=experiments, specs=specs
-    )
+    text, plots = report(args.results, fmt=args.format, plots=args.plots, experiments=experiments)
     print(text)
     for path in plots:
         print(f"plot written: {path}", file=sys.stderr)
