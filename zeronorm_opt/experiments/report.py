@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import html
 import math
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -215,7 +216,8 @@ def plot_panels(
     missing).
     """
     plt = _pyplot()
-    fig, axes = plt.subplots(1, len(panels), figsize=(6.4 * len(panels) ** 0.8, 4.4), squeeze=False)
+    width = 6.4 if len(panels) == 1 else 4.8 * len(panels)
+    fig, axes = plt.subplots(1, len(panels), figsize=(width, 4.4), squeeze=False)
     for ax, (metric, ylabel, scale) in zip(axes[0], panels, strict=True):
         points = paper_points(paper, metric, x_field, paper_name)
         _draw_curves(ax, records, x_field, metric, by, scale, points)
@@ -228,8 +230,10 @@ def plot_panels(
         ax.legend(fontsize="x-small")
     fig.suptitle(title)
     if note:
-        fig.text(0.5, 0.01, note, ha="center", va="bottom", fontsize="small", style="italic")
-        fig.tight_layout(rect=(0, 0.05, 1, 1))
+        lines = textwrap.wrap(note, int(14 * width))
+        fig.text(0.5, 0.01, "\n".join(lines), ha="center", va="bottom", fontsize="small",
+                 style="italic")  # fmt: skip
+        fig.tight_layout(rect=(0, 0.05 * len(lines), 1, 1))
     return _save(fig, plt, path)
 
 
