@@ -6,6 +6,7 @@ from itertools import combinations
 
 import numpy as np
 import pytest
+from matplotlib.container import BarContainer
 from scipy.optimize import linprog
 
 from zeronorm_opt import InputError
@@ -107,3 +108,68 @@ def test_bad_input_is_typed():
     with pytest.raises(InputError, match="both X_test and y_test"):
         relaxation_ladder(X, y, Xt)
     assert "exact" in LADDER_METHODS
+
+
+# ---------------------------------------------------------------------------------------------
+# The figure and the gap column say what is known
+# ---------------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def colon_unproven():
+    """Colon on its 100 highest-variance genes, one 50-sample split, the MILP stopped after
+    3 s: HiGHS has an incumbent but cannot raise its bound to it (docs: relaxation ladder)."""
+    from zeronorm_opt.datasets.microarray import load_microarray
+
+    try:
+        data = load_microarray("colon")
+    except FileNotFoundError:
+        pytest.skip("colon data not found (set ZERONORM_OPT_DATA)")
+    X, y = data.X[:, np.argsort(data.X.var(axis=0))[::-1][:100]], data.y
+    train = np.random.default_rng(0).permutation(X.shape[0])[:50]
+    X = (X - X[train].mean(axis=0)) / X[train].std(axis=0)
+    X, y = X[train], np.where(y[train] > 0, 1.0, -1.0)
+    ladder = relaxation_ladder(X, y, methods=["exact", "FSV", "greedy RLS"], time_limit=3)
+    return X, y, ladder
+
+
+def _exact_interval(ax):
+    return [c for c in ax.containers if c.get_label().startswith("exact: proven bound")]
+
+
+def test_unproven_exact_row_is_drawn_as_an_interval(colon_unproven):
+    _, _, ladder = colon_unproven
+    exact = ladder["exact"]
+    assert not ladder.exact_proven and ladder.exact_gap > 0
+    assert ladder.exact_bound < exact.support_size  # what the MILP proved vs what it found
+    fig = ladder.plot()
+    ax = fig.axes[0]
+    # no bar at the exact row's position: a bar would read as an optimum
+    bars = [bar for c in ax.containers if isinstance(c, BarContainer) for bar in c]
+    assert len(bars) == 2  # FSV and greedy RLS
+    assert all(abs(bar.get_x() + bar.get_width() / 2) > 0.25 for bar in bars)
+    (interval,) = _exact_interval(ax)
+    (segment,) = interval.lines[2][0].get_segments()
+    assert sorted(segment[:, 1]) == pytest.approx([ladder.exact_bound, exact.support_size])
+    assert "not proven optimal" in ladder.to_text()
+
+
+def test_infeasible_support_has_no_size_gap(colon_unproven):
+    X, y, ladder = colon_unproven
+    row = ladder["greedy RLS"]
+    assert not separable_on(X, y, row.support)  # independent check: no separator on S
+    assert not row.feasible and row.gap == np.inf
+    line = next(li for li in ladder.to_text().splitlines() if li.startswith("greedy RLS"))
+    assert line.split()[3:5] == ["infeasible", "infeasible"]  # objective and gap columns
+    summary = {s["method"]: s for s in summarise_ladder([ladder])}
+    assert summary["greedy RLS"]["frac_infeasible"] == 1.0
+    assert summary["greedy RLS"]["frac_exact"] == 0.0
+    assert np.isnan(summary["greedy RLS"]["mean_gap"])
+
+
+def test_no_test_set_no_test_error_panel():
+    X, y, Xt, yt = draw(1, n=10)
+    without = relaxation_ladder(X, y, methods=["exact", "l1 SVM"])
+    assert len(without.plot().axes) == 1
+    fig = relaxation_ladder(X, y, Xt, yt, methods=["exact", "l1 SVM"]).plot()
+    assert len(fig.axes) == 2 and "test error" in fig.axes[1].get_ylabel()
+    # a proven exact row is a bar with the optimum's dashed line, no interval
+    assert without.exact_proven and not _exact_interval(without.plot().axes[0])

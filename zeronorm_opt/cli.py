@@ -316,9 +316,8 @@ def _show(spec: dict, experiment) -> int:
     for f in fields(config):
         mark = "" if f.name in spec else "   (default, not in the spec)"
         print(f"  {f.name} = {getattr(config, f.name)!r}{mark}")
-    for entry in spec.get("paper", []):
-        print(f"paper: {entry['method']} {entry.get('setting', {})}: {entry['values']} "
-              f"({entry['ref']})")  # fmt: skip
+    for figure in experiment.paper:
+        print(f"paper: {figure.method} {figure.setting}: {figure.values} ({figure.ref})")
     return 0
 
 
@@ -423,14 +422,11 @@ def _report(args) -> int:
         problem = _folder_problem(args.plots)
         if problem:
             return _fail(f"--plots {args.plots!r}: {problem}", EXIT_FILES)
-    experiments, specs = {}, {}
+    experiments = {}
     for pid in available_problems():
         spec = load_problem(pid)
-        specs[pid] = spec
         experiments[spec["runner"]] = experiment_of(spec)
-    text, plots = report(
-        args.results, fmt=args.format, plots=args.plots, experiments=experiments, specs=specs
-    )
+    text, plots = report(args.results, fmt=args.format, plots=args.plots, experiments=experiments)
     print(text)
     for path in plots:
         print(f"plot written: {path}", file=sys.stderr)

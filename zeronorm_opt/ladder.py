@@ -5,7 +5,9 @@
 papers — l1-AROM, l2-AROM, FSV, the one-step l1 SVM, the bridge penalty ``Σ|w_j|^q``, greedy
 RLS and the Lasso — and scores each selected support S with the *same* yardstick:
 
-* ``support_size`` ``|S|`` and ``gap`` ``|S| − |S*|`` (``S*`` the exact optimum);
+* ``support_size`` ``|S|`` and ``gap`` ``|S| − |S*|`` (``S*`` the exact row's support; ``inf``
+  — "infeasible" in the table — when no separator on ``S`` exists, as for a greedy-RLS
+  support that does not separate the data);
 * ``objective`` — the exact problem's objective restricted to ``S``: ``|S|`` when a
   hard-margin separator on ``S`` exists (``inf`` when none does), or ``|S| + C·min Σ ξ`` over
   the separators on ``S`` with ``C``;
@@ -70,6 +72,8 @@ class LadderRow:
     support: np.ndarray
     support_size: int
     objective: float
+    #: ``|S| − |S*|``; ``inf`` when ``S`` is infeasible for the margin constraints, ``nan``
+    #: when the exact row was not run.
     gap: float
     feasible: bool
     test_error: float
@@ -106,50 +110,105 @@ class LadderResult:
         keys = ("method", "support_size", "objective", "gap", "feasible", "test_error", "time")
         return [{k: getattr(r, k) for k in keys} | {"note": r.note} for r in self.rows]
 
+    @property
+    def exact_proven(self) -> bool:
+        """Whether the exact row is a proven optimum (False: an incumbent, or not run)."""
+        return bool(np.isfinite(self.exact_gap) and self.exact_gap <= 1e-9)
+
+    @property
+    def exact_bound(self) -> float:
+        """The proven lower bound on the exact objective (hard margin: on ``‖w*‖₀``, rounded
+        up to a whole number of features); ``nan`` when the exact row was not run."""
+        bound = getattr(self.exact_info, "bound", float("nan"))
+        if not np.isfinite(bound):
+            return float("nan") if self.exact_info is None else 0.0
+        return float(np.ceil(bound - 1e-6)) if self.C is None else float(bound)
+
+    def _gap_text(self, row: LadderRow) -> str:
+        if not row.feasible:
+            return "infeasible"
+        if np.isnan(row.gap):
+            return "-"
+        # an unproven exact row is an incumbent: the true gaps can only be larger
+        exact = self.exact_proven or row.method == "exact"
+        return f"{row.gap:.0f}" if exact else f"≥ {row.gap:.0f}"
+
     def to_text(self) -> str:
         """The table as fixed-width text."""
-        head = f"{'method':<14}{'|S|':>5}{'objective':>11}{'gap':>6}{'test err':>10}{'time s':>9}"
+        head = f"{'method':<14}{'|S|':>5}{'objective':>11}{'gap':>12}{'test err':>10}{'time s':>9}"
         lines = [head, "-" * len(head)]
         for r in self.rows:
             obj = "infeasible" if not np.isfinite(r.objective) else f"{r.objective:.3f}"
             err = "" if np.isnan(r.test_error) else f"{100 * r.test_error:.1f} %"
             lines.append(
-                f"{r.method:<14}{r.support_size:>5}{obj:>11}{r.gap:>6.0f}{err:>10}{r.time:>9.2f}"
-                + (f"  {r.note}" if r.note else "")
+                f"{r.method:<14}{r.support_size:>5}{obj:>11}{self._gap_text(r):>12}{err:>10}"
+                f"{r.time:>9.2f}" + (f"  {r.note}" if r.note else "")
             )
         if np.isfinite(self.exact_gap) and self.exact_gap > 0:
-            lines.append(f"(exact row not proven optimal: MILP gap {100 * self.exact_gap:.1f} %)")
+            lines.append(
+                f"(exact row not proven optimal: MILP gap {100 * self.exact_gap:.1f} %, proven "
+                f"bound {self.exact_bound:g}; gaps are measured from the incumbent)"
+            )
         return "\n".join(lines)
 
     def __str__(self) -> str:
         return self.to_text()
 
     def plot(self, fig=None):
-        """Bar charts of the support sizes (exact optimum dashed) and test errors.
+        """Bar charts of each rung's exact objective on its support and, with a test set, of
+        the test errors.
+
+        Hard margin: the objective is ``|S|`` (grey bars marked "infeasible": no separator on
+        ``S``); with ``C``: ``|S| + C·min Σ ξ``. A proven exact row is a red bar (and a dashed
+        line across); an unproven one — a time limit stopped the MILP — is drawn as an interval
+        from the MILP's proven lower bound to the incumbent, not as a bar: the optimum lies
+        somewhere in it. The test-error panel is drawn only when a test set was given.
 
         Returns a :class:`matplotlib.figure.Figure` (no pyplot state: works with the Agg
         backend and in scripts).
         """
         from matplotlib.figure import Figure
 
-        fig = Figure(figsize=(9, 3.4), layout="constrained") if fig is None else fig
-        ax_size, ax_err = fig.subplots(1, 2)
+        with_errors = any(np.isfinite(r.test_error) for r in self.rows)
+        if fig is None:
+            fig = Figure(figsize=(9 if with_errors else 5, 3.4), layout="constrained")
+        axes = np.atleast_1d(fig.subplots(1, 2 if with_errors else 1))
         names = [r.method for r in self.rows]
         pos = np.arange(len(names))
-        sizes = [r.support_size for r in self.rows]
+        hard = self.C is None
+        heights = [r.support_size if hard or not r.feasible else r.objective for r in self.rows]
         colours = [
             "C3" if r.method == "exact" else ("C0" if r.feasible else "0.7") for r in self.rows
         ]
-        ax_size.bar(pos, sizes, color=colours)
-        exact = [r for r in self.rows if r.method == "exact"]
-        if exact:
-            ax_size.axhline(exact[0].support_size, color="C3", ls="--", lw=1, label="exact ‖w‖₀")
-            ax_size.legend(fontsize=8)
-        ax_size.set(ylabel="features selected |S|", title="support size (grey: no separator on S)")
-        errors = [100 * r.test_error for r in self.rows]
-        ax_err.bar(pos, errors, color=colours)
-        ax_err.set(ylabel="test error (%)", title="linear SVM retrained on S")
-        for ax in (ax_size, ax_err):
+        ax = axes[0]
+        bars = [k for k, r in enumerate(self.rows) if r.method != "exact" or self.exact_proven]
+        ax.bar(pos[bars], [heights[k] for k in bars], color=[colours[k] for k in bars])
+        for k, r in enumerate(self.rows):
+            if not r.feasible:
+                ax.text(k, heights[k] / 2, "infeasible", ha="center", va="center", fontsize=8,
+                        rotation=90)  # fmt: skip
+        for k, r in enumerate(self.rows):
+            if r.method != "exact":
+                continue
+            if self.exact_proven:
+                ax.axhline(heights[k], color="C3", ls="--", lw=1, label="exact optimum (proven)")
+                continue
+            low, high = self.exact_bound, heights[k]
+            ax.errorbar(
+                [k], [high], yerr=[[high - low], [0.0]], fmt="o", mfc="white", color="C3",
+                capsize=6, lw=2, label=f"exact: proven bound {low:g} … incumbent {high:g}",
+            )  # fmt: skip
+            ax.axhspan(low, high, color="C3", alpha=0.08)
+        if "exact" in names:
+            ax.legend(fontsize=8)
+        ax.margins(y=0.12)
+        what = "features selected |S|" if hard else "objective |S| + C·Σξ on S"
+        ax.set(ylabel=what, title="the exact problem on each support")
+        if with_errors:
+            errors = [100 * r.test_error for r in self.rows]
+            axes[1].bar(pos, errors, color=colours)
+            axes[1].set(ylabel="test error (%)", title="linear SVM retrained on S")
+        for ax in axes:
             ax.set_xticks(pos, names, rotation=45, ha="right", fontsize=8)
         return fig
 
@@ -362,14 +421,16 @@ def relaxation_ladder(
     for method in methods:
         support, elapsed, note = supports[method]
         objective = support_objective(X, y, support, C)
+        feasible = bool(np.isfinite(objective))
         rows.append(
             LadderRow(
                 method=method,
                 support=support,
                 support_size=int(support.sum()),
                 objective=objective,
-                gap=float(support.sum() - exact_size),
-                feasible=bool(np.isfinite(objective)),
+                # no separator on S: not a candidate of the exact problem, so no size gap
+                gap=float(support.sum() - exact_size) if feasible else float("inf"),
+                feasible=feasible,
                 test_error=_test_error(X, y, X_test, y_test, support, refit_C),
                 time=float(elapsed),
                 note=note,
@@ -491,25 +552,29 @@ def ladder_over_draws(
 def summarise_ladder(results: Sequence[LadderResult]) -> list[dict]:
     """Distribution over draws of each method's gap to the exact ‖w‖₀ and its test error.
 
-    Returns one dict per method: ``mean_size``, ``mean_gap``, ``median_gap``, ``max_gap``,
-    ``frac_exact`` (share of draws where ``|S| = |S*|``), ``frac_infeasible``,
-    ``mean_test_error``, ``mean_time`` and ``n_draws``.
+    Returns one dict per method: ``mean_size``, ``mean_gap``, ``median_gap``, ``max_gap``
+    (over the draws where its support is feasible; ``nan`` when it never is),
+    ``frac_exact`` (share of draws where ``S`` is feasible and ``|S| = |S*|``),
+    ``frac_infeasible``, ``mean_test_error``, ``mean_time`` and ``n_draws``.
     """
     methods = [r.method for r in results[0].rows]
     out = []
     for method in methods:
         rows = [res[method] for res in results]
         gaps = np.array([r.gap for r in rows])
+        finite = gaps[np.isfinite(gaps)]
+        errors = np.array([r.test_error for r in rows])
+        errors = errors[np.isfinite(errors)]
         out.append(
             {
                 "method": method,
                 "mean_size": float(np.mean([r.support_size for r in rows])),
-                "mean_gap": float(np.mean(gaps)),
-                "median_gap": float(np.median(gaps)),
-                "max_gap": float(np.max(gaps)),
+                "mean_gap": float(np.mean(finite)) if finite.size else float("nan"),
+                "median_gap": float(np.median(finite)) if finite.size else float("nan"),
+                "max_gap": float(np.max(finite)) if finite.size else float("nan"),
                 "frac_exact": float(np.mean(gaps == 0)),
                 "frac_infeasible": float(np.mean([not r.feasible for r in rows])),
-                "mean_test_error": float(np.nanmean([r.test_error for r in rows])),
+                "mean_test_error": float(errors.mean()) if errors.size else float("nan"),
                 "mean_time": float(np.mean([r.time for r in rows])),
                 "n_draws": len(rows),
             }

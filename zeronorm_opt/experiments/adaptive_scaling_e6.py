@@ -23,6 +23,7 @@ import numpy as np
 
 from ..exceptions import InputError
 from .nonlinear_52d import E6_C_TIMES_M, E6_SIGMA0, E6_TOL, E6Config, run_e6
+from .report import format_mean_se
 
 __all__ = [
     "E6_C_TIMES_M",
@@ -92,7 +93,7 @@ def run_adaptive_scaling_e6(
     [[0, 1], [0, 1]]
     >>> print(summarise_adaptive_scaling_e6(records))
     m     runs  recall %  features  exact %  test error %
-    100      2     100.0      2.00    100.0     3.7 ± 0.5
+    100      2     100.0      2.00    100.0   3.70 ± 0.50
     """
     for name, value, low in (("n_train", n_train, 4), ("n_runs", n_runs, 1), ("n_test", n_test, 1)):
         if isinstance(value, bool) or int(value) != value or value < low:
@@ -138,8 +139,8 @@ def _renamed(record: dict) -> dict:
 
 def summarise_adaptive_scaling_e6(records: list[dict]) -> str:
     """Table per training size: recall of {x1, x2} (%), mean number of features kept,
-    % runs with exactly {x1, x2}, mean ± std test error (%), the way Català and Martin report
-    dFSA.
+    % runs with exactly {x1, x2} (the figures Català and Martin report for dFSA), and the test
+    error (%) as mean ± standard error over the runs, like every table of the package.
 
     References
     ----------
@@ -154,12 +155,11 @@ def summarise_adaptive_scaling_e6(records: list[dict]) -> str:
         if not ok:
             lines.append(f"{n:<5}{0:>5}  (all {failed} runs failed)")
             continue
-        err = 100 * np.array([r["test_error"] for r in ok])
         row = (
             f"{n:<5}{len(ok):>5}{100 * np.mean([r['recall'] for r in ok]):>10.1f}"
             f"{np.mean([r['n_selected'] for r in ok]):>10.2f}"
             f"{100 * np.mean([r['exact'] for r in ok]):>9.1f}"
-            f"{f'{err.mean():.1f} ± {err.std():.1f}':>14}"
+            f"{format_mean_se([r['test_error'] for r in ok], 100):>14}"
         )
         lines.append(row + (f"  ({failed} failed)" if failed else ""))
     return "\n".join(lines)

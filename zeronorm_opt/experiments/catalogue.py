@@ -37,7 +37,7 @@ def _problems_dir() -> Path:
 PROBLEMS_DIR = _problems_dir()
 
 #: Keys of a spec that document it and are not settings of its experiment.
-DOCUMENTATION_KEYS = ("id", "title", "source", "runner", "generator", "paper", "paper_table_5")
+DOCUMENTATION_KEYS = ("id", "title", "source", "runner", "generator")
 
 
 def _positive_int(v) -> bool:

@@ -36,6 +36,7 @@ from ..datasets import SparsePolynomial, make_sparse_polynomial
 from ..exceptions import InputError, ZeroNormError
 from ..kernels import PolynomialSumKernel, merge_symmetric_copies
 from .pipeline import Experiment
+from .report import SPREAD_NOTE, format_mean_se
 from .runner import run
 
 #: Rows of the E5 table.
@@ -225,21 +226,21 @@ def _units(config: E5Config) -> list[dict]:
     ]
 
 def _cell(rs: list[dict]) -> str:
-    errs = np.array([r["error"] for r in rs if r["error"] is not None], dtype=float)
-    failed = len(rs) - errs.size
-    cell = "n/a" if errs.size == 0 else f"{100 * errs.mean():.1f} ± {100 * errs.std():.1f}"
+    errs = [r["error"] for r in rs if r["error"] is not None]
+    failed = len(rs) - len(errs)
+    cell = format_mean_se(errs, 100)
     return cell + (f" ({failed} fail)" if failed else "")
 
 
 def summarise_e5(records: list[dict], config: E5Config) -> str:
-    """The E5 table: test error % (mean ± std over trials) per target, method and size; for
-    AROM also the mean number of selected monomials and the % of trials that kept all the
+    """The E5 table: test error % (mean ± standard error over trials) per target, method and
+    size; for AROM also the mean number of selected monomials and the % of trials that kept all the
     target's monomials."""
     sizes = list(config.train_sizes)
     head = f"{'target':<12}{'method':<18}" + "".join(f"{f'm={s}':>16}" for s in sizes)
     lines = [
         f"E5 sparse polynomials: {config.n_inputs} inputs, degree-{config.degree} feature space, "
-        f"test {config.n_test}; trials per size: {config.n_trials}; test error % (mean ± std)",
+        f"test {config.n_test}; trials per size: {config.n_trials}; test error %: {SPREAD_NOTE}",
         head,
         "-" * len(head),
     ]

@@ -42,6 +42,7 @@ from ..datasets import load_microarray
 from ..exceptions import InputError, ZeroNormError
 from . import pipeline
 from .pipeline import Experiment
+from .report import SPREAD_NOTE, format_mean_se
 from .runner import run
 
 #: The rows of the paper's tables 2 and 3.
@@ -385,7 +386,8 @@ def run_microarray(
 # Table and command line
 # ---------------------------------------------------------------------------------------------
 def summarise_microarray(records: list[dict], config: MicroarrayConfig) -> str:
-    """The E2/E3 table: test error % (mean ± std over the trials) per method and gene count.
+    """The E2/E3 table: test error % (mean ± standard error over the trials) per method and
+    gene count.
 
     A cell is marked ``*`` when, in some trial, the method gave fewer than ``r`` genes a
     non-zero weight (the rest of the selection is in index order); the trials in which a
@@ -397,7 +399,7 @@ def summarise_microarray(records: list[dict], config: MicroarrayConfig) -> str:
     >>> record = {"method": "CORR", "gene_counts": [2000, 20], "errors": [0.25, 0.0],
     ...           "padded": [0, 0], "n_test": 12, "status": "ok"}
     >>> print(summarise_microarray([record], config).splitlines()[-1])
-    CORR           25.0 ± 0.0       0.0 ± 0.0
+    CORR                25.00            0.00
     """
     counts = list(config.gene_counts)
     n_test = next((r["n_test"] for r in records if "n_test" in r), "?")
@@ -406,7 +408,7 @@ def summarise_microarray(records: list[dict], config: MicroarrayConfig) -> str:
     lines = [
         f"{config.dataset}: {config.n_train} train / {n_test} test ({split} splits), "
         f"trials: {config.n_trials}; linear SVM (C={config.final_svm_C:g}) on the selected "
-        "genes; test error % (mean ± std)",
+        f"genes; test error %: {SPREAD_NOTE}",
         head,
         "-" * len(head),
     ]
@@ -416,9 +418,9 @@ def summarise_microarray(records: list[dict], config: MicroarrayConfig) -> str:
         row = f"{method:<9}"
         for k in counts:
             ok = [r for r in rs if r["errors"] is not None and k in r["gene_counts"]]
-            errs = np.array([r["errors"][r["gene_counts"].index(k)] for r in ok], dtype=float)
+            errs = [r["errors"][r["gene_counts"].index(k)] for r in ok]
             pads = np.array([r["padded"][r["gene_counts"].index(k)] for r in ok], dtype=int)
-            cell = "n/a" if errs.size == 0 else f"{100 * errs.mean():.1f} ± {100 * errs.std():.1f}"
+            cell = format_mean_se(errs, 100)
             if np.any(pads > 0):
                 cell += "*"
                 notes.append((method, k, float(np.mean(k - pads))))
@@ -469,6 +471,8 @@ def plot_microarray(records: list[dict], config: MicroarrayConfig, folder) -> li
         rows, "genes", "error", path, scale=100.0, log="x",
         title=f"{config.dataset}: test error against the number of genes",
         xlabel="genes selected", ylabel="test error %",
+        note="paper: Weston et al. (2003)'s colon and lymphoma tables print every number as '123' "
+        "in the text available here, so no paper markers",
     )  # fmt: skip
     return [plot]
 

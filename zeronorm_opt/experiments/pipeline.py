@@ -36,7 +36,7 @@ import json
 import platform
 import tomllib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..exceptions import InputError
@@ -48,6 +48,45 @@ RECORD_KEY = ("experiment", "config", "seed", "setting", "trial", "fold", "metho
 #: that made the unit fail for that method. (``"single-class"``: E5's constant prediction on a
 #: training draw of one class, a result of the protocol.)
 RESULT_STATUSES = ("ok", "single-class")
+
+
+@dataclass(frozen=True)
+class PaperFigure:
+    """A figure a source paper prints for one row of an experiment's table.
+
+    Parameters
+    ----------
+    ref : str
+        Where the paper prints it (``"Català & Martin, Table 4"``).
+    method : str
+        The row (a method of the experiment).
+    setting : dict
+        The values of the experiment's group fields the figure belongs to
+        (``{"n_train": 50}``).
+    values : dict
+        Metric field (one of :attr:`Experiment.metrics`) → the paper's value, in the units the
+        table shows (the metric's scale applied: ``{"recall": 99.4}`` for 99.4 %).
+    spread : dict
+        Metric field → the paper's standard error, where it prints one.
+    upper_bound : bool
+        The paper gives only an upper bound (``"a bit under 12 minutes"``).
+
+    Examples
+    --------
+    >>> PaperFigure("Table 4", "dFSA", {"n_train": 50}, {"recall": 99.4}).values["recall"]
+    99.4
+    """
+
+    ref: str
+    method: str
+    setting: dict
+    values: dict
+    spread: dict = field(default_factory=dict)
+    upper_bound: bool = False
+
+    def matches(self, method: str, setting: dict) -> bool:
+        """Whether this figure belongs to ``method`` at ``setting`` (its fields all agree)."""
+        return method == self.method and all(setting.get(k) == v for k, v in self.setting.items())
 
 
 @dataclass(frozen=True)
@@ -108,6 +147,9 @@ class Experiment:
     tidy : callable or None
         ``tidy(flat_records, config) -> list of dict``: rows with scalar metrics for the
         summary table when the records hold vectors (one error per gene count, say).
+    paper : tuple of PaperFigure
+        The figures the source paper prints for this experiment: the one place the console
+        table, the report's summary table and the plots read them from.
 
     Examples
     --------
@@ -139,6 +181,7 @@ class Experiment:
     metrics: tuple = (("error", "test error %", 100.0),)
     group_fields: tuple[str, ...] = ("n_train",)
     tidy: Callable | None = None
+    paper: tuple[PaperFigure, ...] = ()
 
     def __post_init__(self) -> None:
         # ("n_train") is a string, not a tuple: a slip that would silently iterate characters.

@@ -3,23 +3,29 @@
 :func:`report` reads a JSON-lines results file, rebuilds each experiment's configuration from
 the settings stored in its records, prints the experiment's own table and a summary table —
 every metric as **mean ± standard error of the mean** (sample standard deviation / √n) over
-the trials, with the paper's figure beside it when the spec gives one (``[[paper]]`` entries,
-each with its table or figure reference) — and draws the experiment's plots with matplotlib
-(Agg backend, PNG files).
+the trials, the spread the console table of ``zeronorm-opt run`` prints too (both format their
+cells with :func:`format_mean_se`) — with the paper's figure beside it where the paper prints
+one (:attr:`Experiment.paper <zeronorm_opt.experiments.pipeline.Experiment>`), and draws the
+experiment's plots with matplotlib (Agg backend, PNG files), the paper's figures as markers
+labelled "paper" beside ours.
 """
 
 from __future__ import annotations
 
 import html
 import math
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
 from ..exceptions import InputError
-from .pipeline import RECORD_KEY, Experiment
+from .pipeline import RECORD_KEY, Experiment, PaperFigure
 from .results_store import ResultsStore
+
+#: How every table of the package states its spread (console and report alike).
+SPREAD_NOTE = "mean ± standard error of the mean (sample standard deviation / √n)"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -40,12 +46,27 @@ def mean_se(values: Sequence[float]) -> tuple[float, float, int]:
     return float(x.mean()), se, int(x.size)
 
 
-def _cell(mean: float, se: float, scale: float) -> str:
+def _cell(mean: float, se: float, scale: float, digits: int = 2) -> str:
     if math.isnan(mean):
         return "n/a"
     if math.isnan(se):
-        return f"{scale * mean:.3g}"
-    return f"{scale * mean:.2f} ± {scale * se:.2f}"
+        return f"{scale * mean:.{digits}f}"
+    return f"{scale * mean:.{digits}f} ± {scale * se:.{digits}f}"
+
+
+def format_mean_se(values: Sequence[float], scale: float = 1.0, digits: int = 2) -> str:
+    """``"mean ± SE"`` of ``values`` times ``scale`` (the mean alone for one value, ``n/a``
+    for none): the cell of every table, console and report alike (see :data:`SPREAD_NOTE`).
+
+    Examples
+    --------
+    >>> format_mean_se([0.2, 0.3], scale=100)
+    '25.00 ± 5.00'
+    >>> format_mean_se([0.2], scale=100, digits=1), format_mean_se([])
+    ('20.0', 'n/a')
+    """
+    mean, se, _ = mean_se(values)
+    return _cell(mean, se, scale, digits)
 
 
 def summary_rows(experiment: Experiment, records: list[dict], config) -> list[dict]:
@@ -67,19 +88,24 @@ def summary_rows(experiment: Experiment, records: list[dict], config) -> list[di
     return rows
 
 
-def paper_figure(spec: dict | None, method: str, setting: dict) -> tuple[dict, str] | None:
-    """The paper's figures for ``method`` at ``setting`` from the spec's ``[[paper]]`` list."""
-    for entry in (spec or {}).get("paper", []):
-        if entry.get("method") != method:
-            continue
-        if all(setting.get(k) == v for k, v in entry.get("setting", {}).items()):
-            return entry["values"], entry["ref"]
-    return None
+def paper_figure(experiment: Experiment, method: str, setting: dict) -> PaperFigure | None:
+    """The paper's figure for ``method`` at ``setting`` (None where the paper prints none)."""
+    return next((f for f in experiment.paper if f.matches(method, setting)), None)
 
 
-def summary_table(
-    experiment: Experiment, records: list[dict], config, spec: dict | None, fmt: str = "md"
-) -> str:
+def paper_text(experiment: Experiment, figure: PaperFigure) -> str:
+    """A paper's figure as the report prints it: ``"recall % 99.4 / features kept 6.38"``."""
+    labels = {name: label for name, label, _ in experiment.metrics}
+    cells = []
+    for name, value in figure.values.items():
+        text = f"{labels.get(name, name)} {'< ' if figure.upper_bound else ''}{value:g}"
+        if name in figure.spread:
+            text += f" ± {figure.spread[name]:g}"
+        cells.append(text)
+    return " / ".join(cells)
+
+
+def summary_table(experiment: Experiment, records: list[dict], config, fmt: str = "md") -> str:
     """The summary table (markdown or HTML) with the paper's column.
 
     Examples
@@ -87,7 +113,7 @@ def summary_table(
     >>> from zeronorm_opt.experiments.linear_toy import EXPERIMENT, E1Config
     >>> recs = [{"method": "SVM", "n_train": 10, "trial": t, "error": e, "status": "ok"}
     ...         for t, e in enumerate([0.2, 0.3])]
-    >>> print(summary_table(EXPERIMENT, recs, E1Config(), None).splitlines()[2])
+    >>> print(summary_table(EXPERIMENT, recs, E1Config()).splitlines()[2])
     | SVM | 10 | 2 | 25.00 ± 5.00 | - | - |
     """
     fields = experiment.group_fields
@@ -97,17 +123,12 @@ def summary_table(
     for row in summary_rows(experiment, records, config):
         cells = [str(row["method"]), *(str(row[f]) for f in fields), str(row["n"])]
         cells += [_cell(*row[name][:2], scale) for name, _, scale in experiment.metrics]
-        setting = {f: row[f] for f in fields}
-        found = paper_figure(spec, row["method"], setting)
-        if found:
-            values, ref = found
-            cells += [" / ".join(f"{k} {v:g}" for k, v in values.items()), ref]
-        else:
-            cells += ["-", "-"]
+        figure = paper_figure(experiment, row["method"], {f: row[f] for f in fields})
+        cells += [paper_text(experiment, figure), figure.ref] if figure else ["-", "-"]
         body.append(cells)
     note = (
-        "mean ± standard error of the mean (sample standard deviation / √n) over the n trials "
-        "that succeeded; paper: the figure reported by the source, where it gives one."
+        f"{SPREAD_NOTE} over the n trials that succeeded; paper: the figure the source prints "
+        "(± its standard error where it gives one)."
     )
     if fmt == "html":
         th = "".join(f"<th>{html.escape(h)}</th>" for h in head)
@@ -133,6 +154,89 @@ def _pyplot():
     return plt
 
 
+def paper_points(
+    figures: Sequence[PaperFigure], metric: str, x_field: str, name=None
+) -> list[tuple]:
+    """The paper's figures of ``metric`` as plot points ``(curve, x, value, spread, ref,
+    upper_bound)``; ``name(figure)`` names the curve a point belongs to (default: the method).
+    """
+    name = name or (lambda f: f.method)
+    return [
+        (name(f), f.setting[x_field], f.values[metric], f.spread.get(metric), f.ref, f.upper_bound)
+        for f in figures
+        if metric in f.values and x_field in f.setting
+    ]
+
+
+def _draw_curves(ax, records, x_field, metric, by, scale, paper) -> None:
+    """Ours (lines, mean ± SE) and the paper's points (markers ± their spread) on ``ax``."""
+    colours = {}
+    for name in dict.fromkeys(r[by] for r in records):
+        ok = [r for r in records if r[by] == name and r.get("status", "ok") == "ok"]
+        xs = sorted({r[x_field] for r in ok if r.get(x_field) is not None})
+        stats = [mean_se([r.get(metric) for r in ok if r[x_field] == x]) for x in xs]
+        means = np.array([scale * s[0] for s in stats])
+        ses = np.nan_to_num(np.array([scale * s[1] for s in stats]))
+        if not np.isfinite(means).any():
+            continue
+        line = ax.errorbar(xs, means, yerr=ses, marker="o", capsize=3, label=f"{name} (ours)")
+        colours[name] = line.lines[0].get_color()
+    for name in dict.fromkeys(p[0] for p in paper):
+        pts = [p for p in paper if p[0] == name]
+        bound = pts[0][5]
+        ax.errorbar(
+            [p[1] for p in pts], [p[2] for p in pts],
+            yerr=[p[3] or 0.0 for p in pts] if any(p[3] for p in pts) else None,
+            ls="none", marker="v" if bound else "D", ms=7, mfc="none", mew=1.6, capsize=4,
+            color=colours.get(name, "k"),
+            label=f"{name} (paper{', upper bound' if bound else ''}: {pts[0][4]})",
+        )  # fmt: skip
+
+
+def plot_panels(
+    records: list[dict],
+    x_field: str,
+    panels: Sequence[tuple[str, str, float]],
+    path: Path,
+    *,
+    title: str,
+    xlabel: str,
+    by: str = "method",
+    log: bool | str = False,
+    paper: Sequence[PaperFigure] = (),
+    paper_name=None,
+    note: str = "",
+) -> Path:
+    """One panel per ``(metric, ylabel, scale)``: ours as mean ± standard error against
+    ``x_field``, one line per ``by`` value, and the paper's figures of that metric as hollow
+    markers (± the paper's standard error where it prints one) labelled "paper".
+
+    ``log``: True for log–log axes, ``"x"`` for a logarithmic x axis only; ``paper_name``:
+    see :func:`paper_points`; ``note``: a line under the panels (e.g. why the paper's figures are
+    missing).
+    """
+    plt = _pyplot()
+    width = 6.4 if len(panels) == 1 else 4.8 * len(panels)
+    fig, axes = plt.subplots(1, len(panels), figsize=(width, 4.4), squeeze=False)
+    for ax, (metric, ylabel, scale) in zip(axes[0], panels, strict=True):
+        points = paper_points(paper, metric, x_field, paper_name)
+        _draw_curves(ax, records, x_field, metric, by, scale, points)
+        if log:
+            ax.set_xscale("log")
+        if log is True:
+            ax.set_yscale("log")
+        ax.set(xlabel=xlabel, ylabel=f"{ylabel} (ours: mean ± SE)")
+        ax.grid(True, alpha=0.3, which="both" if log else "major")
+        ax.legend(fontsize="x-small")
+    fig.suptitle(title)
+    if note:
+        lines = textwrap.wrap(note, int(14 * width))
+        fig.text(0.5, 0.01, "\n".join(lines), ha="center", va="bottom", fontsize="small",
+                 style="italic")  # fmt: skip
+        fig.tight_layout(rect=(0, 0.05 * len(lines), 1, 1))
+    return _save(fig, plt, path)
+
+
 def plot_curves(
     records: list[dict],
     x_field: str,
@@ -145,38 +249,17 @@ def plot_curves(
     by: str = "method",
     log: bool | str = False,
     scale: float = 1.0,
+    paper: Sequence[PaperFigure] = (),
+    paper_name=None,
+    note: str = "",
 ) -> Path:
-    """Mean ± standard error of ``metric`` against ``x_field``, one line per ``by`` value.
-
-    ``log``: True for log–log axes, ``"x"`` for a logarithmic x axis only.
+    """Mean ± standard error of ``metric`` against ``x_field``, one line per ``by`` value, with
+    the paper's figures of ``metric`` beside them (:func:`plot_panels` with one panel).
     """
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(6.4, 4.2))
-    for name in dict.fromkeys(r[by] for r in records):
-        xs = sorted({r[x_field] for r in records if r[by] == name and r.get(x_field) is not None})
-        stats = [
-            mean_se(
-                [
-                    r[metric]
-                    for r in records
-                    if r[by] == name and r[x_field] == x and r.get("status", "ok") == "ok"
-                ]
-            )
-            for x in xs
-        ]
-        means = np.array([scale * s[0] for s in stats])
-        ses = np.nan_to_num(np.array([scale * s[1] for s in stats]))
-        if not np.isfinite(means).any():
-            continue
-        ax.errorbar(xs, means, yerr=ses, marker="o", capsize=3, label=str(name))
-    if log:
-        ax.set_xscale("log")
-    if log is True:
-        ax.set_yscale("log")
-    ax.set(title=title, xlabel=xlabel, ylabel=f"{ylabel} (mean ± SE)")
-    ax.grid(True, alpha=0.3, which="both" if log else "major")
-    ax.legend(fontsize="small")
-    return _save(fig, plt, path)
+    return plot_panels(
+        records, x_field, [(metric, ylabel, scale)], path, title=title, xlabel=xlabel, by=by,
+        log=log, paper=paper, paper_name=paper_name, note=note,
+    )  # fmt: skip
 
 
 def plot_selection_frequency(
@@ -229,7 +312,8 @@ def plot_bars(values: dict[str, np.ndarray], path: Path, *, title: str, ylabel: 
 def _save(fig, plt, path: Path) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.tight_layout()
+    if not fig.texts:  # a note under the panels has laid the figure out already
+        fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
@@ -256,12 +340,12 @@ def read_results(path) -> tuple[list[dict], list[int]]:
 
 
 def report(
-    path, *, fmt: str = "md", plots=None, experiments: dict[str, Experiment], specs: dict
+    path, *, fmt: str = "md", plots=None, experiments: dict[str, Experiment]
 ) -> tuple[str, list[Path]]:
     """The report of a results file: tables (text) and the paths of the plots written.
 
-    ``experiments`` maps runner names (``"linear_toy"``) to :class:`Experiment` objects and
-    ``specs`` experiment ids to catalogue specs (for the paper's figures).
+    ``experiments`` maps runner names (``"linear_toy"``) to :class:`Experiment` objects (their
+    ``paper`` holds the paper's figures).
     """
     from .runner import collect
 
@@ -290,7 +374,7 @@ def report(
             out.append(f"<pre>{html.escape(experiment.summarise(flat, config))}</pre>")
         else:
             out += [f"## {heading}", "", "```", experiment.summarise(flat, config), "```", ""]
-        out.append(summary_table(experiment, flat, config, specs.get(eid), fmt))
+        out.append(summary_table(experiment, flat, config, fmt))
         out.append("")
         if plots is not None and experiment.plots is not None:
             folder = Path(plots)

@@ -34,6 +34,7 @@ from ..datasets import load_text_corpus, make_zipf_corpus
 from ..exceptions import InputError, ZeroNormError
 from ..fast.alignment import ideal_target, incremental_selection, one_shot_alignments
 from .pipeline import Experiment
+from .report import SPREAD_NOTE, format_mean_se
 from .runner import run
 
 __all__ = ["E8_METHODS", "E8Config", "run_e8", "summarise_e8"]
@@ -264,16 +265,16 @@ def summarise_e8(records: list[dict], config: E8Config) -> str:
         if not ok:
             lines.append(f"{method:<7}   (no successful repeat)")
             continue
-        acc = 100 * np.array([r["accuracy"] for r in ok])
         rec = [r["recall"] for r in ok if r["recall"] is not None]
         prec = [r["precision"] for r in ok if r["precision"] is not None]
         lines.append(
-            f"{method:<7}{len(ok):>8}{f'{acc.mean():.1f} ± {acc.std():.1f}':>16}"
+            f"{method:<7}{len(ok):>8}{format_mean_se([r['accuracy'] for r in ok], 100):>16}"
             f"{np.mean([r['n_features'] for r in ok]):>10.1f}"
             f"{(f'{100 * np.mean(rec):.1f}' if rec else '-'):>10}"
             f"{(f'{100 * np.mean(prec):.1f}' if prec else '-'):>13}"
         )
     lines.append(
+        f"accuracy %: {SPREAD_NOTE} over the repeats; "
         "recall: share of the target class's planted words that are selected; precision: share "
         "of the selected words that are planted."
     )

@@ -36,6 +36,7 @@ from sklearn.svm import SVC
 from ..datasets import load_microarray
 from ..exceptions import InputError, ZeroNormError
 from .pipeline import Experiment
+from .report import SPREAD_NOTE, format_mean_se
 from .runner import run
 
 #: Rows of the E4 table, in order; the second field says whether the row selects features.
@@ -228,7 +229,8 @@ def _units(config: E4Config) -> list[dict]:
 
 
 def summarise_e4(records: list[dict], config: E4Config, n_features: int | None = None) -> str:
-    """The E4 table: cross-validation error % (mean ± std over the folds) per row and count."""
+    """The E4 table: cross-validation error % (mean ± standard error over the folds) per
+    row and count."""
     counts = [int(k) for k in config.feature_counts]
     all_label = "all" if n_features is None else f"all ({n_features})"
     columns: list[int | None] = [None, *counts]
@@ -239,7 +241,7 @@ def summarise_e4(records: list[dict], config: E4Config, n_features: int | None =
         f"E4 {config.dataset}: {config.n_folds}-fold stratified CV ({n_folds} folds run) × "
         f"{config.n_repeats} repetition(s); C={config.C:g}, AROM {config.arom_norm} step, "
         f"preprocessing: {config.preprocessing}",
-        "CV error % (mean ± std over folds)",
+        f"CV error %: {SPREAD_NOTE} over the folds",
         head,
         "-" * len(head),
     ]
@@ -250,10 +252,10 @@ def summarise_e4(records: list[dict], config: E4Config, n_features: int | None =
                 row += f"{'-':>17}"
                 continue
             rs = [r for r in records if r["method"] == method and r["n_features"] == k]
-            errs = np.array([r["error"] for r in rs if r["error"] is not None], dtype=float)
-            cell = "n/a" if errs.size == 0 else f"{100 * errs.mean():.1f} ± {100 * errs.std():.1f}"
-            if len(rs) > errs.size:
-                cell += f" ({len(rs) - errs.size} fail)"
+            errs = [r["error"] for r in rs if r["error"] is not None]
+            cell = format_mean_se(errs, 100)
+            if len(rs) > len(errs):
+                cell += f" ({len(rs) - len(errs)} fail)"
             row += f"{cell:>17}"
         lines.append(row)
     return "\n".join(lines)
