@@ -21,6 +21,7 @@ from ..formulations.multiclass import (
     OneVsRestFormulation,
     WestonWatkinsFormulation,
 )
+from ..scaling import data_scale, unit_scale_C
 from ..surrogates import LogSurrogate
 from .selector import _COMMON_CONSTRAINTS, ZeroNormSelector
 
@@ -71,15 +72,20 @@ def fit_final_machine(
         return W, b
     X = np.asarray(X, dtype=float)
     support = np.ones(X.shape[1], dtype=bool) if support is None else np.asarray(support, bool)
+    # C has units: the same machine on the selected columns divided by their RMS s, with
+    # C·s² (W = W_s / s), as the binary refit (zeronorm_opt.scaling).
+    s = data_scale(X[:, support]) if support.any() else 1.0
+    C = unit_scale_C(C, s)
     if scheme == "ww":
-        f = WestonWatkinsFormulation(X, codes, penalty="l2", C=C)
+        f = WestonWatkinsFormulation(X / s, codes, penalty="l2", C=C)
         f.set_active(support)
         f.solve(solver, solver_options)
     else:
-        f = OneVsRestLibsvm(X, codes, C=C)
+        f = OneVsRestLibsvm(X / s, codes, C=C)
         f.set_active(support)
         f.solve()
-    return f.solution()
+    W, b = f.solution()
+    return W / s, b
 
 
 class MulticlassAROM(ZeroNormSelector):
@@ -303,6 +309,10 @@ class MulticlassAROM(ZeroNormSelector):
         if self.backend == "auto" and serves and not wants_formulation and not sp.issparse(X):
             return "libsvm"
         return "cvxpy"
+
+    def _scale_free(self) -> bool:
+        # As the binary AROM: the hard margin without user constraints (C has units).
+        return self.C is None and self.extra_constraints is None
 
     def _make_formulation(self, X, y):
         if self.backend_ == "libsvm":

@@ -21,6 +21,7 @@ from ..fast.svm_dual import l2_arom_dual_path
 from ..fast.svm_primal_ipm import IPM_MIN_EXAMPLES_PER_FEATURE
 from ..formulations import FSVFormulation, MarginFormulation
 from ..formulations.binary import check_slack_penalty
+from ..scaling import data_scale, unit_scale_C
 from ..surrogates import ExpSurrogate, LogSurrogate
 from .selector import _COMMON_CONSTRAINTS, ZeroNormSelector
 
@@ -53,6 +54,12 @@ class _BinaryZeroNorm(ZeroNormSelector):
             )
         return X, np.where(y == self.classes_[1], 1.0, -1.0), y
 
+    def _scale_free(self) -> bool:
+        # The hard margin (with AROM's l0 slacks too: a hard margin on the augmented data) is
+        # invariant under X → cX, w → w/c; a soft margin's C has units, and user constraints
+        # are stated in the units of X: those are solved as given.
+        return self.C is None and self.extra_constraints is None
+
     def _wants_formulation(self) -> bool:
         """Whether the options ask for the declarative formulation.
 
@@ -79,10 +86,16 @@ class _BinaryZeroNorm(ZeroNormSelector):
             columns = X[:, support]
             if sp.issparse(columns):  # r columns: small, and the QP's matrix anyway
                 columns = columns.toarray()
-            f = MarginFormulation(columns, y_fit, penalty="l2", C=self.refit_C)
+            # refit_C has units (zeronorm_opt.scaling): the same QP is solved on the columns
+            # divided by their RMS s with C·s² (w = w_s / s), a ScaleError when C·s² is beyond
+            # the solvers (X·1e8 with refit_C=1: C = 1e16, where Clarabel failed).
+            s = data_scale(columns)
+            C = unit_scale_C(self.refit_C, s)
+            f = MarginFormulation(columns / s, y_fit, penalty="l2", C=C)
             f.solve(self.solver, self.solver_options)
             coef = np.zeros(X.shape[1])
             coef[support], b = f.solution()
+            coef[support] /= s
             return coef, b
         # The user's constraints index every feature (f.v[j]): the full formulation, compiled
         # once per training set and re-solved with another active mask; the features the
@@ -287,8 +300,13 @@ class AROM(_BinaryZeroNorm):
             penalty=self.penalty,
             C=self.C,
             slack_penalty=self.slack_penalty,
-            slack_scale=self.slack_scale,
+            slack_scale=self._run_slack_scale(),
         )
+
+    def _run_slack_scale(self) -> float:
+        """The ``c`` of the slack coordinates ``c·δ_i``, in the units of the run's data
+        (``X / data_scale_``): slack_scale is in the units of X."""
+        return self.slack_scale / self.data_scale_
 
     def _surrogate(self):
         return LogSurrogate(eps=self.epsilon) if self.surrogate is None else self.surrogate
@@ -371,7 +389,7 @@ class AROM(_BinaryZeroNorm):
                 prune_tol=self.prune_tol,
                 n_features_to_select=budget,
                 slack_penalty=self.slack_penalty,
-                slack_scale=self.slack_scale,
+                slack_scale=self._run_slack_scale(),
             )
             return result, (v, b)
         if self.backend_ not in ("libsvm", "ipm"):
@@ -380,7 +398,7 @@ class AROM(_BinaryZeroNorm):
             X,
             y_fit,
             self.C,
-            slack_scale=self.slack_scale if self.slack_penalty == "l0" else None,
+            slack_scale=self._run_slack_scale() if self.slack_penalty == "l0" else None,
             max_iter=self.max_iter,
             tol=self.tol,
             prune_tol=self.prune_tol,

@@ -47,6 +47,7 @@ from .._validation import (
     check_positive,
 )
 from ..exceptions import InfeasibleError, InputError, SolverError
+from ..scaling import check_solvable_scale
 from ..solvers import SolveInfo, installed_solvers, solve_problem
 from .base import Formulation
 from .multiclass import encode_labels
@@ -155,6 +156,8 @@ class _ExactZeroNorm(Formulation):
         if self.max_features is not None and C is None:
             C = 1.0  # the budget form minimises the hinge loss: it needs slacks
         self.C = C
+        if C is None:  # the hard margin, solved as stated (self.X is set by the subclass)
+            check_solvable_scale(self.X)
         self.ridge = check_positive(ridge, "ridge", allow_none=True)
         self.big_m_factor = check_positive(big_m_factor, "big_m_factor")
         self.user_big_m = check_positive(big_m, "big_m", allow_none=True)
