@@ -166,16 +166,22 @@ def _driver(formulation, surrogate, **kw):
 
 STATED = {
     "l1 MarginFormulation": lambda X, y: _driver(
-        MarginFormulation(X, y, "l1"), LogSurrogate(), normalise_weights=True,
+        MarginFormulation(X, y, "l1"),
+        LogSurrogate(),
+        normalise_weights=True,
         n_features_to_select=2,
     ),
     "l2 MarginFormulation": lambda X, y: _driver(
-        MarginFormulation(X, y, "l2"), LogSurrogate(), normalise_weights=True,
+        MarginFormulation(X, y, "l2"),
+        LogSurrogate(),
+        normalise_weights=True,
         n_features_to_select=2,
     ),
     "FSVFormulation": lambda X, y: _driver(
-        FSVFormulation(X, y), ExpSurrogate(5.0 / data_scale(X)),  # α in the units of w
-        initial_weights=np.full(X.shape[1], 5.0 / data_scale(X)), n_features_to_select=2,
+        FSVFormulation(X, y),
+        ExpSurrogate(5.0 / data_scale(X)),  # α in the units of w
+        initial_weights=np.full(X.shape[1], 5.0 / data_scale(X)),
+        n_features_to_select=2,
     ),
     "l1_arom_highs": lambda X, y: np.flatnonzero(
         l1_arom_highs(X, y, n_features_to_select=2)[0].support
@@ -195,7 +201,9 @@ def test_formulations_solved_as_stated_never_return_another_support(binary, name
 def test_multiclass_formulation_solved_as_stated(three_classes):
     def select(X, y):
         return _driver(
-            WestonWatkinsFormulation(X, y), LogSurrogate(), normalise_weights=True,
+            WestonWatkinsFormulation(X, y),
+            LogSurrogate(),
+            normalise_weights=True,
             n_features_to_select=3,
         )
 
