@@ -111,8 +111,10 @@ class MulticlassAROM(ZeroNormSelector):
         iterate before the support has at most this many features, and its features of
         largest group magnitude. None: the support the iteration converges to.
     C : float or None, default=None
-        None: hard margin (the data must be separable under the scheme's constraints). A
-        positive number: slacks ``ξ_ik`` with penalty ``C Σ ξ`` in every step.
+        None: hard margin (the data must be separable under the scheme's constraints; the
+        selection does not depend on the units of X: the run is solved on
+        ``X / data_scale_``). A positive number: slacks ``ξ_ik`` with penalty ``C Σ ξ`` in
+        every step; ``C`` then has units and X is used as given.
     surrogate : object with ``value`` and ``derivative``, default=None
         None: ``LogSurrogate(eps=epsilon)``; another concave penalty runs the same steps.
     estimator : estimator or None, default=None
@@ -132,7 +134,10 @@ class MulticlassAROM(ZeroNormSelector):
         budget and ``extra_constraints``, a support that keeps the features they require;
         these weights restricted to it need not satisfy the constraints — the refit does).
     refit_C : float or None, default=None
-        ``C`` of the final machine; None: ``C`` if given, else 1.0.
+        ``C`` of the final machine; None: ``C`` if given, else 1.0. It has units (``C/c²``
+        on ``cX`` is the same machine): a ``ScaleError`` names the value to pass when it
+        times the squared RMS entry of the selected columns exceeds what the solvers
+        resolve (1e9).
     solver : str, list of str or None, default=None
         cvxpy solver (or fallback list) of every step and of the final Weston–Watkins QP;
         None: HiGHS for LPs, Clarabel for QPs.
@@ -173,6 +178,9 @@ class MulticlassAROM(ZeroNormSelector):
     n_iter_ : int
     stop_reason_ : {"converged", "max_iter", "budget"}
     backend_ : {"cvxpy", "libsvm"}
+    data_scale_ : float
+        The run was solved on ``X / data_scale_`` (the root-mean-square entry of X for the
+        hard margin without ``extra_constraints``; 1.0 otherwise), weights mapped back.
     required_features_ : ndarray of int
         With a budget and ``extra_constraints``: features kept because the constraints
         require them although the budget's ranking left them out (a warning says so); the

@@ -130,8 +130,10 @@ class AROM(_BinaryZeroNorm):
         largest scale factors and retrains a linear SVM (``refit_C``) on them with the
         original scaling. None: keep the support AROM converges to and its last iterate.
     C : float or None, default=None
-        None: hard margin (the data must be linearly separable). A positive number: hinge
-        slacks with penalty ``C Σ ξ_i`` in every LP/QP.
+        None: hard margin (the data must be linearly separable; its selection does not depend
+        on the units of X: the run is solved on ``X / data_scale_``). A positive number: hinge
+        slacks with penalty ``C Σ ξ_i`` in every LP/QP; ``C`` then has units (on ``cX`` the
+        l2 step is the step on X with ``C c²``) and X is used as given.
     surrogate : object with ``value`` and ``derivative``, default=None
         The concave penalty; None: ``LogSurrogate(eps=epsilon)`` (AROM). Another surrogate
         (e.g. ``PowerSurrogate``) runs the same steps with its weights; pass ``epsilon``
@@ -145,17 +147,20 @@ class AROM(_BinaryZeroNorm):
     tol : float, default=1e-5
         Convergence tolerance on the normalised scale factors.
     epsilon : float, default=0.0
-        ε of ``ln(ε + |v|)``; 0 gives AROM's exact weights ``1/z``.
+        ε of ``ln(ε + |v|)``; 0 gives AROM's exact weights ``1/z``. In a hard-margin run it
+        applies to the weights on ``X / data_scale_`` (scale-free).
     prune_tol : float, default=1e-6
         Relative threshold below which a scale factor is zero (and the feature removed).
     slack_penalty : {"hinge", "l0"}, default="hinge"
         ``"l0"`` (with ``C=None``): augment the data with slack coordinates so AROM minimises
         the number of features plus training errors.
     slack_scale : float, default=1.0
-        The ``c`` of the slack coordinates in the ``"l0"`` form.
+        The ``c`` of the slack coordinates in the ``"l0"`` form, in the units of X.
     refit_C : float, default=1.0
         ``C`` of the soft-margin linear SVM retrained on the selected features when
-        ``n_features_to_select`` is given.
+        ``n_features_to_select`` is given. It has units (``C/c²`` on ``cX`` is the same
+        machine); a ``ScaleError`` names the value to pass when ``refit_C`` times the
+        squared RMS entry of the selected columns exceeds what the solvers resolve (1e9).
     solver : str, list of str or None, default=None
         cvxpy solver name (or fallback list) for every solve; None: HiGHS for LPs, Clarabel
         for QPs.
@@ -205,6 +210,9 @@ class AROM(_BinaryZeroNorm):
     stop_reason_ : {"converged", "max_iter", "budget"}
     backend_ : {"cvxpy", "highs", "libsvm", "ipm"}
         What solved the steps.
+    data_scale_ : float
+        The run was solved on ``X / data_scale_`` (the root-mean-square entry of X for the
+        hard margin without ``extra_constraints``; 1.0 otherwise), weights mapped back.
     required_features_ : ndarray of int
         With a budget and ``extra_constraints``: features kept because the constraints
         require them although the budget's ranking left them out (a warning says so); the
@@ -419,7 +427,9 @@ class FSV(_BinaryZeroNorm):
     Parameters
     ----------
     alpha : float, default=5.0
-        α of the concave penalty.
+        α of the concave penalty. With ``C=None`` it applies to the weights on
+        ``X / data_scale_`` (the selection does not depend on the units of X); with ``C``, to
+        the weights on X as given.
     n_features_to_select : int, float or None, default=None
         Exact number of features to keep (an integer or a fraction in ``(0, 1]``; same
         procedure and refit as :class:`AROM`). None: the support the run converges to and
@@ -446,7 +456,7 @@ class FSV(_BinaryZeroNorm):
     Attributes
     ----------
     coef_, intercept_, support_, classes_, history_, n_iter_, stop_reason_, backend_
-    required_features_
+    required_features_, data_scale_
         As in :class:`AROM`.
 
     References
