@@ -60,6 +60,7 @@ BINARY = {
     "l1-AROM (cvxpy)": lambda **kw: AROM("l1", backend="cvxpy", **kw),
     "l2-AROM (libsvm)": lambda **kw: AROM("l2", **kw),
     "l2-AROM (cvxpy)": lambda **kw: AROM("l2", backend="cvxpy", **kw),
+    "l2-AROM (interior point)": lambda **kw: AROM("l2", backend="ipm", **kw),
     "FSV (HiGHS)": lambda **kw: FSV(**kw),
 }
 MULTICLASS = {
