@@ -45,6 +45,14 @@ class ParameterError(InputError, InvalidParameterError):
     """
 
 
+class ContractError(InputError):
+    """An object handed to the driver lacks a member of the protocol it needs.
+
+    Raised by :func:`~zeronorm_opt.formulations.contract.check_linearisable`; the message names
+    every missing member (``set_weights``, ``magnitudes``, ``base_objective_value``...).
+    """
+
+
 class ScaleError(InputError):
     """The data's scale is outside what a hard-margin problem solved as stated can represent.
 
@@ -66,14 +74,6 @@ class ScaleError(InputError):
     ... except ScaleError as exc:
     ...     print(str(exc).split(", outside")[0])
     X's root-mean-square entry is 1.1e+08
-    """
-
-
-class ContractError(InputError):
-    """An object handed to the driver lacks a member of the protocol it needs.
-
-    Raised by :func:`~zeronorm_opt.formulations.contract.check_linearisable`; the message names
-    every missing member (``set_weights``, ``magnitudes``, ``base_objective_value``...).
     """
 
 

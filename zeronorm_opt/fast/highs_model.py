@@ -51,12 +51,11 @@ import highspy
 import numpy as np
 import scipy.sparse as sp
 
-from .. import solvers  # noqa: F401  (importing it constructs the first Highs object silently)
+from .. import scaling, solvers  # noqa: F401  (importing solvers constructs the first Highs object silently)
 from .._validation import check_binary_labels, check_finite_matrix, check_positive
 from ..exceptions import InputError, NotSeparableError, SolverError
 from ..formulations.base import check_weights
 from ..formulations.binary import HARD_MARGIN_HINT
-from ..scaling import check_solvable_scale
 from ..solvers import SolveInfo
 
 __all__ = ["HighsStepResult", "SplitMarginLP"]
@@ -210,7 +209,7 @@ class SplitMarginLP:
         self.n_coef = n + (m if self.slack_scale is not None else 0)
         self.penalty_scale = float(penalty_scale)
         if slack_costs is None:  # the hard margin, solved as stated
-            check_solvable_scale(self.X)
+            scaling.check_solvable_scale(self.X)
             self.slack_costs = None
         else:
             costs = np.broadcast_to(np.asarray(slack_costs, dtype=float), (m,)).copy()
