@@ -19,6 +19,7 @@ from zeronorm_opt import AROM, FSV, MulticlassAROM, ScaleError, successive_linea
 from zeronorm_opt.datasets import make_weston_linear
 from zeronorm_opt.fast.highs_lp import fsv_highs, l1_arom_highs
 from zeronorm_opt.formulations import (
+    ExactMulticlassZeroNormFormulation,
     ExactZeroNormFormulation,
     FSVFormulation,
     MarginFormulation,
@@ -211,18 +212,33 @@ def test_multiclass_formulation_solved_as_stated(three_classes):
     _check_same_or_scale_error(select, *three_classes)
 
 
-def test_exact_milp_same_support_or_scale_error():
-    """The big-M MILP (M relative to the l1 relaxation's weights): on X·1e8 HiGHS returned
-    every feature as selected."""
-    X, y = make_weston_linear(16, n_features=8, random_state=1)
+@pytest.mark.parametrize("multiclass", [False, True])
+def test_exact_milp_selects_the_same_features_at_every_scale(three_classes, multiclass):
+    """The big-M MILP is solved on X / RMS(X) (M relative to the l1 relaxation's weights): on
+    X·1e8 as given, HiGHS returned every feature as selected."""
+    if multiclass:
+        X, y = three_classes[0][:18, :6], three_classes[1][:18]
+        make = ExactMulticlassZeroNormFormulation
+    else:
+        X, y = make_weston_linear(16, n_features=8, random_state=1)
+        make = ExactZeroNormFormulation
 
-    def select(X, y):
-        f = ExactZeroNormFormulation(X, y)
-        f.solve()
-        return np.flatnonzero(f.support()).tolist()
+    def fit(X):
+        f = make(X, y)
+        info = f.solve()
+        return f, info
 
-    raised = _check_same_or_scale_error(select, X, y)
-    assert 1e8 in raised and 1.0 not in raised
+    reference, ref_info = fit(X)
+    for c in FACTORS:
+        f, info = fit(X * c)
+        assert f.support().tolist() == reference.support().tolist(), f"factor {c:g}"
+        assert info.value == pytest.approx(ref_info.value)
+        w, _ = f.solution()
+        if multiclass:
+            assert f.predict_codes().tolist() == reference.predict_codes().tolist()
+        # the weights, M and the bound on them are in the units of X
+        assert np.max(np.abs(w)) <= info.big_m * (1 + 1e-9)
+        assert info.big_m * c == pytest.approx(ref_info.big_m, rel=1e-6)
 
 
 def test_colon_in_other_units_keeps_the_same_genes(colon_log_standardised):

@@ -19,6 +19,9 @@ The package's answer has two parts:
   solved unchanged. Dividing by ``s`` rather than making each tolerance relative keeps one
   mechanism for every path (HiGHS, libsvm, the interior-point method, cvxpy) and for the
   solver options a user passes;
+* the exact MILP (:class:`~zeronorm_opt.formulations.ExactZeroNormFormulation` and its
+  multiclass form), whose objective has no units, states itself on ``X / s`` with weights
+  ``s·w`` and reports ``w``, ``M`` and the user's constraints in the units of ``X``;
 * a hard-margin formulation or fast path a user calls directly solves the problem as stated,
   on ``X``. Outside :data:`SOLVABLE_SCALES` it raises a :class:`~zeronorm_opt.ScaleError`
   that says to standardise, rather than return another support.
@@ -48,7 +51,7 @@ __all__ = [
 #: The root-mean-square entries of X for which the package's solvers return the selection of
 #: a hard-margin problem solved as stated (measured on make_weston_linear(30, n_features=20),
 #: factors 1e-8 … 1e8: the l2 step in Clarabel failed at 1e-5 and selected other features
-#: from 1e5; the l1 step in HiGHS from 1e6 and below 1e-7; the exact MILP from 1e7).
+#: from 1e5; the l1 step in HiGHS from 1e6 and below 1e-7).
 SOLVABLE_SCALES = (1e-3, 1e4)
 
 
