@@ -26,6 +26,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "foundation": (
         "exceptions",
         "_validation",
+        "scaling",
         "_threads",
         "surrogates",
         "kernels",

@@ -43,6 +43,7 @@ _HOMES = {
     "PowerSurrogate": ".surrogates",
     "R2W2": ".estimators.r2w2",
     "RemovedCoefficientsRequiredError": ".exceptions",
+    "ScaleError": ".exceptions",
     "SVMRFE": ".estimators.baselines",
     "SolverError": ".exceptions",
     "SolverInaccurateError": ".exceptions",

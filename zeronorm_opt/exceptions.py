@@ -63,6 +63,30 @@ class ContractError(InputError):
     """
 
 
+class ScaleError(InputError):
+    """The data's scale is outside what a hard-margin problem solved as stated can represent.
+
+    A hard-margin problem is invariant under ``X → cX`` (its weights become ``w/c``), but a
+    solver's absolute tolerances are not: far from unit scale the solve returns another
+    support or fails. The estimators solve on ``X`` divided by its root-mean-square entry and
+    never raise this; a formulation or fast path called directly on ``X`` does, outside
+    :data:`zeronorm_opt.scaling.SOLVABLE_SCALES`. The message gives the scale and says to
+    standardise.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from zeronorm_opt import ScaleError
+    >>> from zeronorm_opt.formulations import MarginFormulation
+    >>> X, y = np.array([[2.0, 0.1], [-1.0, 0.2]]) * 1e8, [1, -1]
+    >>> try:
+    ...     MarginFormulation(X, y)
+    ... except ScaleError as exc:
+    ...     print(str(exc).split(", outside")[0])
+    X's root-mean-square entry is 1.1e+08
+    """
+
+
 class SolverError(ZeroNormError, RuntimeError):
     """A convex solver did not return an optimal solution.
 

@@ -21,6 +21,7 @@ from ..formulations.multiclass import (
     OneVsRestFormulation,
     WestonWatkinsFormulation,
 )
+from ..scaling import data_scale, unit_scale_C
 from ..surrogates import LogSurrogate
 from .selector import _COMMON_CONSTRAINTS, ZeroNormSelector
 
@@ -71,15 +72,20 @@ def fit_final_machine(
         return W, b
     X = np.asarray(X, dtype=float)
     support = np.ones(X.shape[1], dtype=bool) if support is None else np.asarray(support, bool)
+    # C has units: the same machine on the selected columns divided by their RMS s, with
+    # C·s² (W = W_s / s), as the binary refit (zeronorm_opt.scaling).
+    s = data_scale(X[:, support]) if support.any() else 1.0
+    C = unit_scale_C(C, s)
     if scheme == "ww":
-        f = WestonWatkinsFormulation(X, codes, penalty="l2", C=C)
+        f = WestonWatkinsFormulation(X / s, codes, penalty="l2", C=C)
         f.set_active(support)
         f.solve(solver, solver_options)
     else:
-        f = OneVsRestLibsvm(X, codes, C=C)
+        f = OneVsRestLibsvm(X / s, codes, C=C)
         f.set_active(support)
         f.solve()
-    return f.solution()
+    W, b = f.solution()
+    return W / s, b
 
 
 class MulticlassAROM(ZeroNormSelector):
@@ -105,8 +111,10 @@ class MulticlassAROM(ZeroNormSelector):
         iterate before the support has at most this many features, and its features of
         largest group magnitude. None: the support the iteration converges to.
     C : float or None, default=None
-        None: hard margin (the data must be separable under the scheme's constraints). A
-        positive number: slacks ``ξ_ik`` with penalty ``C Σ ξ`` in every step.
+        None: hard margin (the data must be separable under the scheme's constraints; the
+        selection does not depend on the units of X: the run is solved on
+        ``X / data_scale_``). A positive number: slacks ``ξ_ik`` with penalty ``C Σ ξ`` in
+        every step; ``C`` then has units and X is used as given.
     surrogate : object with ``value`` and ``derivative``, default=None
         None: ``LogSurrogate(eps=epsilon)``; another concave penalty runs the same steps.
     estimator : estimator or None, default=None
@@ -126,7 +134,10 @@ class MulticlassAROM(ZeroNormSelector):
         budget and ``extra_constraints``, a support that keeps the features they require;
         these weights restricted to it need not satisfy the constraints — the refit does).
     refit_C : float or None, default=None
-        ``C`` of the final machine; None: ``C`` if given, else 1.0.
+        ``C`` of the final machine; None: ``C`` if given, else 1.0. It has units (``C/c²``
+        on ``cX`` is the same machine): a ``ScaleError`` names the value to pass when it
+        times the squared RMS entry of the selected columns exceeds what the solvers
+        resolve (1e9).
     solver : str, list of str or None, default=None
         cvxpy solver (or fallback list) of every step and of the final Weston–Watkins QP;
         None: HiGHS for LPs, Clarabel for QPs.
@@ -167,6 +178,9 @@ class MulticlassAROM(ZeroNormSelector):
     n_iter_ : int
     stop_reason_ : {"converged", "max_iter", "budget"}
     backend_ : {"cvxpy", "libsvm"}
+    data_scale_ : float
+        The run was solved on ``X / data_scale_`` (the root-mean-square entry of X for the
+        hard margin without ``extra_constraints``; 1.0 otherwise), weights mapped back.
     required_features_ : ndarray of int
         With a budget and ``extra_constraints``: features kept because the constraints
         require them although the budget's ranking left them out (a warning says so); the
@@ -303,6 +317,10 @@ class MulticlassAROM(ZeroNormSelector):
         if self.backend == "auto" and serves and not wants_formulation and not sp.issparse(X):
             return "libsvm"
         return "cvxpy"
+
+    def _scale_free(self) -> bool:
+        # As the binary AROM: the hard margin without user constraints (C has units).
+        return self.C is None and self.extra_constraints is None
 
     def _make_formulation(self, X, y):
         if self.backend_ == "libsvm":

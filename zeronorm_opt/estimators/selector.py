@@ -34,6 +34,7 @@ from .._validation import (
 from ..driver import successive_linearisation
 from ..formulations import FSVFormulation, MarginFormulation
 from ..formulations.multiclass import _MulticlassMargin
+from ..scaling import data_scale
 from ..surrogates import LogSurrogate
 from ._budget import budget_ranking, refit_keeping_required, resolve_budget
 from ._params import PackageParameterErrors
@@ -157,6 +158,11 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
     stop_reason_ : {"converged", "max_iter", "budget"}
     backend_ : str
         What solved the steps (``"cvxpy"`` for a user formulation).
+    data_scale_ : float
+        The run was solved on ``X / data_scale_`` and its weights (``coef_``, the
+        coefficients of ``history_``) mapped back to the units of X: the root-mean-square entry
+        of X for a scale-free (hard-margin) configuration, so that its selection does not
+        depend on the units of X; 1.0 otherwise (always for a user formulation).
     required_features_ : ndarray of int
         With a budget and ``extra_constraints``: features kept because the constraints
         require them although the budget's ranking left them out (a warning says so); the
@@ -260,6 +266,16 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
     def _choose_backend(self, X) -> str:
         """What solves the steps; the one place where a fast path is chosen."""
         return "cvxpy"
+
+    def _scale_free(self) -> bool:
+        """Whether the run's problem is invariant under ``X → cX`` (a hard margin, no user
+        constraint): it is then solved on ``X / data_scale(X)`` (:mod:`zeronorm_opt.scaling`).
+        A user formulation is solved as given: its terms may have units."""
+        return False
+
+    def _run_scale(self, X) -> float:
+        """``s`` of the run on ``X / s``: the RMS entry of X when :meth:`_scale_free`, else 1."""
+        return data_scale(X) if self._scale_free() else 1.0
 
     def _check_params(self, X) -> None:
         """Checks that involve several parameters (after ``_parameter_constraints``)."""
@@ -395,7 +411,17 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
         budget = resolve_budget(self.n_features_to_select, X.shape[1])
         self.backend_ = self._choose_backend(X)
         self._check_sparse_backend(X)
-        result, last = self._run_path(X, y_fit, budget)
+        # A hard-margin selection does not depend on the units of X, but the solvers'
+        # tolerances are absolute: solve at unit scale and map the weights back
+        # (zeronorm_opt.scaling says why this rather than a relative version of each tolerance).
+        self.data_scale_ = self._run_scale(X)
+        scale = self.data_scale_
+        result, last = self._run_path(X if scale == 1.0 else X / scale, y_fit, budget)
+        if scale != 1.0:
+            result.coef = result.coef / scale
+            for record in result.history:
+                record.coef = record.coef / scale
+            last = (np.asarray(last[0]) / scale, last[1])
         self.history_ = result.history
         self.n_iter_ = result.n_iter
         self.stop_reason_ = result.stop_reason
@@ -412,6 +438,7 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
         X, y_fit, y = self._validate_training_data(X, y)
         self.backend_ = self._choose_backend(X)
         self._check_sparse_backend(X)
+        self.data_scale_ = self._run_scale(X)
         self.support_ = np.asarray(support, dtype=bool)
         self._fit_final(X, y_fit, y, int(self.support_.sum()), None, cache)
         return self

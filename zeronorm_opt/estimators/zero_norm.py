@@ -21,6 +21,7 @@ from ..fast.svm_dual import l2_arom_dual_path
 from ..fast.svm_primal_ipm import IPM_MIN_EXAMPLES_PER_FEATURE
 from ..formulations import FSVFormulation, MarginFormulation
 from ..formulations.binary import check_slack_penalty
+from ..scaling import data_scale, unit_scale_C
 from ..surrogates import ExpSurrogate, LogSurrogate
 from .selector import _COMMON_CONSTRAINTS, ZeroNormSelector
 
@@ -53,6 +54,12 @@ class _BinaryZeroNorm(ZeroNormSelector):
             )
         return X, np.where(y == self.classes_[1], 1.0, -1.0), y
 
+    def _scale_free(self) -> bool:
+        # The hard margin (with AROM's l0 slacks too: a hard margin on the augmented data) is
+        # invariant under X → cX, w → w/c; a soft margin's C has units, and user constraints
+        # are stated in the units of X: those are solved as given.
+        return self.C is None and self.extra_constraints is None
+
     def _wants_formulation(self) -> bool:
         """Whether the options ask for the declarative formulation.
 
@@ -79,10 +86,16 @@ class _BinaryZeroNorm(ZeroNormSelector):
             columns = X[:, support]
             if sp.issparse(columns):  # r columns: small, and the QP's matrix anyway
                 columns = columns.toarray()
-            f = MarginFormulation(columns, y_fit, penalty="l2", C=self.refit_C)
+            # refit_C has units (zeronorm_opt.scaling): the same QP is solved on the columns
+            # divided by their RMS s with C·s² (w = w_s / s), a ScaleError when C·s² is beyond
+            # the solvers (X·1e8 with refit_C=1: C = 1e16, where Clarabel failed).
+            s = data_scale(columns)
+            C = unit_scale_C(self.refit_C, s)
+            f = MarginFormulation(columns / s, y_fit, penalty="l2", C=C)
             f.solve(self.solver, self.solver_options)
             coef = np.zeros(X.shape[1])
             coef[support], b = f.solution()
+            coef[support] /= s
             return coef, b
         # The user's constraints index every feature (f.v[j]): the full formulation, compiled
         # once per training set and re-solved with another active mask; the features the
@@ -117,8 +130,10 @@ class AROM(_BinaryZeroNorm):
         largest scale factors and retrains a linear SVM (``refit_C``) on them with the
         original scaling. None: keep the support AROM converges to and its last iterate.
     C : float or None, default=None
-        None: hard margin (the data must be linearly separable). A positive number: hinge
-        slacks with penalty ``C Σ ξ_i`` in every LP/QP.
+        None: hard margin (the data must be linearly separable; its selection does not depend
+        on the units of X: the run is solved on ``X / data_scale_``). A positive number: hinge
+        slacks with penalty ``C Σ ξ_i`` in every LP/QP; ``C`` then has units (on ``cX`` the
+        l2 step is the step on X with ``C c²``) and X is used as given.
     surrogate : object with ``value`` and ``derivative``, default=None
         The concave penalty; None: ``LogSurrogate(eps=epsilon)`` (AROM). Another surrogate
         (e.g. ``PowerSurrogate``) runs the same steps with its weights; pass ``epsilon``
@@ -132,17 +147,20 @@ class AROM(_BinaryZeroNorm):
     tol : float, default=1e-5
         Convergence tolerance on the normalised scale factors.
     epsilon : float, default=0.0
-        ε of ``ln(ε + |v|)``; 0 gives AROM's exact weights ``1/z``.
+        ε of ``ln(ε + |v|)``; 0 gives AROM's exact weights ``1/z``. In a hard-margin run it
+        applies to the weights on ``X / data_scale_`` (scale-free).
     prune_tol : float, default=1e-6
         Relative threshold below which a scale factor is zero (and the feature removed).
     slack_penalty : {"hinge", "l0"}, default="hinge"
         ``"l0"`` (with ``C=None``): augment the data with slack coordinates so AROM minimises
         the number of features plus training errors.
     slack_scale : float, default=1.0
-        The ``c`` of the slack coordinates in the ``"l0"`` form.
+        The ``c`` of the slack coordinates in the ``"l0"`` form, in the units of X.
     refit_C : float, default=1.0
         ``C`` of the soft-margin linear SVM retrained on the selected features when
-        ``n_features_to_select`` is given.
+        ``n_features_to_select`` is given. It has units (``C/c²`` on ``cX`` is the same
+        machine); a ``ScaleError`` names the value to pass when ``refit_C`` times the
+        squared RMS entry of the selected columns exceeds what the solvers resolve (1e9).
     solver : str, list of str or None, default=None
         cvxpy solver name (or fallback list) for every solve; None: HiGHS for LPs, Clarabel
         for QPs.
@@ -192,6 +210,9 @@ class AROM(_BinaryZeroNorm):
     stop_reason_ : {"converged", "max_iter", "budget"}
     backend_ : {"cvxpy", "highs", "libsvm", "ipm"}
         What solved the steps.
+    data_scale_ : float
+        The run was solved on ``X / data_scale_`` (the root-mean-square entry of X for the
+        hard margin without ``extra_constraints``; 1.0 otherwise), weights mapped back.
     required_features_ : ndarray of int
         With a budget and ``extra_constraints``: features kept because the constraints
         require them although the budget's ranking left them out (a warning says so); the
@@ -287,8 +308,13 @@ class AROM(_BinaryZeroNorm):
             penalty=self.penalty,
             C=self.C,
             slack_penalty=self.slack_penalty,
-            slack_scale=self.slack_scale,
+            slack_scale=self._run_slack_scale(),
         )
+
+    def _run_slack_scale(self) -> float:
+        """The ``c`` of the slack coordinates ``c·δ_i``, in the units of the run's data
+        (``X / data_scale_``): slack_scale is in the units of X."""
+        return self.slack_scale / self.data_scale_
 
     def _surrogate(self):
         return LogSurrogate(eps=self.epsilon) if self.surrogate is None else self.surrogate
@@ -371,7 +397,7 @@ class AROM(_BinaryZeroNorm):
                 prune_tol=self.prune_tol,
                 n_features_to_select=budget,
                 slack_penalty=self.slack_penalty,
-                slack_scale=self.slack_scale,
+                slack_scale=self._run_slack_scale(),
             )
             return result, (v, b)
         if self.backend_ not in ("libsvm", "ipm"):
@@ -380,7 +406,7 @@ class AROM(_BinaryZeroNorm):
             X,
             y_fit,
             self.C,
-            slack_scale=self.slack_scale if self.slack_penalty == "l0" else None,
+            slack_scale=self._run_slack_scale() if self.slack_penalty == "l0" else None,
             max_iter=self.max_iter,
             tol=self.tol,
             prune_tol=self.prune_tol,
@@ -401,7 +427,9 @@ class FSV(_BinaryZeroNorm):
     Parameters
     ----------
     alpha : float, default=5.0
-        α of the concave penalty.
+        α of the concave penalty. With ``C=None`` it applies to the weights on
+        ``X / data_scale_`` (the selection does not depend on the units of X); with ``C``, to
+        the weights on X as given.
     n_features_to_select : int, float or None, default=None
         Exact number of features to keep (an integer or a fraction in ``(0, 1]``; same
         procedure and refit as :class:`AROM`). None: the support the run converges to and
@@ -428,7 +456,7 @@ class FSV(_BinaryZeroNorm):
     Attributes
     ----------
     coef_, intercept_, support_, classes_, history_, n_iter_, stop_reason_, backend_
-    required_features_
+    required_features_, data_scale_
         As in :class:`AROM`.
 
     References

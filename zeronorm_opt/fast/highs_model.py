@@ -51,7 +51,7 @@ import highspy
 import numpy as np
 import scipy.sparse as sp
 
-from .. import solvers  # noqa: F401  (importing it constructs the first Highs object silently)
+from .. import scaling, solvers  # noqa: F401  (importing solvers constructs the first Highs object silently)
 from .._validation import check_binary_labels, check_finite_matrix, check_positive
 from ..exceptions import InputError, NotSeparableError, SolverError
 from ..formulations.binary import HARD_MARGIN_HINT
@@ -208,7 +208,8 @@ class SplitMarginLP:
         )
         self.n_coef = n + (m if self.slack_scale is not None else 0)
         self.penalty_scale = float(penalty_scale)
-        if slack_costs is None:
+        if slack_costs is None:  # the hard margin, solved as stated
+            scaling.check_solvable_scale(self.X)
             self.slack_costs = None
         else:
             costs = np.broadcast_to(np.asarray(slack_costs, dtype=float), (m,)).copy()

@@ -14,6 +14,7 @@ import numpy as np
 from .._validation import check_positive
 from ..exceptions import InfeasibleError, InputError
 from ..formulations.multiclass import MULTICLASS_HARD_MARGIN_HINT, OneVsRestFormulation
+from ..scaling import data_scale
 from ..solvers import SolveInfo
 
 # libsvm is a soft-margin solver: the hard margin is approximated by this one box bound (after
@@ -125,7 +126,8 @@ class OneVsRestLibsvm(OneVsRestFormulation):
         from sklearn.exceptions import ConvergenceWarning
         from sklearn.svm import SVC
 
-        box = LIBSVM_HARD_MARGIN_C if self.C is None else self.C
+        # The hard margin's multipliers grow as 1/scale² (see LIBSVM_HARD_MARGIN_C).
+        box = LIBSVM_HARD_MARGIN_C / data_scale(self.X) ** 2 if self.C is None else self.C
         precomputed = Xz.shape[1] > Xz.shape[0]
         data = Xz @ Xz.T if precomputed else Xz  # one Gram matrix shared by the Q SVMs
         W = np.zeros((self.n_classes, Xz.shape[1]))

@@ -22,6 +22,7 @@ from ..exceptions import InfeasibleError, InputError
 from ..formulations.binary import HARD_MARGIN_HINT
 from ..formulations.penalty import check_weights
 from ..formulations.svm_dual import RescaledSVMDual
+from ..scaling import data_scale
 
 __all__ = ["RescaledSVMStep", "check_separable", "is_separable"]
 
@@ -48,7 +49,9 @@ def is_separable(X: np.ndarray, y: np.ndarray) -> bool:
     False
     """
     m, n = X.shape
-    design = np.hstack([X, np.ones((m, 1))])
+    # Separability does not depend on the units of X ((w, b) separates X/s iff (w/s, b)
+    # separates X): decide it at unit scale, where HiGHS's absolute tolerances are meant.
+    design = np.hstack([X / data_scale(X), np.ones((m, 1))])
     if n + 1 >= m and np.linalg.matrix_rank(design) == m:
         return True
     # Variables (w, b), no objective: −y_i (x_i, 1)·(w, b) ≤ −1.

@@ -20,6 +20,7 @@ from .._threads import blas_controller, blas_threads
 from ..driver import MAX_WEIGHT_RATIO, successive_linearisation
 from ..exceptions import InputError
 from ..formulations.svm_dual import RescaledSVMDual
+from ..scaling import data_scale
 from ..solvers import SolveInfo
 from ..surrogates import LogSurrogate
 from .rescaled_step import RescaledSVMStep
@@ -35,7 +36,8 @@ __all__ = [
 ]
 
 
-#: libsvm is a soft-margin solver: the hard margin is approximated by this box bound, and a
+#: libsvm is a soft-margin solver: the hard margin is approximated by this box bound (for data
+#: whose root-mean-square entry is 1; divided by that scale squared otherwise), and a
 #: multiplier reaching it means the data are not separable.
 LIBSVM_HARD_MARGIN_C = 1e7
 
@@ -116,6 +118,9 @@ class LibsvmRescaledDual(RescaledSVMStep):
                 "kernel='precomputed' (or 'auto') with slack_scale."
             )
         super().__init__(X, y, C, slack_scale)
+        # The box standing for the hard margin bounds the multipliers, which grow as 1/scale²
+        # with the data (w = Σ α_i y_i x_i has the units of 1/X): relative to X's scale.
+        self._hard_margin_box = LIBSVM_HARD_MARGIN_C / data_scale(self.X) ** 2
         if kernel == "auto":
             m = self.X.shape[0]
             gram_fits = 8 * m * m <= GRAM_MAX_BYTES
@@ -130,7 +135,7 @@ class LibsvmRescaledDual(RescaledSVMStep):
         features = np.flatnonzero(self._scales[:n] > 0)
         scaled = self.X[:, features] * self._scales[features]  # only the active columns
         zu = self._scales[n:]
-        box = LIBSVM_HARD_MARGIN_C if self.C is None else self.C
+        box = self._hard_margin_box if self.C is None else self.C
         form = self.kernel if features.size else "precomputed"  # libsvm needs ≥ 1 column
         if form == "precomputed":
             data = scaled @ scaled.T

@@ -28,6 +28,7 @@ from scipy.linalg.blas import dsyrk, ssyrk
 from .._threads import blas_controller, blas_threads, threads_if_idle
 from ..exceptions import NotSeparableError, SolverError
 from ..formulations.binary import HARD_MARGIN_HINT
+from ..scaling import check_solvable_scale
 from ..solvers import SolveInfo
 from .rescaled_step import _GATHER_COLUMNS_BELOW, RescaledSVMStep
 
@@ -862,6 +863,10 @@ class IpmRescaledSVM(RescaledSVMStep):
         blas_threads: int | None = None,
     ) -> None:
         super().__init__(X, y, C)
+        if self.C is None:
+            # The hard margin's multipliers grow as 1/scale²: its starting point and divergence
+            # test are in units of the standardised data.
+            check_solvable_scale(self.X)
         self.tol, self.max_iter, self.blas_threads = tol, max_iter, blas_threads
         self._solved = False
         self._col_abs_max = None

@@ -21,6 +21,7 @@ import numpy as np
 
 from .._validation import check_binary_labels, check_finite_matrix, check_positive
 from ..exceptions import InputError
+from ..scaling import check_solvable_scale
 from .base import Formulation, ReweightedFormulation
 from .penalty import check_weights
 
@@ -113,6 +114,8 @@ class MarginFormulation(ReweightedFormulation):
         self.penalty = penalty
         self.C = check_positive(C, "C", allow_none=True)
         check_slack_penalty(slack_penalty, self.C)
+        if self.C is None:  # solved as stated: a ScaleError far from unit scale
+            check_solvable_scale(self.X)
         self.slack_penalty = slack_penalty
         self.slack_scale = check_positive(slack_scale, "slack_scale")
         augmented = slack_penalty == "l0"
@@ -206,6 +209,8 @@ class RescaledMarginFormulation(Formulation):
             raise InputError(f"penalty must be 'l1' or 'l2'; got {penalty!r}.")
         self.penalty = penalty
         self.C = check_positive(C, "C", allow_none=True)
+        if self.C is None:
+            check_solvable_scale(self.X)
         self.w = cp.Variable(n, name="w")
         self.b = cp.Variable(name="b")
         self.z = cp.Parameter(n, nonneg=True, name="z", value=np.ones(n))

@@ -29,6 +29,12 @@ weights) also doubles ``M`` before the :class:`~zeronorm_opt.InfeasibleError` is
 ``M`` used is reported in :class:`ExactSolveInfo`. This check is the standard safeguard, not a
 proof: a sparser support whose weights all exceed ``M`` would not make the bound active. The
 tests compare the result with an enumeration of all supports.
+
+**Units.** The objective ``Σ_j s_j [+ C Σ ξ_i]`` has no units (the margins do not change under
+``X → cX``, ``w → w/c``), so the MILP, and the l1 relaxation that sets ``M``, are stated on
+``X / unit`` (``unit``: the root-mean-square entry of X) with the weights ``w·unit``
+(``variables["w"]``) and the same support at every scale; ``w`` (an expression, what user
+constraints use), :meth:`solution`, ``big_m`` and the reported ``M`` are in the units of X.
 """
 
 from __future__ import annotations
@@ -47,6 +53,7 @@ from .._validation import (
     check_positive,
 )
 from ..exceptions import InfeasibleError, InputError, SolverError
+from ..scaling import data_scale
 from ..solvers import SolveInfo, installed_solvers, solve_problem
 from .base import Formulation
 from .multiclass import encode_labels
@@ -155,6 +162,13 @@ class _ExactZeroNorm(Formulation):
         if self.max_features is not None and C is None:
             C = 1.0  # the budget form minimises the hinge loss: it needs slacks
         self.C = C
+        # The MILP is stated on X / unit (unit: the RMS entry of X, set from self.X, which the
+        # subclass has set) with weights w·unit: the objective Σ s_j + C Σ ξ has no units (the
+        # margins are the same), M is relative to the l1 relaxation's weights, and HiGHS's
+        # absolute tolerances then mean the same at any scale (as given, X·1e7 came back with
+        # every feature selected). Weights, M and user constraints on f.w stay in X's units.
+        self.unit = data_scale(self.X)
+        self._X_unit = self.X if self.unit == 1.0 else self.X / self.unit
         self.ridge = check_positive(ridge, "ridge", allow_none=True)
         self.big_m_factor = check_positive(big_m_factor, "big_m_factor")
         self.user_big_m = check_positive(big_m, "big_m", allow_none=True)
@@ -191,8 +205,8 @@ class _ExactZeroNorm(Formulation):
         terms = [] if self.max_features is not None else [cp.sum(self.s)]
         if self.xi is not None:
             terms.append(self.C * cp.sum(self.xi))
-        if self.ridge is not None:
-            terms.append(self.ridge * cp.sum_squares(self._weights()))
+        if self.ridge is not None:  # ρ‖w‖² with w = weights / unit
+            terms.append(self.ridge / self.unit**2 * cp.sum_squares(self._weights()))
         return terms
 
     def _base_constraints(self):
@@ -216,7 +230,7 @@ class _ExactZeroNorm(Formulation):
         """``M`` before any doubling: ``big_m`` if given, else ``big_m_factor`` times the
         largest weight of the l1 relaxation (1 if that is zero)."""
         if self.user_big_m is not None:
-            return self.user_big_m
+            return self.user_big_m * self.unit  # on the weights of X / unit
         lp, weights = self.l1_relaxation()
         solve_problem(lp, solver, solver_options, infeasible_hint=_EXACT_HINT)
         top = float(np.max(np.abs(weights.value)))
@@ -314,7 +328,7 @@ class _ExactZeroNorm(Formulation):
                 break
             if doublings >= max_doublings:
                 warnings.warn(
-                    f"a weight still sits at the bound M = {self.big_m.value:g} after "
+                    f"a weight still sits at the bound M = {self.big_m.value / self.unit:g} after "
                     f"{doublings} doublings: the solution may not be the sparsest. Pass a "
                     "larger big_m= or max_doublings=.",
                     RuntimeWarning,
@@ -345,7 +359,7 @@ class _ExactZeroNorm(Formulation):
             bound=float(bound),
             gap=float((value - bound) / max(abs(value), 1.0)),
             proven_optimal=proven,
-            big_m=float(self.big_m.value),
+            big_m=float(self.big_m.value / self.unit),
             big_m_doublings=doublings,
             n_selected=int(self.support().sum()),
         )
@@ -505,28 +519,30 @@ class ExactZeroNormFormulation(_ExactZeroNorm):
         _, self.y = check_binary_labels(y, self.X.shape[0])
         m, n = self.X.shape
         self._init_exact(n, C, max_features, big_m, big_m_factor, ridge)
-        self.w = cp.Variable(n, name="w")
+        #: The solver's weights, on X / unit; ``w`` (in X's units) is what constraints use.
+        self.w_unit = cp.Variable(n, name="w")
+        self.w = self.w_unit if self.unit == 1.0 else self.w_unit / self.unit
         self.b = cp.Variable(name="b")
-        self.variables.update(w=self.w, b=self.b)
+        self.variables.update(w=self.w_unit, b=self.b)
         self._make_slacks()
 
     def _weights(self):
-        return self.w
+        return self.w_unit
 
     def _slack_shape(self):
         return (self.X.shape[0],)
 
     def _margin_constraints(self, weights, b, xi):
-        margins = cp.multiply(self.y, self.X @ weights + b)
+        margins = cp.multiply(self.y, self._X_unit @ weights + b)
         return [margins >= (1.0 if xi is None else 1.0 - xi)]
 
     def _bound_constraints(self):
-        return [self.w <= self.big_m * self.s, -self.big_m * self.s <= self.w]
+        return [self.w_unit <= self.big_m * self.s, -self.big_m * self.s <= self.w_unit]
 
     def solution(self) -> tuple[np.ndarray, float]:
         """``(w, b)`` of the last solve, ``w_j`` set to 0 where ``s_j = 0`` (the solver's
         integrality tolerance lets such weights be ~``1e-6·M``)."""
-        w = np.where(self.support(), np.asarray(self.w.value, dtype=float), 0.0)
+        w = np.where(self.support(), np.asarray(self.w_unit.value, dtype=float) / self.unit, 0.0)
         return w, float(self.b.value)
 
     def _repr_details(self) -> str:
@@ -605,9 +621,11 @@ class ExactMulticlassZeroNormFormulation(_ExactZeroNorm):
         self.classes, self.codes = encode_labels(y, m)
         self.n_classes = Q = int(self.classes.size)
         self._init_exact(n, C, max_features, big_m, big_m_factor, ridge)
-        self.W = cp.Variable((Q, n), name="W")
+        #: The solver's weights, on X / unit; ``W`` (in X's units) is what constraints use.
+        self.W_unit = cp.Variable((Q, n), name="W")
+        self.W = self.W_unit if self.unit == 1.0 else self.W_unit / self.unit
         self.b = cp.Variable(Q, name="b")
-        self.variables.update(W=self.W, b=self.b)
+        self.variables.update(W=self.W_unit, b=self.b)
         if scheme == "weston_watkins":
             others = np.array([k for c in self.codes for k in range(Q) if k != c], dtype=int)
             self.pairs = np.column_stack([np.repeat(np.arange(m), Q - 1), others])
@@ -616,7 +634,7 @@ class ExactMulticlassZeroNormFormulation(_ExactZeroNorm):
         self._make_slacks()
 
     def _weights(self):
-        return self.W
+        return self.W_unit
 
     def _slack_shape(self):
         if self.scheme == "weston_watkins":
@@ -624,7 +642,7 @@ class ExactMulticlassZeroNormFormulation(_ExactZeroNorm):
         return self.Y.shape
 
     def _margin_constraints(self, weights, b, xi):
-        S = self.X @ weights.T + b[None, :]
+        S = self._X_unit @ weights.T + b[None, :]
         if self.scheme == "weston_watkins":
             i, k = self.pairs[:, 0], self.pairs[:, 1]
             margins = S[i, self.codes[i]] - S[i, k]
@@ -634,11 +652,11 @@ class ExactMulticlassZeroNormFormulation(_ExactZeroNorm):
 
     def _bound_constraints(self):
         bound = self.big_m * cp.vstack([self.s] * self.n_classes)
-        return [self.W <= bound, -bound <= self.W]
+        return [self.W_unit <= bound, -bound <= self.W_unit]
 
     def solution(self) -> tuple[np.ndarray, np.ndarray]:
         """``(W, b)`` of the last solve, columns of unselected features set to 0."""
-        W = np.asarray(self.W.value, dtype=float) * self.support()[None, :]
+        W = np.asarray(self.W_unit.value, dtype=float) / self.unit * self.support()[None, :]
         return W, np.asarray(self.b.value, dtype=float)
 
     def predict_codes(self, X=None) -> np.ndarray:

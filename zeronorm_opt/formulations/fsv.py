@@ -14,6 +14,7 @@ import numpy as np
 
 from .._validation import check_binary_labels, check_finite_matrix, check_positive
 from ..exceptions import InputError
+from ..scaling import check_solvable_scale
 from .base import ReweightedFormulation
 from .binary import HARD_MARGIN_HINT
 
@@ -73,6 +74,8 @@ class FSVFormulation(ReweightedFormulation):
             raise InputError("pass either trade_off (λ-variant) or C (hinge penalty), not both.")
         self.trade_off = trade_off
         self.C = check_positive(C, "C", allow_none=True)
+        if trade_off is None and self.C is None:  # hard margin, solved as stated
+            check_solvable_scale(self.X)
         # The scale λ of the trade-off variant multiplies the penalty; the separable and hinge
         # forms have s = 1. w is split as w⁺ − w⁻ with cost c·(w⁺ + w⁻): v = w⁺ + w⁻ is the
         # bound v ≥ |w| of the paper's LP, tight at the solution since c > 0.

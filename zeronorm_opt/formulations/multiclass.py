@@ -29,6 +29,7 @@ import numpy as np
 
 from .._validation import check_finite_matrix, check_positive
 from ..exceptions import InputError
+from ..scaling import check_solvable_scale
 from .base import ReweightedFormulation
 
 #: How the l2 step updates the shared scale: "norm" — z ← z ∘ ‖w_·j‖₂ (majorise–minimise of
@@ -97,6 +98,8 @@ class _MulticlassMargin(ReweightedFormulation):
         self.n_classes = int(self.classes.size)
         self.penalty = penalty
         self.C = check_positive(C, "C", allow_none=True)
+        if self.C is None:  # hard margin, solved as stated
+            check_solvable_scale(self.X)
         # One weight per feature shared by the Q classes: the penalised coefficient j is the
         # column w_{·j} of W (a group), removed from every class at once.
         self._init_penalty(n, group_size=self.n_classes, name="W")
