@@ -23,8 +23,8 @@ import scipy.sparse as sp
 from sklearn.base import _fit_context
 from sklearn.feature_selection import RFE
 from sklearn.svm import SVC
+from sklearn.utils import ClassifierTags
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils._tags import ClassifierTags
 from sklearn.utils.sparsefuncs import csc_median_axis_0, mean_variance_axis
 
 from .._validation import (
