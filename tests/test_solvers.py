@@ -114,3 +114,15 @@ def test_a_user_limit_is_a_solver_inaccurate_error(monkeypatch):
     # ...and a later solver of the list still gets its chance.
     info = solve_problem(_lp(), ["HIGHS", "CLARABEL"])
     assert info.solver == "CLARABEL" and info.attempts[0] == ("HIGHS", cp.USER_LIMIT)
+
+
+def test_a_second_order_cone_constraint_makes_a_conic_problem():
+    # An SOC constraint whose first argument is affine (what vectorised formulations write):
+    # no LP, whatever the cvxpy release's is_qp() says, so no LP-only default solver.
+    x, t = cp.Variable(3), cp.Variable()
+    socp = cp.Problem(cp.Minimize(t), [cp.SOC(t, x - 1), cp.sum(x) <= 1])
+    assert problem_class(socp) == "SOCP"
+    assert solve_problem(socp).value == pytest.approx((4 / 3) ** 0.5, abs=1e-6)
+    lp = cp.Problem(cp.Minimize(cp.sum(x)), [x >= 1, cp.sum(x) == 3, cp.NonNeg(x)])
+    qp = cp.Problem(cp.Minimize(cp.sum_squares(x)), [x >= 1])
+    assert (problem_class(lp), problem_class(qp)) == ("LP", "QP")

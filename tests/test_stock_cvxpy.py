@@ -41,7 +41,10 @@ import numpy as np
 
 RENAMED = {renamed!r}
 for name, helpers in RENAMED.items():
-    original = importlib.import_module(name)
+    try:
+        original = importlib.import_module(name)
+    except ModuleNotFoundError:  # not in this cvxpy release
+        continue
     proxy = types.ModuleType(name)
     proxy.__dict__.update({{k: v for k, v in vars(original).items() if k not in helpers}})
     sys.modules[name] = proxy
