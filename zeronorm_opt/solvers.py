@@ -78,22 +78,9 @@ def _installed_solvers() -> tuple[str, ...]:
     return tuple(cp.installed_solvers())
 
 
-#: The constraints an LP or a QP may have; any other is a cone (second-order, PSD, exponential…).
-_LINEAR_CONSTRAINTS = (
-    cp.constraints.Equality,
-    cp.constraints.Inequality,
-    cp.Zero,
-    cp.NonNeg,
-    cp.NonPos,
-)
-
-
 def problem_class(problem: cp.Problem) -> str:
     """Classify a cvxpy problem as ``"LP"``, ``"QP"`` or ``"SOCP"`` (anything conic)."""
-    # cvxpy 1.6 and 1.7's is_qp() take a second-order cone whose first argument is affine for a
-    # QP constraint; the types are checked here too, for every cvxpy pyproject.toml allows.
-    linear = all(isinstance(c, _LINEAR_CONSTRAINTS) for c in problem.constraints)
-    if linear and problem.is_qp():
+    if problem.is_qp():
         # is_qp() is also true for LPs; an LP has a piecewise-linear objective (norm1, max...).
         return "LP" if problem.objective.expr.is_pwl() else "QP"
     return "SOCP"
@@ -266,9 +253,7 @@ def solve_problem(
             attempts.append((name, "solver_error"))
             last_exc = exc
             continue
-        # Options this solver does not know (cvxpy 1.6 and 1.7 set HiGHS's QP options as
-        # attributes of highspy's HighsOptions: an unknown one is an AttributeError).
-        except (TypeError, ValueError, AttributeError) as exc:
+        except (TypeError, ValueError) as exc:  # options this solver does not know
             attempts.append((name, "rejected solver_options"))
             last_exc = exc
             continue
