@@ -185,11 +185,10 @@ def multiclass(cfg: Config) -> list[Row]:
 
 def _compile_only(form) -> float:
     """Seconds to compile ``form``'s problem for the solver its solve will use, not solving."""
-    from zeronorm_opt.solvers import _cvxpy_solver, default_solver
+    from zeronorm_opt.solvers import default_solver
 
     problem = form.problem
-    solver = _cvxpy_solver(problem, default_solver(problem))
-    return timed(lambda: problem.get_problem_data(solver))[0]
+    return timed(lambda: problem.get_problem_data(default_solver(problem)))[0]
 
 
 def overhead(cfg: Config) -> list[Row]:

@@ -33,7 +33,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "span_bound",
         "datasets",
     ),
-    "solvers": ("solvers", "_highs_cvxpy", "_clarabel_cvxpy", "_param_application"),
+    "solvers": ("solvers",),
     "formulations": ("formulations",),
     "driver": ("driver", "rescaled"),
     "fast paths": ("fast",),

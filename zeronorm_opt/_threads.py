@@ -1,7 +1,9 @@
 """BLAS threads: what the caller allows, and a limit that does not rescan the libraries.
 
 The fast paths run most BLAS calls on one thread (OpenBLAS's threads only spin and wait on a
-busy machine) and give the large ones the caller's threads back when a core is idle. A
+busy machine) and give the large ones the caller's threads back. The counts come from the
+caller (``threadpoolctl.threadpool_limits``, ``OMP_NUM_THREADS``, a joblib worker's limit) and
+never from the machine's load, so a fit takes the same path on a busy and a quiet machine. A
 ``threadpoolctl.threadpool_limits`` or ``threadpool_info`` call scans the loaded libraries
 each time (about 1 ms); one :class:`threadpoolctl.ThreadpoolController` per process, built on
 first use, reads and sets the thread counts without scanning.
@@ -9,12 +11,11 @@ first use, reads and sets the thread counts without scanning.
 
 from __future__ import annotations
 
-import os
 from functools import cache
 
 from threadpoolctl import ThreadpoolController
 
-__all__ = ["blas_controller", "blas_threads", "threads_if_idle"]
+__all__ = ["blas_controller", "blas_threads"]
 
 
 def blas_threads() -> int:
@@ -43,18 +44,6 @@ def blas_threads() -> int:
     # process's controller reads the counts live (a fresh scan of the libraries: ~0.9 ms).
     blas = blas_controller().select(user_api="blas").lib_controllers
     return max((lib.num_threads for lib in blas), default=1)
-
-
-def threads_if_idle(threads: int) -> int:
-    """``threads`` if the machine has an idle core (1-minute load average), else 1."""
-    if threads <= 1:
-        return 1
-    try:
-        load = os.getloadavg()[0]
-    except (AttributeError, OSError):  # no load average on this platform
-        return threads
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return threads if load < (cores or 1) - 0.5 else 1
 
 
 @cache

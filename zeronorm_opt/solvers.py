@@ -132,35 +132,43 @@ class SolveInfo:
     attempts: list[tuple[str, str]] = field(default_factory=list)
 
 
-def _cvxpy_solver(problem: cp.Problem, name: str):
-    """What to hand ``Problem.solve`` for solver ``name``.
+#: HiGHS's largest value of ``qp_nullspace_limit`` (``kHighsIInf``): the limit never stops a solve.
+HIGHS_NO_NULLSPACE_LIMIT = 2**31 - 1
 
-    HiGHS on an LP takes the array interface (:class:`zeronorm_opt._highs_cvxpy.ArrayHighs`:
-    same problem, same answer, without cvxpy's element-by-element copy of the matrix at every
-    solve). HiGHS on a QP takes :class:`zeronorm_opt._highs_cvxpy.HighsQP`, cvxpy's interface
-    with the option ``qp_nullspace_limit`` defaulting to the number of columns of the model
-    instead of HiGHS's 4000: past that limit HiGHS's active-set QP solver stops with
-    ``solver_error`` ("Large nullspace"), which stopped l2-AROM on lymphoma (4026 features)
-    at its fourth soft-margin step; a limit given in ``solver_options`` wins. Clarabel takes
-    :class:`zeronorm_opt._clarabel_cvxpy.UpdatingClarabel`, cvxpy's interface sending the
-    solver it keeps between re-solves only the data that changed (same problem, same
-    answer). Anything else gets the name itself.
+
+def with_package_defaults(name: str, options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` for solver ``name`` with the one default the package adds.
+
+    HiGHS's active-set QP solver stops with "Large nullspace" (model status ``kSolveError``,
+    which cvxpy reports as ``solver_error``) once the dimension of its null space passes the
+    option ``qp_nullspace_limit``, 4000 by default. cvxpy's QP form of an l2 step has more
+    columns than the problem has features, and l2-AROM on lymphoma (4026 features, 8000+
+    columns) stopped at its fourth soft-margin step. HiGHS therefore gets the option at its
+    largest value, passed as an ordinary keyword of ``Problem.solve`` (cvxpy hands HiGHS every
+    keyword it does not know as an option): the null space, at most the number of columns,
+    never reaches it, so the problem and the answer are HiGHS's own. A ``qp_nullspace_limit``
+    the user gives, directly or in cvxpy's nested ``highs_options``, wins. The limit only
+    stops a solve: HiGHS's cost is that of the null space actually reached.
+
+    Examples
+    --------
+    >>> with_package_defaults("HIGHS", {"time_limit": 5.0})
+    {'time_limit': 5.0, 'qp_nullspace_limit': 2147483647}
+    >>> with_package_defaults("HIGHS", {"highs_options": {"qp_nullspace_limit": 10}})
+    {'highs_options': {'qp_nullspace_limit': 10}}
+    >>> with_package_defaults("CLARABEL", {})
+    {}
+
+    References
+    ----------
+    HiGHS documentation, "Options" (``qp_nullspace_limit``), https://ergo-code.github.io/HiGHS/.
     """
-    if name == "CLARABEL":
-        from ._clarabel_cvxpy import CLARABEL_UPDATES
-
-        return CLARABEL_UPDATES
-    if name == "HIGHS":
-        kind = problem_class(problem)
-        if kind == "LP":
-            from ._highs_cvxpy import ARRAY_HIGHS
-
-            return ARRAY_HIGHS
-        if kind == "QP":
-            from ._highs_cvxpy import HIGHS_QP
-
-            return HIGHS_QP
-    return name
+    if name != "HIGHS":
+        return options
+    nested = options.get("highs_options") or {}
+    if "qp_nullspace_limit" in options or "qp_nullspace_limit" in nested:
+        return options
+    return {**options, "qp_nullspace_limit": HIGHS_NO_NULLSPACE_LIMIT}
 
 
 def solve_problem(
@@ -188,10 +196,10 @@ def solve_problem(
     solver_options : dict or None
         Keyword options passed to the solver (e.g. ``{"time_limit": 10}`` for HiGHS), or a
         dict of such dicts keyed by solver name (``{"SCS": {"max_iters": 5000}, "HIGHS": {}}``)
-        so each solver of a fallback list gets its own. The one default the package adds:
-        HiGHS on a QP gets ``qp_nullspace_limit`` equal to the number of columns of its model
-        (at least HiGHS's 4000), so that its active-set solver is never stopped by that limit;
-        a ``qp_nullspace_limit`` given here wins.
+        so each solver of a fallback list gets its own. Every name goes to cvxpy's own
+        interface; the one default the package adds is HiGHS's ``qp_nullspace_limit`` at its
+        largest value, so that its active-set QP solver is never stopped by that limit (see
+        :func:`with_package_defaults`); a ``qp_nullspace_limit`` given here wins.
     infeasible_hint : str or None
         Sentence appended to the :class:`InfeasibleError` message (what to change).
     warm_start : bool
@@ -239,7 +247,8 @@ def solve_problem(
             opts = (
                 {k.upper(): v for k, v in options.items()}.get(name, {}) if per_solver else options
             )
-            problem.solve(solver=_cvxpy_solver(problem, name), warm_start=warm_start, **opts)
+            opts = with_package_defaults(name, opts)
+            problem.solve(solver=name, warm_start=warm_start, **opts)
         except cp.error.SolverError as exc:  # solver crashed or gave up
             attempts.append((name, "solver_error"))
             last_exc = exc

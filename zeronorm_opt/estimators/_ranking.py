@@ -7,7 +7,7 @@ import numbers
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
-from sklearn.utils._tags import ClassifierTags
+from sklearn.utils import ClassifierTags
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import check_n_features_to_select

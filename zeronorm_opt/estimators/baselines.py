@@ -23,8 +23,8 @@ import scipy.sparse as sp
 from sklearn.base import _fit_context
 from sklearn.feature_selection import RFE
 from sklearn.svm import SVC
+from sklearn.utils import ClassifierTags
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils._tags import ClassifierTags
 from sklearn.utils.sparsefuncs import csc_median_axis_0, mean_variance_axis
 
 from .._validation import (
@@ -168,8 +168,8 @@ def make_svm_rfe(
     --------
     >>> from zeronorm_opt.datasets import make_weston_linear
     >>> X, y = make_weston_linear(30, n_features=20, random_state=0)
-    >>> make_svm_rfe(2, C=100.0).fit(X, y).support_.sum()
-    np.int64(2)
+    >>> int(make_svm_rfe(2, C=100.0).fit(X, y).support_.sum())
+    2
     """
     return RFE(SVC(kernel="linear", C=C), n_features_to_select=n_features_to_select, step=step)
 
@@ -218,8 +218,8 @@ class SVMRFE(_RankingSelector):
     >>> from zeronorm_opt.datasets import make_weston_linear
     >>> X, y = make_weston_linear(30, random_state=0)
     >>> sel = SVMRFE(n_features_to_select=2, C=100.0).fit(X, y)
-    >>> int(sel.get_support().sum()), sel.ranking_.min()
-    (2, np.int64(1))
+    >>> int(sel.get_support().sum()), int(sel.ranking_.min())
+    (2, 1)
     """
 
     _parameter_constraints: dict = {

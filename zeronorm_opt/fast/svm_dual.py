@@ -287,7 +287,8 @@ def l2_arom_dual_path(
     # ~5 ms with one); the interior-point step's syrk and Cholesky of order ≤ 1001 ran 10–20
     # times slower with two threads on the shared 2-core machine (300 × 1000: 3.5 s against
     # 0.19 s). The interior-point step's large normal matrices alone (10⁹ multiply–adds and
-    # more, 1.5–1.8× faster on two threads) get the caller's threads back when a core is idle.
+    # more, 1.5–1.8× faster on two threads) get the caller's threads back (never chosen from the
+    # machine's load: the same fit takes the same path on a busy and a quiet machine).
     # The cvxpy path leaves the threads to its solver.
     fast = backend in ("libsvm", "ipm")
     callers_threads = blas_threads() if backend == "ipm" else 1

@@ -25,7 +25,7 @@ import numpy as np
 from scipy.linalg import LinAlgError, cho_factor, cho_solve
 from scipy.linalg.blas import dsyrk, ssyrk
 
-from .._threads import blas_controller, blas_threads, threads_if_idle
+from .._threads import blas_controller, blas_threads
 from ..exceptions import NotSeparableError, SolverError
 from ..formulations.binary import HARD_MARGIN_HINT
 from ..scaling import check_solvable_scale
@@ -89,13 +89,14 @@ _GROW_BAND = 0.2
 
 #: A normal matrix of at least this many multiply–adds (``m (p + 1)²``) is formed and
 #: factored on the BLAS threads the l2-AROM path was called with (:func:`blas_threads`, read
-#: before it limits everything else to one), when the machine has an idle core (1-minute
-#: load average below the cores available minus one half). ``syrk`` on 2 threads against
-#: 1, quiet 2-core machine: 1.5–1.8× faster from 10⁹ multiply–adds (1000 × 1000: 4.9 against
-#: 7.7 ms in float32), no gain below 10⁸; the whole step-1 solve at 10 000 × 1000 1.06 s
-#: against 1.32 s, at 3000 × 1000 0.39 against 0.475 s; whole l2-AROM fits 1.65 against
-#: 1.96 s and 0.72 against 0.86–0.90 s. With another process busy on the second core two
-#: threads cost 1.5× instead (2.1 against 1.3 s for the solve), hence the load test.
+#: before it limits everything else to one). ``syrk`` on 2 threads against 1, quiet 2-core
+#: machine: 1.5–1.8× faster from 10⁹ multiply–adds (1000 × 1000: 4.9 against 7.7 ms in
+#: float32), no gain below 10⁸; the whole step-1 solve at 10 000 × 1000 1.06 s against
+#: 1.32 s, at 3000 × 1000 0.39 against 0.475 s; whole l2-AROM fits 1.65 against 1.96 s and
+#: 0.72 against 0.86–0.90 s. With another process busy on the second core two threads cost
+#: 1.5× instead (2.1 against 1.3 s for the solve); the count is still the caller's, never
+#: the machine's load (a fit takes the same path on a busy machine): a caller sharing the
+#: cores runs the fit inside ``threadpoolctl.threadpool_limits(1)``.
 _THREADED_WORK = 5e8
 
 #: The normal equations are formed and factored in float32 (``ssyrk`` and Cholesky in half
@@ -817,8 +818,8 @@ class IpmRescaledSVM(RescaledSVMStep):
     max_iter : int, default=IPM_MAX_ITER
         Its iteration cap per solve.
     blas_threads : int or None, default=None
-        BLAS threads for the large normal matrices (at least ``5e8`` multiply–adds), used
-        when the machine has an idle core; the rest of the solve runs on the threads in force
+        BLAS threads for the large normal matrices (at least ``5e8`` multiply–adds),
+        whatever the machine's load; the rest of the solve runs on the threads in force
         around it. None: every call on the threads in force. The l2-AROM path
         (:func:`~zeronorm_opt.fast.svm_dual.l2_arom_dual_path`) passes :func:`blas_threads`
         read before it limits them to one.
@@ -890,9 +891,8 @@ class IpmRescaledSVM(RescaledSVMStep):
         if self._solved:  # the examples near the last model's margin, the rest added as needed
             margins = self.y * self.scores()
             rows = np.flatnonzero(margins < 1.0 + WORKING_SET_BAND)
-        threads = None if self.blas_threads is None else threads_if_idle(self.blas_threads)
         sol, self.n_rounds = _working_set_solve(
-            data, self.y, self.C, rows, self.tol, self.max_iter, threads
+            data, self.y, self.C, rows, self.tol, self.max_iter, self.blas_threads
         )
         self._solved = True
         # The examples outside the working set have α = 0 exactly; inside, α > 0.
