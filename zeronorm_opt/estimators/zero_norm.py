@@ -43,15 +43,14 @@ class _BinaryZeroNorm(ZeroNormSelector):
     def _multi_class(self) -> bool:
         return False
 
-    def _validate_training_data(self, X, y):
-        X, y_fit, y = super()._validate_training_data(X, y)
+    def _encode_labels(self, y):
         if self.classes_.size > 2:
             raise InputError(
                 f"Only binary classification is supported. y has {self.classes_.size} classes; "
                 f"{type(self).__name__} is a two-class method: use MulticlassAROM "
                 "(Weston-Watkins or one-vs-rest) for more classes."
             )
-        return X, np.where(y == self.classes_[1], 1.0, -1.0), y
+        return super()._encode_labels(y)  # ±1, +1 for classes_[1]
 
     def _wants_formulation(self) -> bool:
         """Whether the options ask for the declarative formulation.
