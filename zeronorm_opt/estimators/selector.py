@@ -266,7 +266,7 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
             raise ContractError(
                 f"formulation={factory!r} hides the formulation's class, so ZeroNormSelector "
                 "cannot read its task: pass the class or functools.partial(Class, ...), which "
-                'keep its attributes visible, or declare it on the function (make.task = '
+                "keep its attributes visible, or declare it on the function (make.task = "
                 '"classification" or "regression").'
             )
         if self.estimator is not None and self._task() != self._formulation_task():

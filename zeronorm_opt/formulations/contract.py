@@ -323,9 +323,7 @@ def check_selector_formulation(
     members = REQUIRED_METHODS if isinstance(obj, type) else REQUIRED_ATTRIBUTES + REQUIRED_METHODS
     missing = [m for m in members if not hasattr(obj, m)]
     if missing:
-        problems.append(
-            "missing " + ", ".join(missing) + " (the driver's Linearisable protocol)"
-        )
+        problems.append("missing " + ", ".join(missing) + " (the driver's Linearisable protocol)")
     if problems:
         raise ContractError(
             f"{name} cannot be fitted by ZeroNormSelector: {'; '.join(problems)}. See "
