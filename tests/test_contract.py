@@ -115,6 +115,7 @@ def test_missing_members_are_named(svr_data):
     assert "solve," not in message
     # A ContractError is an InputError (and a ValueError): existing handlers still catch it.
     assert issubclass(ContractError, InputError) and issubclass(ContractError, ValueError)
+    assert issubclass(ContractError, TypeError)  # an object without the members a call needs
 
 
 def test_sizes_and_scale_are_checked(svr_data):
