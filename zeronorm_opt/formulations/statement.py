@@ -548,9 +548,13 @@ def problem_statement(formulation) -> Statement:
                 rf"{sym_l}_j = 0 \text{{ for the removed coefficients }} j \text{{ ({removed})}}",
             )
         )
-    for var in f.problem.variables():
-        if id(var) not in hidden:
-            variables.append(_member(var.name(), var.shape))
+    # The variables of what the class states (not f.problem: printing builds no problem).
+    seen = set(hidden)
+    for item in [*own_terms, *own_constraints]:
+        for var in item.variables():
+            if id(var) not in seen:
+                seen.add(id(var))
+                variables.append(_member(var.name(), var.shape))
     constraints = [(t, l or text_to_latex(t)) for t, l in constraints]
     own = [ln.strip() for ln in str(getattr(f, "statement", "")).strip().splitlines()]
     return Statement(
