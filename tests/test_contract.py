@@ -1,20 +1,28 @@
-"""The written contract between the driver and a problem (the ``Linearisable`` protocol).
+"""The written contracts: driver ↔ problem (``Linearisable``) and formulation ↔ estimator
+(``SelectorFormulation``).
 
 A formulation written here from the documented protocol alone — public names only: the
 ``ReweightedPenalty`` component, cvxpy, ``solve_problem`` — is driven to a sparse solution; an
 object missing a member is refused with an error naming it; the base class does not matter.
+ZeroNormSelector fits a user formulation that declares its task and its linear model
+(`solution()`), on labels of any type, and names everything a formulation lacks in one
+ContractError before any solve.
 """
 
 from __future__ import annotations
 
+from functools import partial
+
 import cvxpy as cp
 import numpy as np
 import pytest
+from _user_formulations import SparseSVR as SparseSVRFormulation
 
 from zeronorm_opt import (
     ContractError,
     InputError,
     LogSurrogate,
+    ZeroNormSelector,
     solve_problem,
     successive_linearisation,
 )
@@ -23,6 +31,7 @@ from zeronorm_opt.formulations import (
     LassoFormulation,
     Linearisable,
     MarginFormulation,
+    ReweightedFormulation,
     ReweightedPenalty,
     check_linearisable,
 )
@@ -255,10 +264,6 @@ def test_the_svm_dual_is_driven_like_the_primal(C):
 # ---------------------------------------------------------------------------------------------
 # The contract between a formulation and ZeroNormSelector (SelectorFormulation)
 # ---------------------------------------------------------------------------------------------
-from functools import partial  # noqa: E402
-
-from zeronorm_opt import ZeroNormSelector  # noqa: E402
-from zeronorm_opt.formulations import ReweightedFormulation  # noqa: E402
 
 
 class OffsetRegression(ReweightedFormulation):
@@ -461,3 +466,21 @@ def test_a_user_formulation_describes_its_own_problem():
     assert "Σ_j c_j |" in text  # the penalty term, written out
     latex = h.to_latex()
     assert latex.startswith("\\begin{array}") and r"1 - \xi \leq y" in latex
+
+
+def test_a_regression_formulation_selects_for_a_classifier_on_any_labels():
+    """The formulation regresses on the labels as ±1 (whatever their type); the classifier is
+    fitted on the original labels."""
+    from sklearn.linear_model import LogisticRegression
+
+    from zeronorm_opt.datasets import make_weston_linear
+
+    X, y_pm = make_weston_linear(40, n_features=20, random_state=1)
+    words = np.where(y_pm > 0, "tumour", "normal")
+    on_words = ZeroNormSelector(
+        SparseSVRFormulation, n_features_to_select=3, estimator=LogisticRegression()
+    ).fit(X, words)
+    on_signs = ZeroNormSelector(SparseSVRFormulation, n_features_to_select=3).fit(X, y_pm)
+    np.testing.assert_array_equal(on_words.support_, on_signs.support_)
+    assert set(on_words.predict(X)) <= {"tumour", "normal"}
+    np.testing.assert_array_equal(on_words.classes_, ["normal", "tumour"])

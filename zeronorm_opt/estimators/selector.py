@@ -269,13 +269,14 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
                 "keep its attributes visible, or declare it on the function (make.task = "
                 '"classification" or "regression").'
             )
-        if self.estimator is not None and self._task() != self._formulation_task():
-            if self._formulation_task() == "classification":
-                raise ContractError(
-                    f"the formulation fits class labels (task = 'classification') but "
-                    f"estimator={self.estimator!r} is a regressor: pass a classifier, or a "
-                    "formulation with task = 'regression'."
-                )
+        # A regression formulation may select for a classifier (it is handed the labels as
+        # ±1); a classifier's formulation cannot be handed real targets.
+        if self._formulation_task() == "classification" and self._task() == "regression":
+            raise ContractError(
+                f"the formulation fits class labels (task = 'classification') but "
+                f"estimator={self.estimator!r} is a regressor: pass a classifier, or a "
+                "formulation with task = 'regression'."
+            )
 
     def _check_built(self, formulation) -> None:
         """The instance meets the contract (a plain function's class is seen only now)."""
