@@ -21,16 +21,19 @@ class SparseSVR(ReweightedFormulation):
         self.X = X if sp.issparse(X) else np.asarray(X, dtype=float)
         self.y = np.asarray(y, dtype=float)
         m, n = self.X.shape
-        self._init_penalty(n)  # the weights, the active set and the term Σ_j c_j |w_j|
+        self.init_penalty(n)  # the weights, the active set and the term Σ_j c_j |w_j|
         self.w = self.coef
         self.b = cp.Variable(name="b")
         self.xi = cp.Variable(m, nonneg=True, name="xi")
         self.variables.update(b=self.b, xi=self.xi)
         self.epsilon, self.C = epsilon, C
 
-    def _loss_terms(self):
+    def loss_terms(self):
         return [self.C * cp.sum(self.xi)]
 
-    def _loss_constraints(self):
+    def loss_constraints(self):
         residual = self.X @ self.w + self.b - self.y
         return [cp.abs(residual) <= self.epsilon + self.xi]
+
+    def solution(self):  # the linear model the selector predicts with: (coef, intercept)
+        return self.coef_value(), float(self.b.value)

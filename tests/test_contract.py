@@ -1,20 +1,28 @@
-"""The written contract between the driver and a problem (the ``Linearisable`` protocol).
+"""The written contracts: driver ↔ problem (``Linearisable``) and formulation ↔ estimator
+(``SelectorFormulation``).
 
 A formulation written here from the documented protocol alone — public names only: the
 ``ReweightedPenalty`` component, cvxpy, ``solve_problem`` — is driven to a sparse solution; an
 object missing a member is refused with an error naming it; the base class does not matter.
+ZeroNormSelector fits a user formulation that declares its task and its linear model
+(`solution()`), on labels of any type, and names everything a formulation lacks in one
+ContractError before any solve.
 """
 
 from __future__ import annotations
 
+from functools import partial
+
 import cvxpy as cp
 import numpy as np
 import pytest
+from _user_formulations import SparseSVR as SparseSVRFormulation
 
 from zeronorm_opt import (
     ContractError,
     InputError,
     LogSurrogate,
+    ZeroNormSelector,
     solve_problem,
     successive_linearisation,
 )
@@ -23,6 +31,7 @@ from zeronorm_opt.formulations import (
     LassoFormulation,
     Linearisable,
     MarginFormulation,
+    ReweightedFormulation,
     ReweightedPenalty,
     check_linearisable,
 )
@@ -115,6 +124,7 @@ def test_missing_members_are_named(svr_data):
     assert "solve," not in message
     # A ContractError is an InputError (and a ValueError): existing handlers still catch it.
     assert issubclass(ContractError, InputError) and issubclass(ContractError, ValueError)
+    assert issubclass(ContractError, TypeError)  # an object without the members a call needs
 
 
 def test_sizes_and_scale_are_checked(svr_data):
@@ -249,3 +259,228 @@ def test_the_svm_dual_is_driven_like_the_primal(C):
     # ε = 0 (hard margin): Σ ln v_j² over coordinates of very different sizes, so the two
     # solvers' last digits show more; the paths still agree to 1e-4.
     np.testing.assert_allclose(primal.objective_path, dual.objective_path, rtol=1e-4, atol=1e-6)
+
+
+# ---------------------------------------------------------------------------------------------
+# The contract between a formulation and ZeroNormSelector (SelectorFormulation)
+# ---------------------------------------------------------------------------------------------
+
+
+class OffsetRegression(ReweightedFormulation):
+    """Sparse least absolute deviations with a bias named ``beta`` (not ``b``)."""
+
+    task = "regression"
+
+    def __init__(self, X, y):
+        super().__init__()
+        self.X, self.y = np.asarray(X, float), np.asarray(y, float)
+        self.init_penalty(self.X.shape[1], "l1", scale=0.05)
+        self.beta = cp.Variable(name="beta")
+        self.variables["beta"] = self.beta
+
+    def loss_terms(self):
+        return [cp.norm1(self.X @ self.coef + self.beta - self.y)]
+
+    def solution(self):  # the protocol's way to declare the intercept, whatever its name
+        return self.coef_value(), float(self.beta.value)
+
+
+class UserHingeSVM(ReweightedFormulation):
+    """A user's soft-margin l1 SVM, stated on labels ±1 (the "signed" convention)."""
+
+    task = "classification"
+
+    def __init__(self, X, y, C=1.0):
+        super().__init__()
+        self.X, self.y = np.asarray(X, float), np.asarray(y, float)
+        assert set(np.unique(self.y)) <= {-1.0, 1.0}, "the selector must hand over ±1 labels"
+        m, n = self.X.shape
+        self.init_penalty(n, "l1")
+        self.bias = cp.Variable(name="bias")
+        self.xi = cp.Variable(m, nonneg=True, name="xi")
+        self.C = C
+
+    def loss_terms(self):
+        return [self.C * cp.sum(self.xi)]
+
+    def loss_constraints(self):
+        return [cp.multiply(self.y, self.X @ self.coef + self.bias) >= 1 - self.xi]
+
+    def solution(self):
+        return self.coef_value(), float(self.bias.value)
+
+
+class PlainProtocolSVR(SparseSVR):
+    """Written from the protocols alone (no package base class): no add_constraints."""
+
+    task = "regression"
+
+    def solution(self):
+        return self.coef_value(), float(self.b.value)
+
+
+def test_a_bias_of_another_name_is_the_intercept():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(50, 8))
+    y = 3.0 * X[:, 0] - 2.0 * X[:, 5] + 5.0 + 0.01 * rng.normal(size=50)
+    sel = ZeroNormSelector(OffsetRegression, n_features_to_select=2).fit(X, y)
+    np.testing.assert_array_equal(np.flatnonzero(sel.support_), [0, 5])
+    assert sel.intercept_ == pytest.approx(5.0, abs=0.05)
+    np.testing.assert_allclose(sel.predict(X), X @ sel.coef_ + sel.intercept_)
+    assert sel.score(X, y) > 0.99
+
+
+@pytest.mark.parametrize(
+    "labels",
+    [np.array([0, 1]), np.array([False, True]), np.array(["healthy", "tumour"]), np.array([3, 7])],
+    ids=["0/1", "bool", "str", "3/7"],
+)
+def test_labels_of_any_type_are_encoded_and_decoded(labels):
+    from zeronorm_opt.datasets import make_weston_linear
+
+    X, y_pm = make_weston_linear(40, n_features=30, random_state=0)
+    y = labels[(y_pm > 0).astype(int)]
+    reference = ZeroNormSelector(UserHingeSVM).fit(X, y_pm)
+    sel = ZeroNormSelector(UserHingeSVM).fit(X, y)
+    # The formulation saw the same ±1 problem: same run, same model, original labels back.
+    np.testing.assert_array_equal(sel.classes_, labels)
+    np.testing.assert_array_equal(sel.support_, reference.support_)
+    np.testing.assert_allclose(sel.coef_, reference.coef_, rtol=1e-6, atol=1e-9)
+    np.testing.assert_array_equal(sel.predict(X), labels[(reference.predict(X) > 0).astype(int)])
+    assert sel.score(X, y) == reference.score(X, y_pm) > 0.9
+    # The user's hinge SVM is the package's soft-margin l1 step: the same selection.
+    package = ZeroNormSelector(partial(MarginFormulation, C=1.0)).fit(X, y)
+    np.testing.assert_array_equal(sel.support_, package.support_)
+    np.testing.assert_array_equal(sel.predict(X), package.predict(X))
+
+
+def test_three_classes_for_a_two_class_formulation_is_an_input_error():
+    from zeronorm_opt.datasets import make_weston_linear
+
+    X, _ = make_weston_linear(30, n_features=10, random_state=0)
+    y = np.array(["a", "b", "c"])[np.arange(30) % 3]
+    with pytest.raises(InputError, match='3 classes.*label_encoding = "codes"'):
+        ZeroNormSelector(UserHingeSVM).fit(X, y)
+
+
+def test_what_is_missing_is_named_in_one_contract_error():
+    """The user's classifier without task and without solution(), fitted on 0/1 labels:
+    refused before any solve, naming both and what to add — never a silent regression."""
+    from zeronorm_opt.datasets import make_weston_linear
+
+    class Undeclared(UserHingeSVM):
+        task = None
+        solution = None
+
+    X, y_pm = make_weston_linear(30, n_features=10, random_state=0)
+    for y in ((y_pm > 0).astype(int), np.where(y_pm > 0, "yes", "no")):
+        with pytest.raises(ContractError) as err:
+            ZeroNormSelector(Undeclared).fit(X, y)
+        message = str(err.value)
+        assert 'task = "classification"' in message and "solution()" in message
+        assert message.startswith("Undeclared cannot be fitted by ZeroNormSelector")
+    # Without a task the estimator is neither a classifier nor a regressor.
+    assert ZeroNormSelector(Undeclared).__sklearn_tags__().estimator_type is None
+
+
+def test_a_function_that_hides_the_class_declares_the_task():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(50, 8))
+    y = 3.0 * X[:, 0] + 5.0
+
+    def make(X, y):
+        return OffsetRegression(X, y)
+
+    with pytest.raises(ContractError, match="functools.partial"):
+        ZeroNormSelector(make).fit(X, y)
+    make.task = "regression"
+    assert ZeroNormSelector(make, n_features_to_select=1).fit(X, y).score(X, y) > 0.99
+
+
+def test_extra_constraints_on_a_plain_protocol_class_is_a_contract_error(svr_data):
+    X, t, _ = svr_data
+    # The plain class fits: the selector needs no package base class ...
+    sel = ZeroNormSelector(PlainProtocolSVR, n_features_to_select=3).fit(X, t)
+    np.testing.assert_array_equal(np.flatnonzero(sel.support_), [2, 11, 25])
+    # ... but user constraints need add_constraints, named before any solve.
+    with pytest.raises(ContractError, match="add_constraints") as err:
+        ZeroNormSelector(PlainProtocolSVR, extra_constraints=lambda f: []).fit(X, t)
+    assert "extra_constraints" in str(err.value)
+
+
+def test_a_solver_list_for_a_one_solver_formulation_is_a_contract_error(svr_data):
+    X, t, _ = svr_data
+
+    class OneSolver(PlainProtocolSVR):
+        accepts_solver_list = False
+
+    with pytest.raises(ContractError, match="accepts_solver_list"):
+        ZeroNormSelector(OneSolver, solver=["CLARABEL", "SCS"]).fit(X, t)
+
+
+def test_a_classifier_formulation_with_a_regressor_estimator_is_refused():
+    from sklearn.linear_model import Ridge
+
+    from zeronorm_opt.datasets import make_weston_linear
+
+    X, y = make_weston_linear(30, n_features=10, random_state=0)
+    with pytest.raises(ContractError, match="regressor"):
+        ZeroNormSelector(UserHingeSVM, estimator=Ridge()).fit(X, y)
+
+
+def test_the_package_formulations_meet_the_selector_contract():
+    from zeronorm_opt.formulations import (
+        BasisPursuitFormulation,
+        OneVsRestFormulation,
+        RescaledMarginFormulation,
+        WestonWatkinsFormulation,
+        check_selector_formulation,
+    )
+
+    for cls in (
+        MarginFormulation,
+        RescaledMarginFormulation,
+        FSVFormulation,
+        WestonWatkinsFormulation,
+        OneVsRestFormulation,
+        LassoFormulation,
+        BasisPursuitFormulation,
+    ):
+        assert check_selector_formulation(cls, extra_constraints=True) is cls
+
+
+def test_a_user_formulation_describes_its_own_problem():
+    X = np.array([[1.0, 2.0], [0.5, -1.0], [-1.0, 0.3]])
+    f = OffsetRegression(X, [1.0, 0.0, -1.0])
+    f.add_constraints(lambda form: [form.beta >= -3])
+    text = f.describe()
+    assert text.startswith("OffsetRegression")
+    # Its own loss, its own variables and the user's constraint, not just the class name.
+    assert "norm1(X @ x + β - y)" in text  # the loss, its data named by their attributes
+    assert "β ∈ ℝ" in text and "0.05 Σ_j c_j |x_j|" in text
+    assert "-3 ≤ β   (user)" in text
+    h = UserHingeSVM(X, [1, -1, 1])
+    text = h.describe()
+    assert "1 - ξ ≤ y * (X @ x + bias)" in text  # the margin constraints
+    assert "ξ ∈ ℝ^3" in text and "bias ∈ ℝ" in text
+    assert "Σ_j c_j |" in text  # the penalty term, written out
+    latex = h.to_latex()
+    assert latex.startswith("\\begin{array}") and r"1 - \xi \leq y" in latex
+
+
+def test_a_regression_formulation_selects_for_a_classifier_on_any_labels():
+    """The formulation regresses on the labels as ±1 (whatever their type); the classifier is
+    fitted on the original labels."""
+    from sklearn.linear_model import LogisticRegression
+
+    from zeronorm_opt.datasets import make_weston_linear
+
+    X, y_pm = make_weston_linear(40, n_features=20, random_state=1)
+    words = np.where(y_pm > 0, "tumour", "normal")
+    on_words = ZeroNormSelector(
+        SparseSVRFormulation, n_features_to_select=3, estimator=LogisticRegression()
+    ).fit(X, words)
+    on_signs = ZeroNormSelector(SparseSVRFormulation, n_features_to_select=3).fit(X, y_pm)
+    np.testing.assert_array_equal(on_words.support_, on_signs.support_)
+    assert set(on_words.predict(X)) <= {"tumour", "normal"}
+    np.testing.assert_array_equal(on_words.classes_, ["normal", "tumour"])

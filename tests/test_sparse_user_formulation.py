@@ -110,7 +110,15 @@ def test_sparse_input_inside_grid_search_and_zero_norm_cv():
     assert cv_sparse.n_features_ == cv_dense.n_features_
 
 
-@pytest.mark.parametrize("factory", [DenseOnlySVR, lambda X, y: SparseSVR(X, y)])
+def hidden_class(X, y):
+    """A function hides the class and its accepts_sparse; it declares only the task."""
+    return SparseSVR(X, y)
+
+
+hidden_class.task = "regression"
+
+
+@pytest.mark.parametrize("factory", [DenseOnlySVR, hidden_class])
 def test_undeclared_formulation_refuses_sparse_input_naming_the_attribute(factory):
     X, y = _sparse_regression()
     sel = ZeroNormSelector(factory)

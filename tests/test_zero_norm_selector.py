@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -84,7 +85,7 @@ def test_user_formulation_gets_the_full_estimator():
     # are within ε + ξ, and predict is X @ coef_ + intercept_.
     np.testing.assert_allclose(sel.predict(X), X @ sel.coef_ + sel.intercept_)
     search = GridSearchCV(
-        ZeroNormSelector(lambda X, y: SparseSVR(X, y, epsilon=0.05)),
+        ZeroNormSelector(partial(SparseSVR, epsilon=0.05)),
         {"n_features_to_select": [1, 2, 3]},
         cv=3,
     ).fit(X, y)

@@ -55,11 +55,35 @@ class InputTypeError(InputError, TypeError):
     """
 
 
-class ContractError(InputError):
-    """An object handed to the driver lacks a member of the protocol it needs.
+class ContractError(InputTypeError):
+    """A formulation lacks a member of the protocol the driver or the estimator needs.
 
-    Raised by :func:`~zeronorm_opt.formulations.contract.check_linearisable`; the message names
-    every missing member (``set_weights``, ``magnitudes``, ``base_objective_value``...).
+    Raised by :func:`~zeronorm_opt.formulations.contract.check_linearisable` (the driver's
+    :class:`~zeronorm_opt.formulations.contract.Linearisable`) and, at
+    :meth:`ZeroNormSelector.fit <zeronorm_opt.ZeroNormSelector.fit>` before any solve, by
+    :func:`~zeronorm_opt.formulations.contract.check_selector_formulation` (its
+    :class:`~zeronorm_opt.formulations.contract.SelectorFormulation`: ``task``,
+    ``solution()``, ``add_constraints`` with ``extra_constraints=`` …). One message names every
+    missing or wrong member and what to add.
+
+    Why this family: the object is a *parameter* (``formulation=``) checked at the boundary,
+    like every other bad input, so ``except InputError`` (and ``ValueError``, scikit-learn's
+    convention for bad parameter values) catches it; and an object without the members a call
+    needs is what Python and scikit-learn report as a ``TypeError`` (as for
+    :class:`InputTypeError`, an estimator lacking ``fit``), so ``except TypeError`` catches it
+    too. It is never raised for bad *data*.
+
+    Examples
+    --------
+    >>> from zeronorm_opt import ContractError, InputError, ZeroNormSelector
+    >>> import numpy as np
+    >>> class NoTask:
+    ...     pass
+    >>> try:
+    ...     ZeroNormSelector(NoTask).fit(np.eye(3), [0.0, 1.0, 2.0])
+    ... except InputError as exc:
+    ...     print(type(exc).__name__, "—", str(exc).split(":")[0])
+    ContractError — NoTask cannot be fitted by ZeroNormSelector
     """
 
 

@@ -290,8 +290,8 @@ class MulticlassAROM(ZeroNormSelector):
     def _sparse_alternative(self) -> str:
         return "backend='cvxpy' (or 'auto') solves the same problems with sparse X"
 
-    def _encode_labels(self, y):
-        return np.searchsorted(self.classes_, y)
+    def _label_encoding(self) -> str:
+        return "codes"  # the multiclass formulations (and libsvm's) take 0 … Q−1
 
     def _choose_backend(self, X) -> str:
         # libsvm solves exactly the one-vs-rest l2 step with AROM's own weights; anything

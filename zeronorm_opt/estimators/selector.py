@@ -1,10 +1,12 @@
 """The generic zero-norm estimator: :class:`ZeroNormSelector` over any formulation.
 
-A formulation that satisfies the driver's contract (a weights Parameter set by
-``set_weights``, an active mask set by ``set_active``, ``coef_value``, ``n_features``,
-``add_constraints``, ``solve``) gets a complete scikit-learn estimator: the successive-
-linearisation run, the feature budget, the final model, user constraints that see the data of
-the current fit, ``transform``/``get_support``/``get_feature_names_out`` and ``predict``.
+A formulation that satisfies the driver's protocol
+(:class:`~zeronorm_opt.formulations.contract.Linearisable`) and declares what the estimator
+reads (:class:`~zeronorm_opt.formulations.contract.SelectorFormulation`: its ``task``, its
+label convention, ``solution()``, ``add_constraints`` for user constraints, ``accepts_sparse``)
+gets a complete scikit-learn estimator: the successive-linearisation run, the feature budget,
+the final model, user constraints that see the data of the current fit, labels of any type,
+``transform``/``get_support``/``get_feature_names_out`` and ``predict``.
 :class:`~zeronorm_opt.AROM`, :class:`~zeronorm_opt.FSV` and
 :class:`~zeronorm_opt.MulticlassAROM` are configurations of it.
 """
@@ -32,16 +34,12 @@ from .._validation import (
     validate_xy,
 )
 from ..driver import successive_linearisation
-from ..formulations import FSVFormulation, MarginFormulation
-from ..formulations.multiclass import _MulticlassMargin
+from ..exceptions import ContractError, InputError
+from ..formulations.contract import TASKS, check_selector_formulation
 from ..scaling import data_scale
 from ..surrogates import LogSurrogate
 from ._budget import budget_ranking, refit_keeping_required, resolve_budget
 from ._params import PackageParameterErrors
-
-#: Formulations of the package that fit class labels (a user formulation says so with a
-#: class attribute ``task = "classification"``).
-_CLASSIFICATION_FORMULATIONS = (MarginFormulation, FSVFormulation, _MulticlassMargin)
 
 #: Parameters common to every successive-linearisation estimator.
 _COMMON_CONSTRAINTS: dict = {
@@ -69,18 +67,11 @@ def _unwrap(factory):
 
 
 def formulation_solution(formulation) -> tuple[np.ndarray, np.ndarray | float]:
-    """``(coef, intercept)`` of a formulation's last solve.
-
-    ``formulation.solution()`` when it has one; otherwise the first ``n_features`` entries of
-    ``coef_value()`` and the value of the variable named ``"b"`` (0 without one).
-    """
-    if hasattr(formulation, "solution"):
-        coef, intercept = formulation.solution()[:2]
-        return np.asarray(coef, dtype=float), intercept
-    coef = np.asarray(formulation.coef_value(), dtype=float)[: formulation.n_features]
-    b = formulation.variables.get("b") if hasattr(formulation, "variables") else None
-    intercept = 0.0 if b is None or b.value is None else np.asarray(b.value, dtype=float)
-    return coef, float(intercept) if np.ndim(intercept) == 0 else intercept
+    """``(coef, intercept)`` of a formulation's last solve: its ``solution()`` (see
+    :class:`~zeronorm_opt.formulations.contract.SelectorFormulation`), as floats."""
+    coef, intercept = formulation.solution()[:2]
+    intercept = np.asarray(intercept, dtype=float)
+    return np.asarray(coef, dtype=float), float(intercept) if intercept.ndim == 0 else intercept
 
 
 class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
@@ -96,19 +87,24 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
     Parameters
     ----------
     formulation : class or callable
-        ``formulation(X, y)`` returns the formulation of the training data: a
-        :class:`~zeronorm_opt.formulations.base.ReweightedFormulation` (or any object with the
-        same methods). A class of the package or the user's own, or a
-        ``functools.partial`` of one (``partial(MarginFormulation, C=1.0)``). Classification
-        or regression follows the class attribute ``task`` (``"classification"`` or
-        ``"regression"``; the package's margin formulations are classifiers; default
-        regression) unless ``estimator`` is given, whose type decides. A plain function
-        (e.g. a ``lambda``) hides the class: it is a regression unless the function has a
-        ``task`` attribute. A ``scipy.sparse`` X is passed on (as CSR, never densified) when
-        the class (or the function) has the attribute ``accepts_sparse = True``; otherwise
-        sparse X is a TypeError naming that attribute. The final ``estimator`` then receives
-        the selected columns sparse if its tags say it takes sparse input, else densified
-        (those columns only).
+        ``formulation(X, y)`` returns the formulation of the training data: a class of the
+        package or the user's own, or a ``functools.partial`` of one
+        (``partial(MarginFormulation, C=1.0)``), implementing
+        :class:`~zeronorm_opt.formulations.contract.SelectorFormulation` (the driver's
+        protocol, ``task``, ``solution()``; optional ``label_encoding``, ``accepts_sparse``);
+        ``fit`` checks it before any solve and raises one
+        :class:`~zeronorm_opt.ContractError` naming everything missing. Classification or
+        regression follows its ``task`` unless ``estimator`` is given, whose type decides;
+        for classification the selector keeps the labels (any type) in ``classes_`` and hands
+        the formulation ±1 (``label_encoding = "signed"``, two classes) or the codes
+        ``0 … Q−1`` (``"codes"``), and ``predict`` returns the original labels. A plain
+        function (e.g. a ``lambda``) hides the class: give the function the attributes
+        (``make.task = "regression"``) or use ``functools.partial``, which keeps them
+        visible. A ``scipy.sparse`` X is passed on (as CSR, never densified) when the class
+        (or the function) has the attribute ``accepts_sparse = True``; otherwise sparse X is
+        a TypeError naming that attribute. The final ``estimator`` then receives the
+        selected columns sparse if its tags say it takes sparse input, else densified (those
+        columns only).
     surrogate : object with ``value`` and ``derivative``, default=None
         The concave penalty φ; None: ``LogSurrogate()`` (``ln t``, the zero-norm
         approximation of AROM).
@@ -239,18 +235,65 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
         self.extra_constraints = extra_constraints
 
     # -- what the configurations override ----------------------------------------------------
-    def _task(self) -> str:
-        """``"classification"`` or ``"regression"``."""
+    def _task(self) -> str | None:
+        """``"classification"`` or ``"regression"`` (None: the formulation declares no task,
+        which ``fit`` refuses with a ContractError)."""
         if self.estimator is not None:
             kind = getattr(self.estimator.__sklearn_tags__(), "estimator_type", None)
             return "classification" if kind == "classifier" else "regression"
-        form = _unwrap(self.formulation)
-        task = getattr(form, "task", None)
-        if task in ("classification", "regression"):
-            return task
-        if isinstance(form, type) and issubclass(form, _CLASSIFICATION_FORMULATIONS):
-            return "classification"
-        return "regression"
+        return self._formulation_task()
+
+    def _formulation_task(self) -> str | None:
+        task = getattr(_unwrap(self.formulation), "task", None)
+        return task if task in TASKS else None
+
+    def _label_encoding(self) -> str:
+        """How the formulation takes class labels: ``"signed"`` (±1) or ``"codes"``."""
+        # The configurations (no formulation parameter) take ±1 unless they say otherwise.
+        return getattr(_unwrap(getattr(self, "formulation", None)), "label_encoding", "signed")
+
+    def _check_contract(self) -> None:
+        """One ContractError naming all the formulation lacks, before any data are read.
+
+        The configurations (AROM, FSV, MulticlassAROM) have no ``formulation`` parameter:
+        they build the package's own formulations, which meet the contract.
+        """
+        factory = getattr(self, "formulation", None)
+        if factory is None:
+            return
+        declared = _unwrap(factory)
+        if isinstance(declared, type):
+            check_selector_formulation(
+                declared,
+                extra_constraints=self.extra_constraints is not None,
+                solver=self.solver,
+            )
+        elif self._formulation_task() is None:
+            raise ContractError(
+                f"formulation={factory!r} hides the formulation's class, so ZeroNormSelector "
+                "cannot read its task: pass the class or functools.partial(Class, ...), which "
+                "keep its attributes visible, or declare it on the function (make.task = "
+                '"classification" or "regression").'
+            )
+        # A regression formulation may select for a classifier (it is handed the labels as
+        # ±1); a classifier's formulation cannot be handed real targets.
+        if self._formulation_task() == "classification" and self._task() == "regression":
+            raise ContractError(
+                f"the formulation fits class labels (task = 'classification') but "
+                f"estimator={self.estimator!r} is a regressor: pass a classifier, or a "
+                "formulation with task = 'regression'."
+            )
+
+    def _check_built(self, formulation) -> None:
+        """The instance meets the contract (a plain function's class is seen only now)."""
+        if getattr(self, "formulation", None) is None:
+            return
+        check_selector_formulation(
+            formulation,
+            extra_constraints=self.extra_constraints is not None,
+            solver=self.solver,
+            check_task=isinstance(_unwrap(self.formulation), type),
+        )
 
     def _make_formulation(self, X, y):
         """The formulation of the training data (before user constraints)."""
@@ -330,6 +373,7 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
     # -- the machinery --------------------------------------------------------------------------
     def _build_formulation(self, X, y_fit):
         f = self._make_formulation(X, y_fit)
+        self._check_built(f)
         if self.extra_constraints is not None:
             # The callable receives the formulation at problem-build time: the variables and
             # data of *this* fit (each cross-validation fold builds its own formulation).
@@ -353,9 +397,19 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
         return X, y, y
 
     def _encode_labels(self, y):
-        """The labels as the formulation takes them (the package's formulations map any
-        labels themselves)."""
-        return y
+        """The labels (any type, ``classes_`` sorted) as the formulation takes them: ±1
+        (``label_encoding = "signed"``, ``+1`` is ``classes_[1]``) or the codes ``0 … Q−1``
+        (``"codes"``); ``predict`` maps the scores back to ``classes_``."""
+        if self._label_encoding() == "codes":
+            return np.searchsorted(self.classes_, y)
+        if self.classes_.size != 2:
+            raise InputError(
+                f"{type(self).__name__}'s formulation fits two classes (labels ±1, "
+                f'label_encoding = "signed"); y has {self.classes_.size} classes. Pass two '
+                'classes, or a formulation that declares label_encoding = "codes" (one '
+                "machine per class, e.g. OneVsRestFormulation)."
+            )
+        return np.where(y == self.classes_[1], 1.0, -1.0)
 
     def _run_path(self, X, y_fit, budget):
         """One successive-linearisation run: ``(LinearisationResult, (coef, intercept))``."""
@@ -406,6 +460,7 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
             takes it: AROM, FSV and MulticlassAROM on HiGHS or cvxpy, a user formulation with
             ``accepts_sparse = True``; not libsvm's duals).
         """
+        self._check_contract()
         X, y_fit, y = self._validate_training_data(X, y)
         self._check_params(X)
         budget = resolve_budget(self.n_features_to_select, X.shape[1])
@@ -435,6 +490,7 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
         Used by :class:`ZeroNormCV`, which takes the supports of every budget from one run;
         ``cache`` (a dict) lets the refits on one fold share their compiled problem.
         """
+        self._check_contract()
         X, y_fit, y = self._validate_training_data(X, y)
         self.backend_ = self._choose_backend(X)
         self._check_sparse_backend(X)
@@ -561,15 +617,16 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = bool(self._sparse_input_backends())
-        if self._task() == "classification":
+        task = self._task()
+        if task == "classification":
             tags.estimator_type = "classifier"
             tags.classifier_tags = ClassifierTags()
             tags.classifier_tags.multi_class = self._multi_class()
-        else:
+        elif task == "regression":
             tags.estimator_type = "regressor"
             tags.regressor_tags = RegressorTags()
+        # No declared task: neither (fit raises the ContractError that says what to add).
         return tags
 
     def _multi_class(self) -> bool:
-        form = _unwrap(self.formulation)
-        return not (isinstance(form, type) and issubclass(form, MarginFormulation | FSVFormulation))
+        return self._label_encoding() == "codes"

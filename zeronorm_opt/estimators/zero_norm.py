@@ -44,15 +44,14 @@ class _BinaryZeroNorm(ZeroNormSelector):
     def _multi_class(self) -> bool:
         return False
 
-    def _validate_training_data(self, X, y):
-        X, y_fit, y = super()._validate_training_data(X, y)
+    def _encode_labels(self, y):
         if self.classes_.size > 2:
             raise InputError(
                 f"Only binary classification is supported. y has {self.classes_.size} classes; "
                 f"{type(self).__name__} is a two-class method: use MulticlassAROM "
                 "(Weston-Watkins or one-vs-rest) for more classes."
             )
-        return X, np.where(y == self.classes_[1], 1.0, -1.0), y
+        return super()._encode_labels(y)  # ±1, +1 for classes_[1]
 
     def _scale_free(self) -> bool:
         # The hard margin (with AROM's l0 slacks too: a hard margin on the augmented data) is

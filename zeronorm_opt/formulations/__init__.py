@@ -18,7 +18,12 @@ from .adaptive_scaling import (
 )
 from .base import Formulation, ReweightedFormulation
 from .binary import MarginFormulation, RescaledMarginFormulation
-from .contract import Linearisable, check_linearisable
+from .contract import (
+    Linearisable,
+    SelectorFormulation,
+    check_linearisable,
+    check_selector_formulation,
+)
 from .exact import (
     ExactMulticlassZeroNormFormulation,
     ExactSolveInfo,
@@ -57,10 +62,12 @@ __all__ = [
     "LinearOracle",
     "ReweightedPenalty",
     "check_linearisable",
+    "check_selector_formulation",
     "MarginFormulation",
     "RescaledMarginFormulation",
     "RescaledSVMDual",
     "ReweightedFormulation",
+    "SelectorFormulation",
     "Statement",
     "build_statement",
 ]

@@ -216,22 +216,50 @@ class ReweightedFormulation(Formulation):
     """A formulation with a reweighted penalty, ready for the driver.
 
     It composes a :class:`~zeronorm_opt.formulations.penalty.ReweightedPenalty` (created by
-    :meth:`_init_penalty`) and implements the
+    :meth:`init_penalty`) and implements the
     :class:`~zeronorm_opt.formulations.contract.Linearisable` protocol through it. Its
     objective is ``loss(x) + s · Σ_j c_j g_j(x)`` with ``g_j = |x_j|`` (``penalty="l1"``) or
     ``x_j²`` (``"l2"``, ``s = ½`` unless said otherwise), subject to the loss's constraints;
     removed coefficients are fixed at zero by the component.
 
-    A subclass calls ``self._init_penalty(n_coef, ...)`` in ``__init__``, states its loss and
-    constraints on ``self.coef`` in :meth:`_loss_terms` and :meth:`_loss_constraints`, and
-    nothing else: ``base_objective_value`` is the objective's value minus the penalty's.
+    A subclass implements three hooks and nothing else:
+
+    * ``__init__`` calls :meth:`init_penalty` ``(n_coef, penalty, ...)``, which creates
+      ``self.coef``, the coefficients as a cvxpy expression;
+    * :meth:`loss_terms` returns the objective terms besides the penalty (default: none);
+    * :meth:`loss_constraints` returns the constraints, stated on ``self.coef`` (default: none).
+
+    ``base_objective_value`` is the objective's value minus the penalty's. To be fitted by
+    :class:`~zeronorm_opt.ZeroNormSelector` it also declares ``task`` and ``solution()``
+    (:class:`~zeronorm_opt.formulations.contract.SelectorFormulation`).
+
+    Examples
+    --------
+    Sparse least absolute deviations, ``min Σ_i |a_i·x − t_i| + λ Σ_j c_j |x_j|``:
+
+    >>> import cvxpy as cp
+    >>> import numpy as np
+    >>> class SparseLAD(ReweightedFormulation):
+    ...     task = "regression"
+    ...     def __init__(self, A, t, lam=0.1):
+    ...         super().__init__()
+    ...         self.A, self.t = np.asarray(A, float), np.asarray(t, float)
+    ...         self.init_penalty(self.A.shape[1], "l1", scale=lam)
+    ...     def loss_terms(self):
+    ...         return [cp.norm1(self.A @ self.coef - self.t)]
+    ...     def solution(self):
+    ...         return self.coef_value(), 0.0          # no intercept
+    >>> A = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    >>> f = SparseLAD(A, [2.0, 0.0, 2.0])
+    >>> _ = f.solve()
+    >>> np.round(f.coef_value(), 4) + 0.0
+    array([2., 0.])
     """
 
-    penalty: str = "l1"
-
-    def _init_penalty(
+    def init_penalty(
         self,
         n_coef: int,
+        penalty: str = "l1",
         *,
         n_features: int | None = None,
         scale: float | None = None,
@@ -241,14 +269,28 @@ class ReweightedFormulation(Formulation):
     ) -> ReweightedPenalty:
         """Create the penalty component and register its variables and parameters.
 
-        ``compact_loss=True``: the subclass states its loss on ``self.reweighted.loss_coef``
-        (read at each build, never stored), which cvxpy compiles faster (see
-        :class:`~zeronorm_opt.formulations.penalty.ReweightedPenalty`); the problem is then
-        rebuilt when the layout changes.
+        Parameters
+        ----------
+        n_coef : int
+            Number of penalised coefficients (one weight each).
+        penalty : {"l1", "l2"}, default="l1"
+            ``g_j = |x_j|`` (an LP stays an LP) or ``x_j²`` (a QP); :attr:`penalty` afterwards.
+        n_features : int or None, default=None
+            How many leading coefficients are features (None: all of them).
+        scale, group_size, name, compact_loss
+            As in :class:`~zeronorm_opt.formulations.penalty.ReweightedPenalty`.
+            ``compact_loss=True``: the subclass states its loss on
+            ``self.reweighted.loss_coef`` (read at each build, never stored), which cvxpy
+            compiles faster; the problem is then rebuilt when the layout changes.
+
+        Returns
+        -------
+        ReweightedPenalty
+            Also stored as ``self.reweighted``; its ``coef`` as ``self.coef``.
         """
         self.reweighted = ReweightedPenalty(
             n_coef,
-            self.penalty,
+            penalty,
             scale=scale,
             group_size=group_size,
             name=name,
@@ -262,20 +304,25 @@ class ReweightedFormulation(Formulation):
         self.parameters.update(self.reweighted.parameters)
         return self.reweighted
 
+    @property
+    def penalty(self) -> str:
+        """``"l1"`` or ``"l2"``: the ``penalty`` given to :meth:`init_penalty`."""
+        return self.reweighted.penalty
+
     # -- to implement -------------------------------------------------------------------------
-    def _loss_terms(self) -> list[cp.Expression]:
+    def loss_terms(self) -> list[cp.Expression]:
         """Objective terms besides the penalty (default: none)."""
         return []
 
-    def _loss_constraints(self) -> list[cp.Constraint]:
+    def loss_constraints(self) -> list[cp.Constraint]:
         """The constraints of the problem, stated on ``self.coef`` (default: none)."""
         return []
 
     def _objective_terms(self) -> list[cp.Expression]:
-        return [self.reweighted.term, *self._loss_terms()]
+        return [self.reweighted.term, *self.loss_terms()]
 
     def _base_constraints(self) -> list[cp.Constraint]:
-        return [*self._loss_constraints(), *self.reweighted.constraints()]
+        return [*self.loss_constraints(), *self.reweighted.constraints()]
 
     def _layout_key(self):
         return self.reweighted.layout_key
@@ -320,7 +367,7 @@ class ReweightedFormulation(Formulation):
         """Solve at the current weights and mask; see :meth:`Formulation.solve`."""
         # With the penalty as the whole objective the costs may be rescaled (see
         # ReweightedPenalty.cost_unit); the reported value is in the problem's own units.
-        invariant = not self._loss_terms() and not self._user_objective
+        invariant = not self.loss_terms() and not self._user_objective
         self.reweighted.set_scale_invariant(invariant)
         info = super().solve(solver, solver_options)
         if self.reweighted.cost_unit != 1.0:

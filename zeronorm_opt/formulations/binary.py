@@ -98,6 +98,9 @@ class MarginFormulation(ReweightedFormulation):
     (c = the weights Parameter; AROM sets c_j = 1/|v_j^k| (l1) or 1/(v_j^k)² (l2))
     """
 
+    #: Fits two classes; ZeroNormSelector hands it the labels as ±1 (see contract.py).
+    task = "classification"
+
     def __init__(
         self,
         X,
@@ -111,7 +114,6 @@ class MarginFormulation(ReweightedFormulation):
         super().__init__()
         self.X, self.y = _check_xy(X, y)
         m, n = self.X.shape
-        self.penalty = penalty
         self.C = check_positive(C, "C", allow_none=True)
         check_slack_penalty(slack_penalty, self.C)
         if self.C is None:  # solved as stated: a ScaleError far from unit scale
@@ -121,7 +123,7 @@ class MarginFormulation(ReweightedFormulation):
         augmented = slack_penalty == "l0"
         # The margins are stated on the compact loss coefficients (see ReweightedPenalty): the
         # same problem, compiled in a fraction of the time once features are removed.
-        self._init_penalty(n + m if augmented else n, n_features=n, compact_loss=True)
+        self.init_penalty(n + m if augmented else n, penalty, n_features=n, compact_loss=True)
         self.v = self.coef[:n] if augmented else self.coef
         self.u = self.coef[n:] if augmented else None
         self.b = cp.Variable(name="b")
@@ -145,10 +147,10 @@ class MarginFormulation(ReweightedFormulation):
         scores = self.X @ coef[:n] + self.b + self.slack_scale * coef[n:]
         return cp.multiply(self.y, scores)
 
-    def _loss_terms(self):
+    def loss_terms(self):
         return [] if self.xi is None else [self.C_param * cp.sum(self.xi)]
 
-    def _loss_constraints(self):
+    def loss_constraints(self):
         rhs = 1.0 if self.xi is None else 1.0 - self.xi
         return [self.margins() >= rhs]
 
@@ -201,6 +203,8 @@ class RescaledMarginFormulation(Formulation):
     then z ← z ∘ |w|  (z = the scale Parameter; original-space weights v = z ∘ w)
     """
 
+    task = "classification"
+
     def __init__(self, X, y, penalty: str = "l1", C: float | None = None) -> None:
         super().__init__()
         self.X, self.y = _check_xy(X, y)
@@ -230,6 +234,10 @@ class RescaledMarginFormulation(Formulation):
         scores = self.X @ cp.multiply(self.z, self.w) + self.b
         rhs = 1.0 if self.xi is None else 1.0 - self.xi
         return [cp.multiply(self.y, scores) >= rhs]
+
+    def solution(self) -> tuple[np.ndarray, float]:
+        """``(v, b)`` of the last solve: original-space weights and bias."""
+        return self.coef_value(), float(self.b.value)
 
     def original_weights(self) -> np.ndarray:
         """``v = z ∘ w``: the weights of the original (unscaled) features."""

@@ -1,4 +1,5 @@
-"""What the successive-linearisation driver needs from a problem: :class:`Linearisable`.
+"""What the driver and the estimator need from a problem: :class:`Linearisable` and
+:class:`SelectorFormulation`.
 
 The driver minimises ``base(x) + s · Σ_j φ(h_j(x))`` over a convex set by solving, again and
 again, the convex problem ``base(x) + s · Σ_j c_j g_j(x)`` with new weights ``c`` and fewer free
@@ -8,6 +9,12 @@ easy way to satisfy the protocol is to compose a
 :class:`~zeronorm_opt.formulations.penalty.ReweightedPenalty` (it implements the weights, the
 active set, ``h`` and the penalty's value) or to subclass
 :class:`~zeronorm_opt.formulations.ReweightedFormulation`, which does it for you.
+
+:class:`~zeronorm_opt.ZeroNormSelector` reads a little more — the task, the label convention,
+the fitted linear model (coefficients *and* intercept), how user constraints are added, whether
+sparse X and solver lists are accepted: :class:`SelectorFormulation` writes it down, and
+:func:`check_selector_formulation` checks it at ``fit``, before any solve, naming everything
+missing in one :class:`~zeronorm_opt.exceptions.ContractError`.
 """
 
 from __future__ import annotations
@@ -19,7 +26,16 @@ import numpy as np
 from ..exceptions import ContractError
 from ..solvers import SolveInfo
 
-__all__ = ["REQUIRED_ATTRIBUTES", "REQUIRED_METHODS", "Linearisable", "check_linearisable"]
+__all__ = [
+    "LABEL_ENCODINGS",
+    "REQUIRED_ATTRIBUTES",
+    "REQUIRED_METHODS",
+    "TASKS",
+    "Linearisable",
+    "SelectorFormulation",
+    "check_linearisable",
+    "check_selector_formulation",
+]
 
 
 @runtime_checkable
@@ -37,12 +53,9 @@ class Linearisable(Protocol):
     penalty_scale : float
         The constant ``s ≥ 0`` of ``base(x) + s · Σ_j φ(h_j(x))`` (1 for the l1 margin, ½ for
         the l2 one, λ for the Lasso); the driver uses it to report the objective.
-    accepts_sparse : bool, optional
-        Not needed by the driver. A formulation *class* that builds its problem from a
-        ``scipy.sparse`` X as it comes (e.g. ``X @ w`` as a sparse cvxpy constant, never
-        ``np.asarray(X)``) sets the class attribute ``accepts_sparse = True``;
-        :class:`~zeronorm_opt.ZeroNormSelector` then passes a sparse X through (as CSR)
-        instead of raising a ``TypeError``. Absent means False.
+    accepts_solver_list : bool, optional
+        False for a problem bound to one solver (e.g. a ``highspy`` model): the driver then
+        leaves the "pass a fallback list" advice out of its errors. Absent means True.
 
     Methods
     -------
@@ -158,5 +171,163 @@ compose a ReweightedPenalty / subclass ReweightedFormulation, which provide them
         raise ContractError(
             f"{name}.penalty_scale must be a finite number >= 0 (the s of base + s·Σφ(h)); "
             f"got {obj.penalty_scale!r}."
+        )
+    return obj
+
+
+#: Values of :attr:`SelectorFormulation.task`.
+TASKS = ("classification", "regression")
+#: Values of :attr:`SelectorFormulation.label_encoding`.
+LABEL_ENCODINGS = ("signed", "codes")
+
+
+@runtime_checkable
+class SelectorFormulation(Linearisable, Protocol):
+    """What :class:`~zeronorm_opt.ZeroNormSelector` reads from a formulation, beyond the driver.
+
+    Every member is read from the formulation *class* (a class attribute or a method), so
+    ``fit`` checks them all before any solve (:func:`check_selector_formulation`) and raises
+    one :class:`~zeronorm_opt.exceptions.ContractError` naming each one missing; nothing is
+    guessed from a variable's name.
+
+    Attributes
+    ----------
+    task : {"classification", "regression"}
+        Required. ``"classification"``: the formulation fits class labels; the selector keeps
+        the labels in ``classes_``, hands the formulation their encoding (below) and maps its
+        predictions back, so any label type works (int, bool, str, 0/1). ``"regression"``:
+        real targets, as floats.
+    label_encoding : {"signed", "codes"}, optional
+        Classification only: how the formulation receives the labels. ``"signed"`` (absent
+        means this): two classes as ``-1.0`` / ``+1.0`` (``+1`` is ``classes_[1]``);
+        ``"codes"``: any number of classes as the integers ``0 … Q−1`` (``k`` is
+        ``classes_[k]``).
+    accepts_sparse : bool, optional
+        A class that builds its problem from a ``scipy.sparse`` X as it comes (e.g.
+        ``X @ w`` as a sparse cvxpy constant, never ``np.asarray(X)``) sets
+        ``accepts_sparse = True``; the selector then passes a sparse X through (as CSR)
+        instead of raising a ``TypeError``. Absent means False.
+    accepts_solver_list : bool, optional
+        False: the formulation takes one solver name, and ``solver=[...]`` is refused at
+        ``fit``. Absent means True.
+
+    Methods
+    -------
+    solution()
+        Required: ``(coef, intercept)``, the linear model of the last solve — ``coef`` of
+        shape ``(n_features,)`` (or ``(Q, n_features)`` for one machine per class), signed
+        and exactly 0 on removed features; ``intercept`` a float (or shape ``(Q,)``), ``0.0``
+        for a model without one. ``predict`` is ``X @ coef.T + intercept``.
+    add_constraints(constraints)
+        Required when ``extra_constraints=`` is given: add cvxpy constraints (or a callable
+        ``f(formulation)`` returning them) to the problem. Every
+        :class:`~zeronorm_opt.formulations.Formulation` has it.
+
+    Examples
+    --------
+    >>> class Regressor:
+    ...     task = "regression"
+    >>> check_selector_formulation(Regressor)
+    Traceback (most recent call last):
+    ...
+    zeronorm_opt.exceptions.ContractError: Regressor cannot be fitted by ZeroNormSelector: \
+missing solution() — return (coef, intercept) of the last solve, e.g. ``return \
+self.coef_value(), float(self.b.value)`` (0.0 without an intercept); missing set_weights, \
+set_active, solve, coef_value, magnitudes, base_objective_value (the driver's Linearisable \
+protocol). See zeronorm_opt.formulations.contract.SelectorFormulation; subclassing \
+ReweightedFormulation provides all but task and solution().
+    """
+
+    task: str
+
+    def solution(self) -> tuple[np.ndarray, np.ndarray | float]: ...
+
+
+_HINTS = {
+    "task": (
+        'missing task — add the class attribute task = "classification" (it fits class '
+        'labels) or task = "regression" (real targets)'
+    ),
+    "solution": (
+        "missing solution() — return (coef, intercept) of the last solve, e.g. ``return "
+        "self.coef_value(), float(self.b.value)`` (0.0 without an intercept)"
+    ),
+    "add_constraints": (
+        "missing add_constraints(constraints), which extra_constraints= needs — subclass "
+        "Formulation / ReweightedFormulation, which has it, or implement it"
+    ),
+}
+
+
+def _declared(obj, name: str, default):
+    """An optional member's declared value (its documented default when absent)."""
+    return getattr(obj, name, default)
+
+
+def check_selector_formulation(
+    obj, *, extra_constraints: bool = False, solver=None, check_task: bool = True
+):
+    """Return ``obj`` if ZeroNormSelector can fit it, else raise one ``ContractError``.
+
+    ``obj`` is a formulation class (its methods and class attributes are checked: what
+    ``fit`` can see before building it) or an instance (the driver's data members
+    ``n_coef``, ``n_features``, ``penalty_scale`` too).
+
+    Parameters
+    ----------
+    obj : type or object
+    extra_constraints : bool, default=False
+        Whether user constraints will be added (then ``add_constraints`` is required).
+    solver : str, list or None, default=None
+        The ``solver`` parameter (a list needs ``accepts_solver_list`` not False).
+    check_task : bool, default=True
+        False when the task is declared elsewhere (on the function that builds the instance).
+
+    Raises
+    ------
+    ContractError
+        Naming every missing or wrong member and what to add.
+
+    Examples
+    --------
+    >>> from zeronorm_opt.formulations import MarginFormulation
+    >>> check_selector_formulation(MarginFormulation) is MarginFormulation
+    True
+    """
+    name = obj.__name__ if isinstance(obj, type) else type(obj).__name__
+    problems = []
+    if check_task:
+        task = getattr(obj, "task", None)
+        if task is None:
+            problems.append(_HINTS["task"])
+        elif task not in TASKS:
+            problems.append(f"task must be one of {TASKS}; got {task!r}")
+    encoding = _declared(obj, "label_encoding", "signed")
+    if encoding not in LABEL_ENCODINGS:
+        problems.append(
+            f'label_encoding must be "signed" (two classes as ±1) or "codes" (0 … Q−1); got '
+            f"{encoding!r}"
+        )
+    for flag in ("accepts_sparse", "accepts_solver_list"):
+        if not isinstance(_declared(obj, flag, True), bool):
+            problems.append(f"{flag} must be True or False; got {getattr(obj, flag)!r}")
+    if isinstance(solver, list | tuple) and _declared(obj, "accepts_solver_list", True) is False:
+        problems.append(
+            f"it takes one solver (accepts_solver_list = False): pass solver as one name, not "
+            f"the list {list(solver)!r}"
+        )
+    if not callable(getattr(obj, "solution", None)):
+        problems.append(_HINTS["solution"])
+    if extra_constraints and not callable(getattr(obj, "add_constraints", None)):
+        problems.append(_HINTS["add_constraints"])
+    members = REQUIRED_METHODS if isinstance(obj, type) else REQUIRED_ATTRIBUTES + REQUIRED_METHODS
+    missing = [m for m in members if not hasattr(obj, m)]
+    if missing:
+        problems.append("missing " + ", ".join(missing) + " (the driver's Linearisable protocol)")
+    if problems:
+        raise ContractError(
+            f"{name} cannot be fitted by ZeroNormSelector: {'; '.join(problems)}. See "
+            "zeronorm_opt.formulations.contract.SelectorFormulation; subclassing "
+            "ReweightedFormulation provides all but task and solution()."
         )
     return obj

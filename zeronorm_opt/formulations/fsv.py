@@ -61,7 +61,7 @@ class FSVFormulation(ReweightedFormulation):
     (c = the weights Parameter; SLA sets c_j = α exp(−α v_j^k), the gradient of Σ 1 − e^{−α v})
     """
 
-    penalty = "l1"
+    task = "classification"
 
     def __init__(self, X, y, trade_off: float | None = None, C: float | None = None) -> None:
         super().__init__()
@@ -80,7 +80,7 @@ class FSVFormulation(ReweightedFormulation):
         # forms have s = 1. w is split as w⁺ − w⁻ with cost c·(w⁺ + w⁻): v = w⁺ + w⁻ is the
         # bound v ≥ |w| of the paper's LP, tight at the solution since c > 0.
         scale = 1.0 if trade_off is None else float(trade_off)
-        self._init_penalty(n, scale=scale, name="w", compact_loss=True)
+        self.init_penalty(n, scale=scale, name="w", compact_loss=True)
         self.w = self.coef
         self.v = self.reweighted.abs_coef
         self.b = cp.Variable(name="b")
@@ -99,14 +99,14 @@ class FSVFormulation(ReweightedFormulation):
             else None
         )
 
-    def _loss_terms(self):
+    def loss_terms(self):
         if self.xi is None:
             return []
         if self.C is not None:
             return [self.C * cp.sum(self.xi)]
         return [(1.0 - self.trade_off) * (self._slack_weights @ self.xi)]
 
-    def _loss_constraints(self):
+    def loss_constraints(self):
         # The compact form of w (see ReweightedPenalty.loss_coef): equal wherever removed
         # coefficients are 0, faster to compile.
         scores = self.reweighted.loss_product(self.X) + self.b

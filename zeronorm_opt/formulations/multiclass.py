@@ -84,6 +84,9 @@ class _MulticlassMargin(ReweightedFormulation):
     """Shared parts: data, ``W``/``b``, the shared weights, slacks and the group magnitudes."""
 
     infeasible_hint = MULTICLASS_HARD_MARGIN_HINT
+    #: Any number of classes, handed over by ZeroNormSelector as codes 0..Q−1.
+    task = "classification"
+    label_encoding = "codes"
 
     def __init__(
         self, X, y, penalty: str = "l1", C: float | None = None, *, scale_rule: str = "norm"
@@ -96,13 +99,12 @@ class _MulticlassMargin(ReweightedFormulation):
         m, n = self.X.shape
         self.classes, self.codes = encode_labels(y, m)
         self.n_classes = int(self.classes.size)
-        self.penalty = penalty
         self.C = check_positive(C, "C", allow_none=True)
         if self.C is None:  # hard margin, solved as stated
             check_solvable_scale(self.X)
         # One weight per feature shared by the Q classes: the penalised coefficient j is the
         # column w_{·j} of W (a group), removed from every class at once.
-        self._init_penalty(n, group_size=self.n_classes, name="W")
+        self.init_penalty(n, penalty, group_size=self.n_classes, name="W")
         self.W = self.coef  # the driver-facing view is coef_value(): one magnitude per feature
         self.b = cp.Variable(self.n_classes, name="b")
         self.variables["b"] = self.b
@@ -123,10 +125,10 @@ class _MulticlassMargin(ReweightedFormulation):
         """``S_ik = w_k·x_i + b_k`` as an (m, Q) cvxpy expression."""
         return self.X @ self.W.T + self.b[None, :]
 
-    def _loss_terms(self):
+    def loss_terms(self):
         return [] if self.xi is None else [self.C_param * cp.sum(self.xi)]
 
-    def _loss_constraints(self):
+    def loss_constraints(self):
         rhs = 1.0 if self.xi is None else 1.0 - self.xi
         return [self.margins() >= rhs]
 

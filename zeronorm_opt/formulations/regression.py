@@ -106,7 +106,7 @@ class LassoFormulation(ReweightedFormulation):
     (λ = alpha, c = the weights; c = 1: the Lasso; c_j = q|β_j^k|^(q−1): a bridge step)
     """
 
-    penalty = "l1"
+    task = "regression"
 
     def __init__(self, Phi, Y, alpha: float = 1.0, *, column_means=None) -> None:
         super().__init__()
@@ -122,7 +122,7 @@ class LassoFormulation(ReweightedFormulation):
                 )
             self.column_means = column_means
         self._alpha = check_positive(alpha, "alpha", strict=False)
-        self._init_penalty(p, scale=self._alpha, name="beta")
+        self.init_penalty(p, scale=self._alpha, name="beta")
 
     @property
     def alpha(self) -> float:
@@ -140,8 +140,12 @@ class LassoFormulation(ReweightedFormulation):
         # (Φ − 1 μᵀ)β without forming Φ − 1 μᵀ: a sparse Φ stays sparse.
         return self.Y - self.Phi @ self.coef + self.column_means @ self.coef
 
-    def _loss_terms(self):
+    def loss_terms(self):
         return [cp.sum_squares(self.residual_expression()) / self.Phi.shape[0]]
+
+    def solution(self) -> tuple[np.ndarray, float]:
+        """``(β, 0)`` of the last solve: the model has no intercept (centre the data)."""
+        return self.coef_value(), 0.0
 
     def objective_value(self, coef=None) -> float:
         """The Lasso objective ``(1/n)‖Y − Φβ‖² + λ‖β‖₁`` (unweighted) at ``coef``."""
@@ -190,7 +194,8 @@ class BasisPursuitFormulation(ReweightedFormulation):
     subject to  Φβ = Y,  β_j = 0 where coefficient j is removed
     """
 
-    penalty = "l1"
+    task = "regression"
+
     infeasible_hint = (
         "Φβ = Y has no solution (Y is not in the range of Φ, e.g. noisy data with n > rank Φ): "
         "use the Lasso (LassoFormulation) instead."
@@ -199,9 +204,13 @@ class BasisPursuitFormulation(ReweightedFormulation):
     def __init__(self, Phi, Y) -> None:
         super().__init__()
         self.Phi, self.Y = _check_phi_y(Phi, Y)
-        self._init_penalty(self.Phi.shape[1], name="beta")
+        self.init_penalty(self.Phi.shape[1], name="beta")
 
-    def _loss_constraints(self):
+    def solution(self) -> tuple[np.ndarray, float]:
+        """``(β, 0)`` of the last solve (no intercept)."""
+        return self.coef_value(), 0.0
+
+    def loss_constraints(self):
         return [self.Phi @ self.coef == self.Y]
 
     def _repr_details(self) -> str:

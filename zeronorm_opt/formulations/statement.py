@@ -17,14 +17,16 @@ norms, comparisons) and a ``\\text{}`` line otherwise.
 The statement of each class of the package is written by a builder in
 :mod:`._statement_builders`, registered on :func:`statement_of` when the ``formulations``
 package is imported; this module imports no formulation class, so that the base class can
-print any instance without importing its subclasses back.
+print any instance without importing its subclasses back. A formulation class without a
+builder of its own (a user's) is rendered from its cvxpy problem (:func:`problem_statement`):
+its objective terms, its constraints and its variables, the data arrays named by the
+attributes that hold them.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-import textwrap
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -34,6 +36,7 @@ __all__ = [
     "build_statement",
     "constraint_latex",
     "constraint_text",
+    "problem_statement",
     "text_to_latex",
 ]
 
@@ -332,11 +335,9 @@ def statement_of(formulation) -> Statement:
 
     Dispatches on the class (the most specific registered base wins): each formulation class
     of the package has a builder registered by :mod:`._statement_builders`. A class without
-    one gets its class ``statement`` text, one note line per line.
+    one (a user's) is rendered from its cvxpy problem by :func:`problem_statement`.
     """
-    text = textwrap.dedent(formulation.statement).strip()
-    lines = [ln for ln in text.splitlines() if ln.strip()]
-    return Statement(type(formulation).__name__, "minimise", [], [], notes=lines)
+    return problem_statement(formulation)
 
 
 @functools.singledispatch
@@ -348,9 +349,8 @@ def user_names(formulation) -> dict[str, str]:
 def build_statement(formulation) -> Statement:
     """The :class:`Statement` of a formulation instance (any class of this package).
 
-    Unknown subclasses of :class:`~zeronorm_opt.formulations.base.Formulation` get their
-    class ``statement`` text (one ``\\text{}`` line each in LaTeX) and their user
-    constraints.
+    Other subclasses of :class:`~zeronorm_opt.formulations.base.Formulation` (a user's) are
+    rendered from their cvxpy problem (:func:`problem_statement`).
 
     Examples
     --------
@@ -411,3 +411,168 @@ def removed_note(formulation) -> str:
     n_feat = getattr(formulation, "n_features", active.size)
     removed = int(np.sum(active[:n_feat] == 0))
     return "none removed" if removed == 0 else f"{removed} removed"
+
+
+# ---------------------------------------------------------------------------------------------
+# any formulation: rendered from its cvxpy problem
+# ---------------------------------------------------------------------------------------------
+
+
+def _data_names(formulation) -> list[tuple[str, object]]:
+    """The formulation's data arrays (public attributes holding arrays or sparse matrices)."""
+    import scipy.sparse as sp
+
+    return [
+        (name, value)
+        for name, value in vars(formulation).items()
+        if not name.startswith("_") and (isinstance(value, np.ndarray) or sp.issparse(value))
+    ]
+
+
+def _same_data(value, data) -> bool:
+    import scipy.sparse as sp
+
+    if np.shape(value) != np.shape(data):
+        return False
+    if sp.issparse(value) or sp.issparse(data):
+        value = value.toarray() if sp.issparse(value) else value
+        data = data.toarray() if sp.issparse(data) else data
+    return bool(np.array_equal(np.asarray(value), np.asarray(data)))
+
+
+def _printed(item, data, names) -> str:
+    """cvxpy's printout of ``item`` with its data arrays named (``X``, ``y``; a shape when no
+    attribute holds them) and broadcasts (``Promote``) and sums written plainly."""
+    text = str(item)
+    for expr, symbol in names.items():  # the coefficients' expression, before any tidying
+        text = text.replace(expr, symbol)
+    for const in item.constants():
+        if const.size <= 1:
+            continue
+        name = next((n for n, d in data if _same_data(const.value, d)), None)
+        shape = "×".join(str(k) for k in const.shape)
+        text = text.replace(str(const), name or f"[{shape} array]")
+    text = re.sub(r"Promote\(([^(),]+), \([^)]*\)\)", r"\1", text)
+    flat = r"((?:[^()]|\([^()]*\))*)"  # an argument with at most one level of brackets
+    text = re.sub(rf"Sum\({flat}, None, False\)", r"sum(\1)", text)
+    text = re.sub(rf"quad_over_lin\({flat}, 1(?:\.0)?, None, False\)", r"sum_squares(\1)", text)
+    return text.replace("+ -", "- ")
+
+
+def _member(name: str, shape) -> tuple[str, str]:
+    """``name ∈ ℝ^shape``, text and LaTeX."""
+    text = constraint_text(name)
+    latex = _GREEK.get(name, name if len(name) == 1 else rf"\mathrm{{{_escape_text(name)}}}")
+    if not shape:
+        return f"{text} ∈ ℝ", rf"{latex} \in \mathbb{{R}}"
+    dims = "×".join(str(k) for k in shape)
+    dims_latex = r" \times ".join(str(k) for k in shape)
+    return f"{text} ∈ ℝ^{dims}", rf"{latex} \in \mathbb{{R}}^{{{dims_latex}}}"
+
+
+def _penalty_lines(formulation, symbol: str) -> tuple[str, str]:
+    """``s Σ_j c_j |x_j|`` (or ``x_j²``, or a group sum) of a ReweightedPenalty, text and
+    LaTeX."""
+    pen = formulation.reweighted
+    scale = pen.scale
+    head_t = "" if scale == 1 else ("½ " if scale == 0.5 else f"{scale:g} ")
+    head_l = "" if scale == 1 else (r"\frac{1}{2} " if scale == 0.5 else f"{scale:g} ")
+    sym_l = _GREEK.get(symbol, symbol)
+    if pen.group_size is None:
+        inner_t, inner_l = (
+            (f"|{symbol}_j|", f"|{sym_l}_j|")
+            if pen.penalty == "l1"
+            else (
+                f"{symbol}_j²",
+                f"{sym_l}_j^2",
+            )
+        )
+    elif pen.penalty == "l1":
+        inner_t, inner_l = f"Σ_k |{symbol}_kj|", rf"\sum_k |{sym_l}_{{kj}}|"
+    else:
+        inner_t, inner_l = f"Σ_k {symbol}_kj²", rf"\sum_k {sym_l}_{{kj}}^2"
+    return f"{head_t}Σ_j c_j {inner_t}", rf"{head_l}\sum_{{j}} c_j {inner_l}"
+
+
+def problem_statement(formulation) -> Statement:
+    """The statement of any formulation, rendered from its cvxpy problem.
+
+    For a formulation class without a builder of its own (a user's): the objective terms and
+    constraints it states (for a
+    :class:`~zeronorm_opt.formulations.ReweightedFormulation`, the penalty written out,
+    then :meth:`~zeronorm_opt.formulations.ReweightedFormulation.loss_terms` and
+    :meth:`~zeronorm_opt.formulations.ReweightedFormulation.loss_constraints`), as cvxpy
+    prints them, with the coefficients under the attribute name the class gives them and the
+    data arrays named by the attributes that hold them; the variables of the problem; the
+    class ``statement`` text, if any, as notes. LaTeX is the best-effort translation of
+    :func:`constraint_latex`.
+
+    Examples
+    --------
+    >>> import cvxpy as cp
+    >>> from zeronorm_opt.formulations import ReweightedFormulation
+    >>> class NonNegativeFit(ReweightedFormulation):
+    ...     def __init__(self, A, t):
+    ...         super().__init__()
+    ...         self.A, self.t = np.asarray(A, float), np.asarray(t, float)
+    ...         self.x = self.init_penalty(self.A.shape[1], "l2").coef
+    ...     def loss_terms(self):
+    ...         return [cp.sum_squares(self.A @ self.x - self.t)]
+    ...     def loss_constraints(self):
+    ...         return [self.x >= 0]
+    >>> print(problem_statement(NonNegativeFit(np.eye(2), [1.0, -1.0])).to_text())
+    NonNegativeFit
+      minimise    ½ Σ_j c_j x_j² + sum_squares(A @ x - t)
+      over        x ∈ ℝ^2
+      subject to  0 ≤ x
+                  x_j = 0 for the removed coefficients j (none removed)
+      c = the weights Parameter (currently all 1: the plain l2 norm)
+    """
+    f = formulation
+    data = _data_names(f)
+    reweighted = getattr(f, "reweighted", None)
+    names: dict[str, str] = {}
+    objective, constraints, variables, notes = [], [], [], []
+    hidden: set[int] = set()
+    if reweighted is not None:
+        symbol = next(
+            (n for n, v in vars(f).items() if v is f.coef and n != "coef" and n[0] != "_"), "x"
+        )
+        for expr in sorted({str(f.coef), str(reweighted.loss_coef)}, key=len, reverse=True):
+            names[expr] = symbol
+        objective.append(_penalty_lines(f, symbol))
+        own_terms, own_constraints = f.loss_terms(), f.loss_constraints()
+        hidden = {id(v) for v in reweighted.variables.values()}
+        variables.append(_member(symbol, f.coef.shape))
+        notes = [weights_note(f, reweighted.penalty)]
+    else:
+        own_terms, own_constraints = f._objective_terms(), f._base_constraints()
+
+    def line(item):
+        printed = _printed(item, data, names)
+        return constraint_text(printed), constraint_latex(printed)
+
+    objective += [line(t) for t in own_terms]
+    constraints += [line(c) for c in own_constraints]
+    if reweighted is not None:
+        symbol = names[str(f.coef)]
+        removed = removed_note(f).replace("features", "coefficients")
+        sym_l = _GREEK.get(symbol, symbol)
+        constraints.append(
+            (
+                f"{symbol}_j = 0 for the removed coefficients j ({removed})",
+                rf"{sym_l}_j = 0 \text{{ for the removed coefficients }} j \text{{ ({removed})}}",
+            )
+        )
+    # The variables of what the class states (not f.problem: printing builds no problem).
+    seen = set(hidden)
+    for item in [*own_terms, *own_constraints]:
+        for var in item.variables():
+            if id(var) not in seen:
+                seen.add(id(var))
+                variables.append(_member(var.name(), var.shape))
+    constraints = [(t, l or text_to_latex(t)) for t, l in constraints]
+    own = [ln.strip() for ln in str(getattr(f, "statement", "")).strip().splitlines()]
+    return Statement(
+        type(f).__name__, "minimise", variables, objective, constraints, notes=notes + own
+    )
