@@ -15,9 +15,18 @@ extensions = [
     "sphinx-mathjax-offline",
     "sphinx.ext.intersphinx",
     "sphinx.ext.doctest",
+    "sphinx.ext.viewcode",
     "numpydoc",
     "sphinx_gallery.gen_gallery",
+    "sphinx_design",
+    "sphinx_copybutton",
 ]
+
+# The copy button copies the code, not the prompts: ">>> " and "... " of the doctests and the
+# "$ " of shell sessions are stripped, and lines without a prompt (output) are left out.
+copybutton_prompt_text = r">>> |\.\.\. |\$ "
+copybutton_prompt_is_regexp = True
+copybutton_only_copy_prompt_lines = True
 
 # The gallery: every docs/gallery/plot_*.py runs during the build and its figures are embedded,
 # so they always show what the current code does. A failing example fails the build.
@@ -26,7 +35,8 @@ sphinx_gallery_conf = {
     "gallery_dirs": "auto_examples",
     "filename_pattern": r"/plot_",
     "abort_on_example_error": True,
-    "download_all_examples": False,
+    # "Download all examples" (scripts and notebooks) at the foot of the gallery's index.
+    "download_all_examples": True,
     "remove_config_comments": True,
     "matplotlib_animations": False,
     "image_scrapers": ("matplotlib",),
@@ -50,4 +60,16 @@ exclude_patterns = [
 ]
 html_theme = "pydata_sphinx_theme"
 html_title = "zeronorm_opt"
-html_theme_options = {"navigation_with_keys": False}
+html_static_path = ["_static"]
+html_css_files = ["css/fit.css"]
+html_theme_options = {
+    "navigation_with_keys": False,
+    # Five sections in the top bar, no "More" menu; the page's own contents on the right.
+    "header_links_before_dropdown": 6,
+    "navbar_end": ["source-link", "theme-switcher"],
+    "secondary_sidebar_items": ["page-toc", "sourcelink"],
+    "show_toc_level": 2,
+    "show_prev_next": True,
+}
+# The section pages open their sidebar on their own sub-pages; the landing page has none.
+html_sidebars = {"index": []}
