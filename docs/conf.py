@@ -62,6 +62,7 @@ html_theme = "pydata_sphinx_theme"
 html_title = "zeronorm_opt"
 html_static_path = ["_static"]
 html_css_files = ["css/fit.css"]
+html_js_files = ["js/fit-maths.js"]
 html_theme_options = {
     "navigation_with_keys": False,
     # Five sections in the top bar, no "More" menu; the page's own contents on the right.
@@ -73,3 +74,6 @@ html_theme_options = {
 }
 # The section pages open their sidebar on their own sub-pages; the landing page has none.
 html_sidebars = {"index": []}
+# The theme's light/dark switch starts from the reader's system setting (without it the theme
+# logs "invalid theme mode" as a console error on a first visit).
+html_context = {"default_mode": "auto"}
