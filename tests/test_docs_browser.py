@@ -1,4 +1,4 @@
-"""The built documentation as its readers see it: headless Chromium at 1400 px and 390 px (``-m docs``).
+"""The built documentation as its readers see it, in headless Chromium (``-m docs``).
 
 Every top-level page and a fixed sample of the others is opened from a local ``http.server`` on
 127.0.0.1 at a desktop and a phone width. A page fails when its main column scrolls sideways or
