@@ -1,5 +1,7 @@
 """Sphinx configuration of the zeronorm_opt documentation."""
 
+import re
+
 import zeronorm_opt
 
 project = "zeronorm_opt"
@@ -77,3 +79,25 @@ html_sidebars = {"index": []}
 # The theme's light/dark switch starts from the reader's system setting (without it the theme
 # logs "invalid theme mode" as a console error on a first visit).
 html_context = {"default_mode": "auto"}
+
+
+# Methods inherited from scikit-learn (score, get_params, fit_transform ...) are documented on
+# the estimators' pages with scikit-learn's own docstrings. Their cross-references point into
+# scikit-learn's documentation (glossary terms, user-guide labels), which this offline build
+# does not have: they are shown as text, naming scikit-learn's documentation.
+_SKLEARN_TERM = re.compile(r":term:`([^`<]*?)(?:\s*<[^`]*>)?`")
+_SKLEARN_REF = re.compile(r":ref:`([^`<]*?)\s*<[^`]*>`")
+_SKLEARN_BARE_REF = re.compile(r":ref:`([^`]*)`")
+
+
+def _sklearn_references_as_text(app, what, name, obj, options, lines):
+    if not getattr(obj, "__module__", "").startswith("sklearn"):
+        return
+    for i, line in enumerate(lines):
+        line = _SKLEARN_TERM.sub(r"``\1``", line)
+        line = _SKLEARN_REF.sub(r"\1 (scikit-learn documentation)", line)
+        lines[i] = _SKLEARN_BARE_REF.sub(r"``\1`` (scikit-learn documentation)", line)
+
+
+def setup(app):
+    app.connect("autodoc-process-docstring", _sklearn_references_as_text)
