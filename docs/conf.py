@@ -1,6 +1,8 @@
 """Sphinx configuration of the zeronorm_opt documentation."""
 
+import csv
 import re
+from pathlib import Path
 
 import zeronorm_opt
 
@@ -56,6 +58,7 @@ autodoc_typehints = "none"
 intersphinx_mapping = {}
 exclude_patterns = [
     "_build",
+    "_generated",
     "gallery/README.rst",
     "sg_execution_times.rst",
     "**/sg_execution_times.rst",
@@ -101,3 +104,31 @@ def _sklearn_references_as_text(app, what, name, obj, options, lines):
 
 def setup(app):
     app.connect("autodoc-process-docstring", _sklearn_references_as_text)
+
+
+# The benchmarks page opens on a summary of the full suite's results file: one row per workload
+# (its first data set; the largest size of a scaling curve), the columns a reader compares.
+# Written at every build from the raw file, so it cannot drift from it.
+_BENCHMARKS = Path(__file__).parent / "_static/benchmarks/full/results.csv"
+_SUMMARY = Path(__file__).parent / "_generated/benchmark_summary.csv"
+
+
+def _write_benchmark_summary():
+    with _BENCHMARKS.open(encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f))
+    kept = {}
+    for row in rows:
+        key = (row["group"], row["workload"])
+        if row["group"] == "scaling":
+            kept[key] = row  # the last, largest size
+        else:
+            kept.setdefault(key, row)
+    columns = ["workload", "data", "reference", "package s", "reference s", "ratio"]
+    _SUMMARY.parent.mkdir(exist_ok=True)
+    with _SUMMARY.open("w", encoding="utf-8", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(columns)
+        writer.writerows([row[c] for c in columns] for row in kept.values())
+
+
+_write_benchmark_summary()
