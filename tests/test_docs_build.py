@@ -62,3 +62,60 @@ def test_gallery_pages_embed_their_figures(pages):
         for src in images:
             image = (page.parent / src).resolve()
             assert image.is_file() and image.stat().st_size > 5_000, f"{src} missing or empty"
+
+
+# The API pages: every public estimator lists its methods, scikit-learn's inherited ones
+# included, and describes every attribute ``fit`` sets.
+def _fitted_estimators():
+    import numpy as np
+
+    import zeronorm_opt as zn
+    from zeronorm_opt.datasets import make_weston_linear
+
+    X, y = make_weston_linear(30, random_state=0)
+    rng = np.random.default_rng(0)
+    y3 = np.arange(30) % 3
+    X3 = rng.normal(size=(30, 6)) + y3[:, None]
+    return [
+        (zn.AROM(C=1.0, n_features_to_select=2), X, y),
+        (zn.FSV(C=1.0, n_features_to_select=2), X, y),
+        (zn.ZeroNormCV(zn.AROM(C=1.0), n_features_grid=[1, 2], cv=3), X, y),
+        (zn.MulticlassAROM(C=1.0, n_features_to_select=3), X3, y3),
+        (zn.AdaptiveScaling(C=1.0), X[:, :8], y),
+        (zn.LassoISTA(), X[:, :20], X[:, 0] + 0.5 * X[:, 1]),
+        (zn.BridgeRegression(), X[:, :20], X[:, 0] + 0.5 * X[:, 1]),
+        (zn.SVMRFE(n_features_to_select=3), X, y),
+        (zn.R2W2(n_features_to_select=3), X[:, :8], y),
+        (zn.InformationGainFilter(n_features_to_select=3), X, y),
+        (zn.PolynomialFeatureMap(), X[:, :3], y),
+    ]
+
+
+def test_estimator_docstrings_describe_every_fitted_attribute():
+    from numpydoc.docscrape import ClassDoc
+
+    problems = {}
+    for estimator, X, y in _fitted_estimators():
+        estimator.fit(X, y)
+        fitted = {k for k in vars(estimator) if k.endswith("_") and not k.startswith("_")}
+        documented = {
+            p.name: "".join(p.desc).strip() for p in ClassDoc(type(estimator))["Attributes"]
+        }
+        undescribed = sorted(a for a in fitted if not documented.get(a))
+        if undescribed:
+            problems[type(estimator).__name__] = undescribed
+    assert not problems, f"fitted attributes without a description: {problems}"
+
+
+@pytest.mark.parametrize("name", ["AROM", "FSV", "ZeroNormCV", "MulticlassAROM", "GreedyRLS"])
+def test_api_pages_list_inherited_methods(pages, name):
+    import zeronorm_opt as zn
+
+    text = pages[HTML_DIR / f"api/generated/zeronorm_opt.{name}.html"]
+    cls = getattr(zn, name)
+    expected = [
+        m for m in ("fit", "predict", "transform", "score", "get_params") if hasattr(cls, m)
+    ]
+    assert "score" in expected and "get_params" in expected  # inherited from scikit-learn
+    missing = [m for m in expected if f'id="zeronorm_opt.{name}.{m}"' not in text]
+    assert not missing, f"the {name} page documents no {missing}"

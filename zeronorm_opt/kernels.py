@@ -290,9 +290,11 @@ class PolynomialFeatureMap(TransformerMixin, BaseEstimator):
     Attributes
     ----------
     n_features_in_ : int
+        Number of features seen by ``fit``.
     feature_names_in_ : ndarray of str
         Only when fitted on data with string column names (pandas).
     n_output_features_ : int
+        Number of monomials: the columns of ``transform``'s output.
 
     Examples
     --------

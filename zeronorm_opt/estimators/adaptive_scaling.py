@@ -206,11 +206,13 @@ class AdaptiveScaling(SelectorMixin, ClassifierMixin, BaseEstimator):
     coef_ : ndarray of shape (1, n_features)
         Linear kernel only: weights of the original features (``β = √σ ∘ w``).
     intercept_ : ndarray of shape (1,)
+        Bias of the final SVM.
     dual_coef_ : ndarray of shape (1, n_SV)
         Non-linear kernels: ``y_i α_i`` of the support vectors.
     support_vectors_ : ndarray of shape (n_SV, n_features)
         Non-linear kernels: the support vectors (unscaled).
     classes_ : ndarray of shape (2,)
+        The two class labels, in the order ``predict`` maps the sign to.
     history_ : list of IterationRecord
         One record per outer loop of the final model: ``objective`` is the SVM cost (primal,
         exact bias) at the loop's σ, ``coef`` that σ, ``weights`` the gradient of the cost. The
@@ -219,6 +221,9 @@ class AdaptiveScaling(SelectorMixin, ClassifierMixin, BaseEstimator):
     n_iter_ : int
         Number of records (convex solves or outer loops).
     stop_reason_ : {"converged", "max_iter"}
+        ``"converged"`` when the scale factors stopped changing, ``"max_iter"`` otherwise.
+    n_features_in_ : int
+        Number of features seen by ``fit``.
 
     References
     ----------

@@ -147,7 +147,9 @@ class AlignmentSelector(_RankingSelector):
         starts from no feature) and after each step scored (``"first_drop"``: the accepted
         steps; ``"best_on_path"``: every step of the run).
     classes_ : ndarray of shape (2,)
+        The two class labels.
     n_features_in_ : int
+        Number of features seen by ``fit``.
 
     References
     ----------

@@ -199,12 +199,15 @@ class SVMRFE(_RankingSelector):
     ranking_ : ndarray of shape (n_features,)
         1 for selected features; larger for features eliminated earlier.
     support_ : ndarray of shape (n_features,)
+        Mask of the selected features (what ``get_support()`` returns).
     estimator_ : sklearn.svm.SVC
         The linear SVM trained on the selected features.
     n_steps_ : int
         Number of SVM trainings used for the elimination.
     classes_ : ndarray of shape (2,)
+        The two class labels.
     n_features_in_ : int
+        Number of features seen by ``fit``.
 
     References
     ----------
@@ -346,8 +349,14 @@ class InformationGainFilter(_RankingSelector):
     ----------
     scores_ : ndarray of shape (n_features,)
         Information gain of each feature (bits).
-    ranking_, support_, classes_, n_features_in_
-        As in the other selectors.
+    ranking_ : ndarray of shape (n_features,)
+        1 = best: the features by decreasing information gain.
+    support_ : ndarray of bool of shape (n_features,)
+        Mask of the selected features (what ``get_support()`` returns).
+    classes_ : ndarray of shape (2,)
+        The two class labels.
+    n_features_in_ : int
+        Number of features seen by ``fit``.
 
     References
     ----------

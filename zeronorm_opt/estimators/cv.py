@@ -80,6 +80,7 @@ class ZeroNormCV(PackageParameterErrors, MetaEstimatorMixin, SelectorMixin, Base
     estimator_ : ZeroNormSelector
         The estimator refitted on all the data with ``n_features_to_select=n_features_``.
     support_ : ndarray of bool of shape (n_features,)
+        Mask of the features of ``estimator_`` (``n_features_`` of them).
     cv_results_ : dict of ndarray
         ``"n_features"`` (the grid), ``"mean_test_score"``, ``"std_test_score"``,
         ``"split{k}_test_score"``.
@@ -98,6 +99,7 @@ class ZeroNormCV(PackageParameterErrors, MetaEstimatorMixin, SelectorMixin, Base
     classes_ : ndarray
         Class labels (classification).
     n_features_in_ : int
+        Number of features seen by ``fit``.
 
     See Also
     --------

@@ -104,6 +104,7 @@ class GreedyRLS(PackageParameterErrors, SelectorMixin, RegressorMixin, BaseEstim
     dual_coef_ : ndarray of shape (n_samples, n_outputs)
         Dual variables ``a`` of the final model.
     n_features_in_ : int
+        Number of features seen by ``fit``.
     feature_names_in_ : ndarray of str
         Defined when ``X`` has string column names.
 

@@ -134,7 +134,9 @@ class LassoISTA(_SparseLinearRegressor):
     Attributes
     ----------
     coef_ : ndarray of shape (n_features,)
+        Regression weights (zero outside the support).
     intercept_ : float
+        Intercept (0 without ``fit_intercept``).
     support_ : ndarray of bool
         Non-zero coefficients (relative threshold 1e-6, the package's notion of zero).
     n_iter_ : int
@@ -146,6 +148,7 @@ class LassoISTA(_SparseLinearRegressor):
         Duality gap of the final coefficients in the same scaling (a bound on their
         suboptimality; ``tol`` is relative, so it is unaffected by the scaling).
     n_features_in_ : int
+        Number of features seen by ``fit``.
 
     Notes
     -----
@@ -311,15 +314,20 @@ class BridgeRegression(_SparseLinearRegressor):
     Attributes
     ----------
     coef_ : ndarray of shape (n_features,)
+        Regression weights (zero outside the support).
     intercept_ : float
+        Intercept (0 without ``fit_intercept``).
     support_ : ndarray of bool
+        Non-zero coefficients (relative threshold 1e-6).
     n_iter_ : int
+        Number of weighted-Lasso solves.
     objective_path_ : ndarray
         Bridge objective ``(1/(2n))‖y − Xβ − b‖² + α Σ_j (ε + |β_j|)^q`` after each
         weighted-Lasso solve (non-increasing; half the paper's scaling).
     history_ : list of IterationRecord
         The driver's per-iteration record (in the paper's scaling, ``λ = 2α``).
     n_features_in_ : int
+        Number of features seen by ``fit``.
 
     Notes
     -----

@@ -167,17 +167,23 @@ class MulticlassAROM(ZeroNormSelector):
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
+        The class labels, one row of ``coef_`` each.
     coef_ : ndarray of shape (n_classes, n_features)
         Weights of the final machine (zero outside the support), one row per class.
     intercept_ : ndarray of shape (n_classes,)
+        Bias of each class's machine.
     support_ : ndarray of bool of shape (n_features,)
         The one support shared by all classes.
     history_ : list of IterationRecord
         Per iteration: surrogate value, support size, the per-feature group magnitudes
         (``coef``), the weights, solver status and time.
     n_iter_ : int
+        Number of convex problems solved by the successive-linearisation driver.
     stop_reason_ : {"converged", "max_iter", "budget"}
+        Why the driver stopped: ``"converged"`` (the weights stopped changing), ``"max_iter"``
+        or ``"budget"`` (the support reached ``n_features_to_select``).
     backend_ : {"cvxpy", "libsvm"}
+        What solved the steps.
     data_scale_ : float
         The run was solved on ``X / data_scale_`` (the root-mean-square entry of X for the
         hard margin without ``extra_constraints``; 1.0 otherwise), weights mapped back.
@@ -187,6 +193,7 @@ class MulticlassAROM(ZeroNormSelector):
         rest of the budget is the ranking's. Empty when none. A
         ``RemovedCoefficientsRequiredError`` says when they alone exceed the budget.
     n_features_in_ : int
+        Number of features seen by ``fit``.
 
     References
     ----------

@@ -168,8 +168,14 @@ class R2W2(_RankingSelector):
         ``n_iter_ + 1``).
     n_iter_ : int
         Number of accepted gradient steps.
-    ranking_, support_, classes_, n_features_in_
-        As in the other selectors; ``ranking_`` orders the features by decreasing σ, and the
+    support_ : ndarray of bool of shape (n_features,)
+        Mask of the selected features (what ``get_support()`` returns).
+    classes_ : ndarray of shape (2,)
+        The two class labels.
+    n_features_in_ : int
+        Number of features seen by ``fit``.
+    ranking_ : ndarray of shape (n_features,)
+        1 = best; ``ranking_`` orders the features by decreasing σ, and the
         features whose σ reached 0 by how late they reached it (then by their last positive
         σ): a budget larger than the number of surviving features is filled with the features
         the descent dropped last, not by index.

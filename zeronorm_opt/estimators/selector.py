@@ -139,11 +139,13 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
     Attributes
     ----------
     support_ : ndarray of bool of shape (n_features,)
+        Mask of the selected features (what ``get_support()`` returns).
     coef_ : ndarray
         Weights of the final linear model on all features (zero outside the support): shape
         (1, n_features) for two classes, (n_classes, n_features) for more, (n_features,) for
         regression. Absent when ``estimator`` has no ``coef_``.
     intercept_ : ndarray or float
+        Bias of the final linear model, shaped as ``coef_``'s rows.
     estimator_ : estimator
         The fitted final model, when ``estimator`` is given.
     classes_ : ndarray
@@ -151,7 +153,10 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
     history_ : list of IterationRecord
         Per step: objective, support size, coefficients, weights, solver status and time.
     n_iter_ : int
+        Number of convex problems solved by the successive-linearisation driver.
     stop_reason_ : {"converged", "max_iter", "budget"}
+        Why the driver stopped: ``"converged"`` (the weights stopped changing), ``"max_iter"``
+        or ``"budget"`` (the support reached ``n_features_to_select``).
     backend_ : str
         What solved the steps (``"cvxpy"`` for a user formulation).
     data_scale_ : float
@@ -165,6 +170,7 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
         rest of the budget is the ranking's. Empty when none. A
         ``RemovedCoefficientsRequiredError`` says when they alone exceed the budget.
     n_features_in_ : int
+        Number of features seen by ``fit``.
     feature_names_in_ : ndarray of str
         With a DataFrame input.
 

@@ -200,13 +200,19 @@ class AROM(_BinaryZeroNorm):
     coef_ : ndarray of shape (1, n_features)
         Weights of the final linear model (zero outside the support).
     intercept_ : ndarray of shape (1,)
+        Bias of the final linear model.
     support_ : ndarray of bool of shape (n_features,)
+        Mask of the selected features (what ``get_support()`` returns).
     classes_ : ndarray of shape (2,)
+        The two class labels, in the order ``predict`` maps the sign to.
     history_ : list of IterationRecord
         Per iteration: surrogate value, support size, coefficients, weights, solver status
         and time.
     n_iter_ : int
+        Number of convex problems solved by the successive-linearisation driver.
     stop_reason_ : {"converged", "max_iter", "budget"}
+        Why the driver stopped: ``"converged"`` (the weights stopped changing), ``"max_iter"``
+        or ``"budget"`` (the support reached ``n_features_to_select``).
     backend_ : {"cvxpy", "highs", "libsvm", "ipm"}
         What solved the steps.
     data_scale_ : float
@@ -220,6 +226,7 @@ class AROM(_BinaryZeroNorm):
     estimator_ : estimator
         The retrained ``estimator``, when one is given.
     n_features_in_ : int
+        Number of features seen by ``fit``.
 
     See Also
     --------
@@ -454,9 +461,30 @@ class FSV(_BinaryZeroNorm):
 
     Attributes
     ----------
-    coef_, intercept_, support_, classes_, history_, n_iter_, stop_reason_, backend_
-    required_features_, data_scale_
+    coef_ : ndarray of shape (1, n_features)
+        Weights of the final linear model (zero outside the support).
+    intercept_ : ndarray of shape (1,)
+        Bias of the final linear model.
+    support_ : ndarray of bool of shape (n_features,)
+        Mask of the selected features (what ``get_support()`` returns).
+    classes_ : ndarray of shape (2,)
+        The two class labels, in the order ``predict`` maps the sign to.
+    history_ : list of IterationRecord
+        Per iteration: surrogate value, support size, coefficients, weights, solver status
+        and time.
+    n_iter_ : int
+        Number of convex problems solved by the successive-linearisation driver.
+    stop_reason_ : {"converged", "max_iter", "budget"}
+        Why the driver stopped: ``"converged"`` (the weights stopped changing), ``"max_iter"``
+        or ``"budget"`` (the support reached ``n_features_to_select``).
+    backend_ : str
+        What solved the steps (as in :class:`AROM`).
+    required_features_ : ndarray of int
+        Features kept because ``extra_constraints`` require them (as in :class:`AROM`).
+    data_scale_ : float
         As in :class:`AROM`.
+    n_features_in_ : int
+        Number of features seen by ``fit``.
 
     References
     ----------
