@@ -24,7 +24,7 @@ import pytest
 pytestmark = pytest.mark.docs
 
 HTML_DIR = Path(
-    os.environ.get("ZERONORM_DOCS_HTML", Path(__file__).resolve().parents[1] / "docs/_build/html")
+    os.environ.get("ZERONORM_DOCS_HTML", Path(__file__).resolve().parents[2] / "docs/_build/html")
 )
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [

@@ -14,7 +14,7 @@ from zeronorm_opt.experiments.catalogue import (
     runner_module,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 E1 = ROOT / "problems" / "e1_linear_toy.toml"
 
 

@@ -11,7 +11,7 @@ from zeronorm_opt.exceptions import InputError
 from zeronorm_opt.experiments.catalogue import available_problems, load_problem
 from zeronorm_opt.experiments.linear_toy import E1Config, run_e1, summarise_e1
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_interrupted_run_resumes_without_recomputing(tmp_path, monkeypatch):

@@ -17,7 +17,7 @@ import pytest
 pytestmark = pytest.mark.docs
 
 HTML_DIR = Path(
-    os.environ.get("ZERONORM_DOCS_HTML", Path(__file__).resolve().parents[1] / "docs/_build/html")
+    os.environ.get("ZERONORM_DOCS_HTML", Path(__file__).resolve().parents[2] / "docs/_build/html")
 )
 REMOTE = re.compile(r"""<(?:script|link|img)\b[^>]*\b(?:src|href)=["'](?:https?:)?//""", re.I)
 SCRIPT_SRC = re.compile(r"""<script\b[^>]*\bsrc=["']([^"']+)["']""", re.I)

@@ -19,7 +19,7 @@ from zeronorm_opt.experiments.pipeline import RECORD_KEY, config_from_spec, pars
 from zeronorm_opt.experiments.results_store import ResultsStore
 from zeronorm_opt.experiments.runner import Progress, RichProgress
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 # A few E1 trials with a selector that takes a noticeable time per unit.
 E1_SMALL = ["run", "e1", "--trials", "5", "--train-sizes", "20", "--methods", "SVM", "l1-AROM"]
 

@@ -46,7 +46,8 @@ def reference_data():
 @pytest.mark.parametrize("case", sorted(REFERENCE))
 def test_same_results_as_before(case, reference_data):
     """AROM / FSV / MulticlassAROM give the supports and coefficients recorded on the code
-    before they were rebuilt over ZeroNormSelector (tests/data/estimators_before_v2.json)."""
+    before they were rebuilt over ZeroNormSelector (data/estimators_before_v2.json beside this
+    file)."""
     ref = REFERENCE[case]
     params = {RENAMED.get(k, k): v for k, v in ref["old_params"].items()}
     X, y = reference_data[ref["dataset"]]

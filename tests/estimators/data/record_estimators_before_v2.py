@@ -2,7 +2,7 @@
 
 Run once on the code *before* the estimators were rebuilt over ZeroNormSelector (commit
 9d4db40); the output ``estimators_before_v2.json`` is the reference of
-``tests/test_zero_norm_selector.py::test_same_results_as_before``. Kept so the reference can be
+``tests/estimators/test_selector.py::test_same_results_as_before``. Kept so the reference can be
 audited; do not re-run it on newer code (it would record the new results as the reference).
 Parameter names are those of the old API (``norm=``, ``method=``).
 """
