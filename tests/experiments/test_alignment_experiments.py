@@ -133,6 +133,10 @@ def test_e7_random_polynomial_is_shared_across_sizes_and_methods():
         assert len(n_rel) == 1  # one polynomial per (run, target)
     table = summarise_e7(records, config)
     assert "target sp0.97" in table
+    # The console states its spread, the report's: mean ± standard error over the runs.
+    assert "standard error" in table
+    row = next(line for line in table.splitlines() if line.split()[:1] == ["30"])
+    assert row.count("±") == 4  # recall, kept, dFSA's and the SVM's error
 
 
 def test_e7_and_e6_configuration_errors():

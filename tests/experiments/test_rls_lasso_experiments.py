@@ -171,6 +171,9 @@ def test_e10_records_cross_checks_and_resume(tmp_path, monkeypatch):
     assert len(second) == 6
     table = e10.summarise_e10(second, config)
     assert "greedy test" in table and "random LOO" in table and "max difference" in table
+    # The spread is stated once, then every cell is mean ± SE (two methods × test and LOO).
+    cells = 2 * 2 * len(config.feature_counts)
+    assert "standard error" in table and table.count("±") == 1 + cells
 
 
 def test_e10_skips_missing_microarray_data(monkeypatch):

@@ -24,6 +24,7 @@ from sklearn.svm import SVC
 from ..datasets import SparsePolynomial, make_sparse_polynomial
 from ..exceptions import InputError, ZeroNormError
 from .pipeline import Experiment, PaperFigure
+from .report import SPREAD_NOTE, format_mean_se
 from .runner import run
 
 __all__ = ["E7_METHODS", "E7Config", "draw_trial", "parse_target", "run_e7", "summarise_e7"]
@@ -269,8 +270,9 @@ def _units(config: E7Config) -> list[dict]:
 
 
 def summarise_e7(records: list[dict], config: E7Config) -> str:
-    """Table 5 of Català and Martin (recall %, inputs kept) per target and size, the test errors of
-    dFSA and the SVM (means), and the paper's figures (:data:`PAPER`) where it prints them.
+    """Table 5 of Català and Martin (recall %, inputs kept) per target and size, the test errors
+    of dFSA and the SVM (mean ± standard error over the runs, as ``report`` prints them), and
+    the paper's figures (:data:`PAPER`) where it prints them.
 
     References
     ----------
@@ -286,10 +288,11 @@ def summarise_e7(records: list[dict], config: E7Config) -> str:
             "the stop's SVM is trained on the training and validation examples and scored on "
             f"{config.n_held_out} held-out points"
         )
+    lines.append(f"recall, kept, errors: {SPREAD_NOTE} over the runs")
     for target in config.targets:
         head = (
-            f"{'train':>6}{'runs':>6}{'relevant':>10}{'recall %':>10}{'kept':>7}"
-            f"{'dFSA err %':>12}{'SVM err %':>11}   paper (recall / kept)"
+            f"{'train':>6}{'runs':>6}{'relevant':>10}{'recall %':>15}{'kept':>14}"
+            f"{'dFSA err %':>14}{'SVM err %':>14}   paper (recall / kept)"
         )
         lines += ["", f"target {target}", head, "-" * len(head)]
         for n in config.train_sizes:
@@ -300,13 +303,14 @@ def summarise_e7(records: list[dict], config: E7Config) -> str:
             if sel:
                 row += (
                     f"{np.mean([r['n_relevant'] for r in sel]):>10.1f}"
-                    f"{100 * np.mean([r['recall'] for r in sel]):>10.1f}"
-                    f"{np.mean([len(r['kept']) for r in sel]):>7.2f}"
-                    f"{100 * np.mean([r['error'] for r in sel]):>12.1f}"
+                    f"{format_mean_se([r['recall'] for r in sel], 100, 1):>15}"
+                    f"{format_mean_se([len(r['kept']) for r in sel]):>14}"
+                    f"{format_mean_se([r['error'] for r in sel], 100, 1):>14}"
                 )
             else:
-                row += f"{'-':>10}{'-':>10}{'-':>7}{'-':>12}"
-            row += f"{100 * np.mean([r['error'] for r in svm]):>11.1f}" if svm else f"{'-':>11}"
+                row += f"{'-':>10}{'-':>15}{'-':>14}{'-':>14}"
+            svm_error = format_mean_se([r["error"] for r in svm], 100, 1) if svm else "-"
+            row += f"{svm_error:>14}"
             figure = next((f for f in PAPER if f.matches("dFSA", {"target": target, "n_train": n})),
                           None)  # fmt: skip
             if figure:

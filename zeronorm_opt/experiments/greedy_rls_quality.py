@@ -40,6 +40,7 @@ from sklearn.preprocessing import StandardScaler
 from ..datasets import load_microarray
 from ..exceptions import InputError, ZeroNormError
 from .pipeline import Experiment
+from .report import SPREAD_NOTE, format_mean_se
 from .runner import run
 
 __all__ = [
@@ -273,8 +274,10 @@ def _check_datasets(config: E10Config, message) -> None:
             message(f"E10: skipping {name}: {exc}")
 
 
-def _mean_curve(records: list[dict], field: str) -> np.ndarray:
-    return 100 * np.mean([r[field] for r in records], axis=0)
+def _curve_cells(records: list[dict], field: str) -> list[str]:
+    """``mean ± SE`` (in %) of ``field`` at each number of features, over the folds."""
+    values = np.asarray([r[field] for r in records], dtype=float)
+    return [format_mean_se(column, 100, 1) for column in values.T]
 
 
 def summarise_e10(records: list[dict], config: E10Config) -> str:
@@ -282,7 +285,8 @@ def summarise_e10(records: list[dict], config: E10Config) -> str:
     lines = [
         f"E10 greedy RLS quality: stratified {config.n_folds}-fold CV x {config.n_repeats}, "
         f"λ by LOO accuracy on all features, selection by LOO {config.selection_loss} loss, "
-        f"random baseline averaged over {config.n_random} draws; accuracies in %"
+        f"random baseline averaged over {config.n_random} draws; accuracies in %, "
+        f"{SPREAD_NOTE} over the folds"
     ]
     for name in config.datasets:
         if name in config.skipped:
@@ -302,10 +306,10 @@ def summarise_e10(records: list[dict], config: E10Config) -> str:
             mine = [r for r in rs if r["method"] == method]
             if mine:
                 curves[method] = (
-                    _mean_curve(mine, "test_accuracy"),
-                    _mean_curve(mine, "loo_accuracy"),
+                    _curve_cells(mine, "test_accuracy"),
+                    _curve_cells(mine, "loo_accuracy"),
                 )
-                head += f"{method + ' test':>14}{method + ' LOO':>13}"
+                head += f"{method + ' test':>16}{method + ' LOO':>15}"
         lines += [
             "",
             f"{name}: {len(alphas)} folds, median λ = {np.median(alphas):g}; all features: test "
@@ -316,7 +320,7 @@ def summarise_e10(records: list[dict], config: E10Config) -> str:
         for i, c in enumerate(counts):
             row = f"{c:>9}"
             for test, loo in curves.values():
-                row += f"{test[i]:>14.1f}{loo[i]:>13.1f}"
+                row += f"{test[i]:>16}{loo[i]:>15}"
             lines.append(row)
         checks = [r["loo_check_max_diff"] for r in rs if "loo_check_max_diff" in r]
         if checks:
