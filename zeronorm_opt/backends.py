@@ -114,19 +114,22 @@ class Backend:
     Examples
     --------
     A backend that solves the margin formulation's step with cvxpy's SCS (a stand-in for a
-    solver of your own), registered and then chosen by name:
+    solver of your own), registered and then chosen by name (``suits`` False: ``"auto"``
+    never takes it):
 
-    >>> import functools
     >>> from zeronorm_opt import AROM
-    >>> from zeronorm_opt.backends import Backend, register_backend
+    >>> from zeronorm_opt.backends import Backend, register_backend, unwrap
     >>> from zeronorm_opt.formulations import MarginFormulation
     >>> class MarginOnSCS(Backend):
-    ...     name = "scs-margin"
+    ...     name, description = "scs-margin", "the margin formulation on SCS"
     ...     def refusal(self, formulation, surrogate):
     ...         return None if unwrap(formulation) is MarginFormulation else "serves AROM"
+    ...     def suits(self, X):
+    ...         return False
     ...     def build(self, formulation, X, y):
     ...         step = formulation(X, y)
-    ...         step.solve = functools.partial(type(step).solve, step, "SCS")
+    ...         solve = step.solve
+    ...         step.solve = lambda solver=None, options=None: solve("SCS", options)
     ...         return step
     >>> _ = register_backend(MarginOnSCS())
     >>> from zeronorm_opt.datasets import make_weston_linear
@@ -311,8 +314,8 @@ def register_backend(backend: Backend) -> Backend:
     InputError
         When ``backend`` lacks a member of the contract, or its name is ``"auto"``.
     """
-    missing = [m for m in ("refusal", "build", "accepts_sparse", "suits", "run")
-               if not callable(getattr(backend, m, None))]
+    members = ("refusal", "build", "accepts_sparse", "suits", "run")
+    missing = [m for m in members if not callable(getattr(backend, m, None))]
     name = getattr(backend, "name", None)
     if missing or not isinstance(name, str) or not name or name == "auto":
         raise InputError(
