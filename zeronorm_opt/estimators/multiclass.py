@@ -157,7 +157,9 @@ class MulticlassAROM(ZeroNormSelector):
         ``"sum"``, the paper's literal ``z ← z ∘ Σ_k |w_kj|``, which majorises no fixed
         objective. The two agree for features used by one class; the l1 step always uses the
         sum.
-    backend : {"auto", "cvxpy", "libsvm"}, default="auto"
+    backend : {"auto", "cvxpy", "libsvm"} or str, default="auto"
+        What solves the steps (:mod:`zeronorm_opt.backends`; ``"highs"`` and ``"ipm"`` serve
+        only the two-class problems).
         ``"libsvm"``: for ``scheme="ovr", penalty="l2"`` only, each step is one libsvm linear
         SVM per class on the rescaled data (:class:`~zeronorm_opt.fast.one_vs_rest.
         OneVsRestLibsvm`, same iterates as the cvxpy QP). ``"auto"``: libsvm for

@@ -146,13 +146,15 @@ class AROM(_BinaryZeroNorm):
         and to the refit. It receives the formulation of the current fit: its variables
         (``formulation.v`` the weights, ``formulation.b`` the bias) and its training data
         (``formulation.X``, ``formulation.y`` in ±1), e.g. ``lambda f: [f.v[0] >= 0.1]``.
-    backend : {"auto", "cvxpy", "highs", "libsvm", "ipm"}, default="auto"
+    backend : {"auto", "cvxpy", "highs", "libsvm", "ipm"} or str, default="auto"
+        What solves the steps (:mod:`zeronorm_opt.backends`; a backend registered with
+        :func:`~zeronorm_opt.backends.register_backend` is chosen by its name too).
         ``"cvxpy"``: the declarative reweighted formulation through the driver (any cvxpy
         solver, user constraints). ``"highs"``: for ``penalty="l1"`` only, the same LPs
         built once in split variables in HiGHS and re-solved from the previous basis as only
         the costs change, holding a working set of features priced from the row duals when
         they outnumber the samples five to one
-        (:func:`~zeronorm_opt.fast.highs_lp.l1_arom_highs`; same iterates, tested against
+        (:class:`~zeronorm_opt.fast.highs_model.SplitMarginLP`; same iterates, tested against
         the cvxpy form). ``"libsvm"``: for ``penalty="l2"`` only, the SVM dual on the
         rescaled active features solved by libsvm
         (:class:`~zeronorm_opt.fast.svm_dual.LibsvmRescaledDual`: their Gram matrix up to
@@ -329,12 +331,13 @@ class FSV(_BinaryZeroNorm):
     estimator, max_iter, tol, prune_tol, refit_C, solver, solver_options, extra_constraints
         As in :class:`AROM`; ``extra_constraints`` receives the
         :class:`~zeronorm_opt.formulations.FSVFormulation` (``formulation.w``, ``.b``, ``.X``).
-    backend : {"auto", "cvxpy", "highs"}, default="auto"
-        What solves the LPs: ``"cvxpy"``, the declarative formulation through the driver;
+    backend : {"auto", "cvxpy", "highs"} or str, default="auto"
+        What solves the LPs (:mod:`zeronorm_opt.backends`; the l2 backends ``"libsvm"`` and
+        ``"ipm"`` do not serve FSV): ``"cvxpy"``, the declarative formulation through the driver;
         ``"highs"``, the same LPs built once in HiGHS and re-solved from the previous basis,
         with column generation when the features outnumber the samples five to one
-        (:func:`~zeronorm_opt.fast.highs_lp.fsv_highs`; same iterates, tested against the
-        cvxpy form); ``"auto"``, HiGHS unless ``extra_constraints``, ``solver``,
+        (:class:`~zeronorm_opt.fast.highs_model.SplitMarginLP`; same iterates, tested against
+        the cvxpy form); ``"auto"``, HiGHS unless ``extra_constraints``, ``solver``,
         ``solver_options`` or ``surrogate`` asks for the formulation.
 
     Attributes
