@@ -277,9 +277,6 @@ class MulticlassAROM(ZeroNormSelector):
     def _task(self) -> str:
         return "classification"
 
-    def _multi_class(self) -> bool:
-        return True
-
     def _check_params(self, X) -> None:
         super()._check_params(X)
         if self.surrogate is not None and self.epsilon != 0:
@@ -287,9 +284,6 @@ class MulticlassAROM(ZeroNormSelector):
                 "epsilon is the ε of the default surrogate ln(ε + t); with surrogate= pass ε "
                 "through the surrogate (e.g. LogSurrogate(eps=...)) and leave epsilon=0."
             )
-
-    def _label_encoding(self) -> str:
-        return "codes"  # the multiclass formulations (and libsvm's) take 0 … Q−1
 
     def _scale_free(self) -> bool:
         # As the binary AROM: the hard margin without user constraints (C has units).

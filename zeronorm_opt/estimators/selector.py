@@ -230,8 +230,7 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
 
     def _label_encoding(self) -> str:
         """How the formulation takes class labels: ``"signed"`` (±1) or ``"codes"``."""
-        # The configurations (no formulation parameter) take ±1 unless they say otherwise.
-        return getattr(unwrap(getattr(self, "formulation", None)), "label_encoding", "signed")
+        return getattr(unwrap(self._formulation()), "label_encoding", "signed")
 
     def _check_contract(self) -> None:
         """One ContractError naming all the formulation lacks, before any data are read.

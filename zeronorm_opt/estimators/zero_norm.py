@@ -31,9 +31,6 @@ class _BinaryZeroNorm(ZeroNormSelector):
     def _task(self) -> str:
         return "classification"
 
-    def _multi_class(self) -> bool:
-        return False
-
     def _encode_labels(self, y):
         if self.classes_.size > 2:
             raise InputError(
