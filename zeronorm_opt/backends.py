@@ -313,6 +313,13 @@ def register_backend(backend: Backend) -> Backend:
     ------
     InputError
         When ``backend`` lacks a member of the contract, or its name is ``"auto"``.
+
+    Examples
+    --------
+    See :class:`Backend`; the names ``backend=`` accepts (yours among them once registered):
+
+    >>> backend_names()[:4]
+    ('auto', 'highs', 'ipm', 'libsvm')
     """
     members = ("refusal", "build", "accepts_sparse", "suits", "run")
     missing = [m for m in members if not callable(getattr(backend, m, None))]
@@ -391,6 +398,27 @@ def choose_backend(requested, formulation, surrogate, X, cvxpy_only=(), owner="t
     InputError
         The requested backend cannot solve this configuration (the message says what it
         serves and to pass ``backend='cvxpy'``).
+
+    Examples
+    --------
+    >>> from functools import partial
+    >>> from zeronorm_opt.datasets import make_weston_linear
+    >>> X, y = make_weston_linear(30, random_state=0)
+    >>> l2 = partial(MarginFormulation, penalty="l2")
+    >>> choose_backend("auto", l2, LogSurrogate(), X).name  # n > m: libsvm's dual
+    'libsvm'
+    >>> choose_backend("auto", l2, LogSurrogate(), X, cvxpy_only=["solver"]).name
+    'cvxpy'
+    >>> choose_backend("highs", l2, LogSurrogate(), X)
+    Traceback (most recent call last):
+    ...
+    zeronorm_opt.exceptions.InputError: backend='highs' (the margin LPs in HiGHS) serves the LPs \
+of penalty='l1' (AROM) and of FSV; pass backend='cvxpy' (or 'auto') for this configuration.
+
+    References
+    ----------
+    J. Weston, A. Elisseeff, B. Schölkopf and M. Tipping, "Use of the zero-norm with linear
+    models and kernel methods", Journal of Machine Learning Research 3, 1439–1461, 2003.
     """
     if requested == "auto":
         if not cvxpy_only:
