@@ -3,7 +3,7 @@
 Three ways to run l1-AROM (hard margin) and FSV (α = 5, hard margin) on the microarray sets,
 timed in one process, repeats interleaved so that every path sees the same machine load:
 
-* ``fast``    — :func:`zeronorm_opt.fast.highs_lp.l1_arom_highs` / ``fsv_highs``: one HiGHS
+* ``fast``    — the ``"highs"`` backend (``SplitMarginLP``): one HiGHS
   model, costs changed between solves (warm start), pruned columns deleted;
 * ``whole``   — the same with every column in the model from the start (no column
   generation: ``SplitMarginLP(column_generation=False)``);
@@ -38,12 +38,8 @@ from sklearn.preprocessing import StandardScaler
 
 from zeronorm_opt import AROM, FSV
 from zeronorm_opt.datasets import load_microarray
-from zeronorm_opt.fast.highs_lp import (
-    SplitMarginLP,
-    fsv_highs,
-    highs_successive_linearisation,
-    l1_arom_highs,
-)
+from zeronorm_opt.driver import successive_linearisation
+from zeronorm_opt.fast.highs_lp import SplitMarginLP
 from zeronorm_opt.surrogates import ExpSurrogate, LogSurrogate
 
 ALPHA = 5.0
@@ -121,7 +117,7 @@ def _runs(method, X, y, include_cvxpy):
     """name -> callable returning (support, weights) for one workload."""
     if method == "l1-AROM":
         runs = {
-            "fast": lambda: _pair(l1_arom_highs(X, y, tol=TOL, prune_tol=PRUNE)),
+            "fast": lambda: _model_run(method, X, y),
             "whole": lambda: _model_run(method, X, y, column_generation=False),
             "fix": lambda: _model_run(method, X, y, remove="fix"),
             "linprog": lambda: reference_l1_arom(X, y),
@@ -130,7 +126,7 @@ def _runs(method, X, y, include_cvxpy):
             runs["cvxpy"] = lambda: _estimator(AROM(penalty="l1", backend="cvxpy"), X, y)
         return runs
     runs = {
-        "fast": lambda: _pair(fsv_highs(X, y, ALPHA, tol=TOL, prune_tol=PRUNE)),
+        "fast": lambda: _model_run(method, X, y),
         "whole": lambda: _model_run(method, X, y, column_generation=False),
         "fix": lambda: _model_run(method, X, y, remove="fix"),
         "linprog": lambda: reference_fsv(X, y),
@@ -147,13 +143,8 @@ def _model_run(method, X, y, **model_options):
     else:
         surrogate, options = ExpSurrogate(ALPHA), {"initial_weights": np.full(X.shape[1], ALPHA)}
     lp = SplitMarginLP(X, y, **model_options)
-    return _pair(highs_successive_linearisation(lp, surrogate, tol=TOL, prune_tol=PRUNE, **options))
-
-
-def _pair(out):
-    result = out[0]
-    weights = out[1] if isinstance(out[1], np.ndarray) else result.coef
-    return result.support, weights
+    result = successive_linearisation(lp, surrogate, tol=TOL, prune_tol=PRUNE, **options)
+    return result.support, lp.solution()[0]
 
 
 def _estimator(est, X, y):

@@ -37,6 +37,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "formulations": ("formulations",),
     "driver": ("driver", "rescaled"),
     "fast paths": ("fast",),
+    "backends": ("backends",),
     "estimators": ("estimators", "ladder"),
     "public API": ("",),
     "experiments": ("experiments",),
@@ -268,8 +269,9 @@ def _spy_on_the_driver(monkeypatch):
 
 
 def _one_loop_paths():
+    from _backend_runs import fsv, l1_arom
+
     from zeronorm_opt import AROM, FSV
-    from zeronorm_opt.fast.highs_lp import fsv_highs, l1_arom_highs
     from zeronorm_opt.rescaled import arom_rescaled
 
     def n_iter(out):
@@ -278,9 +280,9 @@ def _one_loop_paths():
     return {
         "l1-AROM on HiGHS": (
             "SplitMarginLP",
-            lambda X, y: n_iter(l1_arom_highs(X, y)),
+            lambda X, y: n_iter(l1_arom(X, y)),
         ),
-        "FSV on HiGHS": ("SplitMarginLP", lambda X, y: n_iter(fsv_highs(X, y))),
+        "FSV on HiGHS": ("SplitMarginLP", lambda X, y: n_iter(fsv(X, y))),
         "AROM() default path": ("SplitMarginLP", lambda X, y: n_iter(AROM("l1").fit(X, y))),
         "FSV() default path": ("SplitMarginLP", lambda X, y: n_iter(FSV().fit(X, y))),
         "AROM through cvxpy": (

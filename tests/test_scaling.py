@@ -13,11 +13,11 @@ import warnings
 
 import numpy as np
 import pytest
+from _backend_runs import fsv, l1_arom
 from sklearn.datasets import make_classification
 
 from zeronorm_opt import AROM, FSV, MulticlassAROM, ScaleError, successive_linearisation
 from zeronorm_opt.datasets import make_weston_linear
-from zeronorm_opt.fast.highs_lp import fsv_highs, l1_arom_highs
 from zeronorm_opt.formulations import (
     ExactMulticlassZeroNormFormulation,
     ExactZeroNormFormulation,
@@ -185,11 +185,11 @@ STATED = {
         initial_weights=np.full(X.shape[1], 5.0 / data_scale(X)),
         n_features_to_select=2,
     ),
-    "l1_arom_highs": lambda X, y: np.flatnonzero(
-        l1_arom_highs(X, y, n_features_to_select=2)[0].support
+    "l1-AROM on HiGHS": lambda X, y: np.flatnonzero(
+        l1_arom(X, y, budget=2)[0].support
     ).tolist(),
-    "fsv_highs": lambda X, y: np.flatnonzero(
-        fsv_highs(X, y, alpha=5.0 / data_scale(X), n_features_to_select=2)[0].support
+    "FSV on HiGHS": lambda X, y: np.flatnonzero(
+        fsv(X, y, alpha=5.0 / data_scale(X), budget=2)[0].support
     ).tolist(),
 }
 

@@ -175,24 +175,6 @@ def check_positive(value, name: str, *, allow_none: bool = False, strict: bool =
     return float(value)
 
 
-def check_tol(value, name: str = "tol") -> float:
-    """Validate a stopping tolerance: a finite real number ``>= 0`` (not a bool, not NaN)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value):
-        raise InputError(
-            f"{name} must be a finite real number >= 0 (e.g. {name}=1e-5); got {value!r}."
-        )
-    if value < 0:
-        raise InputError(f"{name} must be >= 0 (e.g. {name}=1e-5); got {value!r}.")
-    return float(value)
-
-
-def check_max_iter(value, name: str = "max_iter") -> int:
-    """Validate an iteration cap: an integer ``>= 1``; booleans are rejected."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-        raise InputError(f"{name} must be a positive integer (e.g. {name}=50); got {value!r}.")
-    return int(value)
-
-
 def check_finite_target(y, name: str = "y") -> None:
     """Reject NaN/inf in a numeric target before any conversion (labels or real values)."""
     if y is None or hasattr(y, "toarray"):  # sparse targets: left to scikit-learn

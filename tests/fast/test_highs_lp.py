@@ -3,16 +3,12 @@
 import numpy as np
 import pytest
 import scipy.sparse
+from _backend_runs import fsv, l1_arom
 
 from zeronorm_opt import InfeasibleError, InputError, NotSeparableError, SolverError
 from zeronorm_opt.datasets import make_weston_linear
 from zeronorm_opt.driver import successive_linearisation
-from zeronorm_opt.fast.highs_lp import (
-    SplitMarginLP,
-    fsv_highs,
-    highs_successive_linearisation,
-    l1_arom_highs,
-)
+from zeronorm_opt.fast.highs_lp import SplitMarginLP
 from zeronorm_opt.formulations import FSVFormulation, MarginFormulation, check_linearisable
 from zeronorm_opt.surrogates import ExpSurrogate, LogSurrogate
 
@@ -62,7 +58,8 @@ def colon(colon_log_standardised):
 def test_l1_arom_matches_the_driver_on_e1(seed, C, budget):
     X, y = make_weston_linear(30, random_state=seed)
     ref, f = _declarative_arom(X, y, C, budget)
-    fast, v, b = l1_arom_highs(X, y, C, n_features_to_select=budget)
+    fast, lp = l1_arom(X, y, C, budget=budget)
+    v, b = lp.solution()
     assert_same_run(fast, ref)
     v_ref, b_ref = f.solution()
     np.testing.assert_allclose(v, v_ref, atol=1e-7 * np.abs(v_ref).max())
@@ -77,14 +74,15 @@ def test_l1_arom_l0_slack_form_matches_the_driver():
     y = y.copy()
     y[:3] *= -1
     ref, _ = _declarative_arom(X, y, slack_penalty="l0", slack_scale=0.5)
-    fast, _, _ = l1_arom_highs(X, y, slack_penalty="l0", slack_scale=0.5)
+    fast, _ = l1_arom(X, y, slack_penalty="l0", slack_scale=0.5)
     assert fast.coef.shape == (X.shape[1] + X.shape[0],)
     assert_same_run(fast, ref)
 
 
 def test_l1_arom_iterates_are_feasible_and_the_surrogate_never_increases():
     X, y = make_weston_linear(20, random_state=5)
-    result, v, b = l1_arom_highs(X, y, tol=1e-9)
+    result, lp = l1_arom(X, y, tol=1e-9)
+    v, b = lp.solution()
     # From the second step on each LP minimises a majorant of the log surrogate at the last
     # iterate (the first one, with unit weights, linearises nothing).
     objectives = result.objective_path[1:]
@@ -97,7 +95,7 @@ def test_l1_arom_iterates_are_feasible_and_the_surrogate_never_increases():
 def test_l1_arom_matches_the_driver_on_colon(colon, C):
     X, y = colon
     ref, _ = _declarative_arom(X, y, C)
-    fast, _, _ = l1_arom_highs(X, y, C)
+    fast, _ = l1_arom(X, y, C)
     assert_same_run(fast, ref, coef_atol=1e-6)
 
 
@@ -106,7 +104,7 @@ def test_l1_arom_matches_the_driver_on_colon(colon, C):
 def test_l1_arom_budget_matches_the_driver_on_colon(colon, C):
     X, y = colon
     ref, _ = _declarative_arom(X, y, C, budget=20)
-    fast, _, _ = l1_arom_highs(X, y, C, n_features_to_select=20)
+    fast, _ = l1_arom(X, y, C, budget=20)
     assert_same_run(fast, ref, coef_atol=1e-6)
     assert fast.support.sum() == 20
 
@@ -120,13 +118,12 @@ def test_l1_arom_budget_matches_the_driver_on_colon(colon, C):
 def test_fsv_matches_the_driver_on_e1(seed, options, budget):
     X, y = make_weston_linear(30, random_state=seed)
     ref, f = _declarative_fsv(X, y, budget, **options)
-    fast, w, b = fsv_highs(X, y, n_features_to_select=budget, **options)
+    fast, lp = fsv(X, y, budget=budget, **options)
+    w, b = lp.solution()
     assert_same_run(fast, ref)
     w_ref, b_ref = f.solution()
     np.testing.assert_allclose(w, w_ref, atol=1e-7 * max(np.abs(w_ref).max(), 1.0))
     assert b == pytest.approx(b_ref, abs=1e-6)
-    # The driver's FSV coefficients are v = |w| at the optimum.
-    assert np.all(fast.coef >= 0)
 
 
 @pytest.mark.parametrize("options", [{}, {"C": 1.0}])
@@ -136,7 +133,8 @@ def test_fsv_matches_the_driver_on_colon_genes(colon, options, budget):
     X, y = colon
     X = X[:, :300]
     ref, _ = _declarative_fsv(X, y, budget, **options)
-    fast, w, b = fsv_highs(X, y, n_features_to_select=budget, **options)
+    fast, lp = fsv(X, y, budget=budget, **options)
+    w, b = lp.solution()
     if budget is None and not options:
         # Hard margin run to convergence: the last LP's costs α·e^{−α v} are ~1e-15, so any
         # separating w on the support is optimal to the last digit and the two solvers may
@@ -153,7 +151,7 @@ def test_fsv_matches_the_driver_on_colon_genes(colon, options, budget):
 def test_fsv_matches_the_driver_on_colon(colon, options):
     X, y = colon
     ref, _ = _declarative_fsv(X, y, **options)
-    fast, _, _ = fsv_highs(X, y, **options)
+    fast, _ = fsv(X, y, **options)
     assert_same_run(fast, ref, coef_atol=1e-6)
 
 
@@ -166,7 +164,7 @@ def test_model_has_the_size_of_the_hand_written_lp_and_shrinks_with_the_support(
     assert SplitMarginLP(X, y, **full).problem_size() == (m, 2 * n + 1, 2 * nnz + m)
     lp = SplitMarginLP(X, y, 1.0, **full)
     assert lp.problem_size() == (m, 2 * n + 1 + m, 2 * nnz + 2 * m)
-    result, _ = highs_successive_linearisation(lp, LogSurrogate(), normalise_weights=True)
+    result = successive_linearisation(lp, LogSurrogate(), normalise_weights=True)
     k = int(lp.active.sum())
     assert k == result.support.sum()
     nnz_k = np.count_nonzero(X[:, lp.active])
@@ -176,9 +174,9 @@ def test_model_has_the_size_of_the_hand_written_lp_and_shrinks_with_the_support(
 def test_fixing_bounds_and_deleting_columns_give_the_same_run():
     X, y = make_weston_linear(30, random_state=2)
     runs = [
-        highs_successive_linearisation(
+        successive_linearisation(
             SplitMarginLP(X, y, 1.0, remove=remove), LogSurrogate(), normalise_weights=True
-        )[0]
+        )
         for remove in ("delete", "fix")
     ]
     assert_same_run(*runs)
@@ -216,7 +214,7 @@ def test_the_weight_bound_is_the_drivers(seed, ratio):
     f = MarginFormulation(X, y, penalty="l1", C=1.0)
     options = {"normalise_weights": True, "max_weight_ratio": ratio}
     ref = successive_linearisation(f, LogSurrogate(), **options)
-    fast, _ = highs_successive_linearisation(SplitMarginLP(X, y, 1.0), LogSurrogate(), **options)
+    fast = successive_linearisation(SplitMarginLP(X, y, 1.0), LogSurrogate(), **options)
     assert_same_run(fast, ref)
     if ratio is None:
         return
@@ -232,10 +230,10 @@ def test_the_weight_bound_is_the_drivers(seed, ratio):
 
 
 # -- errors -----------------------------------------------------------------------------------
-@pytest.mark.parametrize("run", [l1_arom_highs, fsv_highs])
+@pytest.mark.parametrize("run", [l1_arom, fsv])
 def test_hard_margin_on_inseparable_data_raises_like_the_cvxpy_path(run, inseparable_data):
     X, y = inseparable_data
-    declarative = _declarative_arom if run is l1_arom_highs else _declarative_fsv
+    declarative = _declarative_arom if run is l1_arom else _declarative_fsv
     with pytest.raises(InfeasibleError) as cvxpy_error:
         declarative(X, y)
     with pytest.raises(InfeasibleError) as fast_error:
@@ -244,7 +242,7 @@ def test_hard_margin_on_inseparable_data_raises_like_the_cvxpy_path(run, insepar
     # The same diagnosis (the data, not separable) and advice (C= for AROM, trade_off= for
     # FSV) as the formulation's, with where the run stopped.
     assert type(fast_error.value) is type(cvxpy_error.value) is NotSeparableError
-    advice = "pass C=" if run is l1_arom_highs else "trade_off="
+    advice = "pass C=" if run is l1_arom else "trade_off="
     assert advice in fast_error.value.args[0] and advice in cvxpy_error.value.args[0]
     assert fast_error.value.iteration == cvxpy_error.value.iteration == 1
 
@@ -259,7 +257,7 @@ def test_a_highs_failure_carries_the_model_status():
     assert "limit" in error.value.status.lower()
     # Through the driver: where it stopped, and no advice to pass a solver list it cannot take.
     with pytest.raises(SolverError) as error:
-        highs_successive_linearisation(lp, LogSurrogate(), normalise_weights=True)
+        successive_linearisation(lp, LogSurrogate(), normalise_weights=True)
     assert error.value.iteration == 1 and error.value.history == []
     assert "limit" in error.value.status.lower()
     assert "fallback" not in error.value.args[0] and "backend='cvxpy'" in error.value.args[0]
@@ -270,13 +268,13 @@ def test_bad_input_is_rejected():
     bad = X.copy()
     bad[0, 0] = np.nan
     with pytest.raises(InputError, match="NaN"):
-        l1_arom_highs(bad, y)
+        l1_arom(bad, y)
     with pytest.raises(InputError, match="not both"):
-        fsv_highs(X, y, C=1.0, trade_off=0.5)
+        fsv(X, y, C=1.0, trade_off=0.5)
     with pytest.raises(InputError, match="C=None"):
-        l1_arom_highs(X, y, 1.0, slack_penalty="l0")
+        l1_arom(X, y, 1.0, slack_penalty="l0")
     with pytest.raises(InputError, match="n_features_to_select"):
-        l1_arom_highs(X, y, n_features_to_select=0)
+        l1_arom(X, y, budget=0)
     with pytest.raises(InputError, match="weights must have shape"):
         SplitMarginLP(X, y).solve_weighted(np.ones(3))
     with pytest.raises(InputError, match="negative"):
@@ -313,7 +311,7 @@ def test_column_generation_gives_the_run_of_the_whole_lp(form, sparse):
         X = scipy.sparse.csc_matrix(np.where(np.abs(X) > 1.0, X, 0.0))
     model, surrogate, options = _LP_FORMS[form]
     lps = [SplitMarginLP(X, y, column_generation=flag, **model) for flag in (True, False)]
-    runs = [highs_successive_linearisation(lp, surrogate, **options)[0] for lp in lps]
+    runs = [successive_linearisation(lp, surrogate, **options) for lp in lps]
     assert_same_run(*runs, coef_atol=1e-6)
     # The working set never holds a removed coefficient.
     assert not np.any(lps[0].in_model & ~lps[0].active)

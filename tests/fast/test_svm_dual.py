@@ -2,17 +2,14 @@
 
 import numpy as np
 import pytest
+from _backend_runs import l2_arom
 
 from zeronorm_opt import AROM, LogSurrogate, successive_linearisation
 from zeronorm_opt._validation import support_mask
 from zeronorm_opt.exceptions import InfeasibleError, InputError
 from zeronorm_opt.fast import svm_dual
 from zeronorm_opt.fast.rescaled_step import check_separable
-from zeronorm_opt.fast.svm_dual import (
-    LIBSVM_TOL,
-    LibsvmRescaledDual,
-    l2_arom_dual_path,
-)
+from zeronorm_opt.fast.svm_dual import LIBSVM_TOL, LibsvmRescaledDual
 from zeronorm_opt.formulations import RescaledSVMDual
 from zeronorm_opt.formulations.contract import check_linearisable
 
@@ -51,7 +48,7 @@ def test_one_libsvm_step_equals_the_cvxpy_dual_at_the_same_weights(e1_data, C, k
 
 def test_dual_path_is_the_driver_run_on_the_libsvm_step(e1_data):
     X, y = e1_data
-    result, b = l2_arom_dual_path(X, y, n_features_to_select=4)
+    result, b = l2_arom(X, y, n_features_to_select=4)
     step = LibsvmRescaledDual(X, y)
     direct = successive_linearisation(
         step,
@@ -74,7 +71,7 @@ def test_full_row_rank_shortcut_agrees_with_the_lp():
     X = rng.normal(size=(20, 40))
     y = rng.choice([-1, 1], size=20)  # random labels: separable only because n + 1 ≥ m
     check_separable(X, y)  # no error
-    result, b = l2_arom_dual_path(X, y, max_iter=1)
+    result, b = l2_arom(X, y, max_iter=1)
     assert np.all(y * (X @ result.coef + b) >= 1 - 1e-4)
 
 

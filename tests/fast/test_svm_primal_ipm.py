@@ -4,13 +4,14 @@ import os
 
 import numpy as np
 import pytest
+from _backend_runs import l2_arom
 from sklearn.svm import SVC
 from threadpoolctl import threadpool_limits
 
 import zeronorm_opt.fast.svm_primal_ipm as ipm_module
 from zeronorm_opt import AROM, LogSurrogate, successive_linearisation
 from zeronorm_opt.exceptions import InfeasibleError, InputError, NotSeparableError, SolverError
-from zeronorm_opt.fast.svm_dual import LibsvmRescaledDual, l2_arom_dual_path
+from zeronorm_opt.fast.svm_dual import LibsvmRescaledDual
 from zeronorm_opt.fast.svm_primal_ipm import (
     IPM_TOL,
     IpmRescaledSVM,
@@ -124,8 +125,8 @@ def test_ipm_run_equals_the_cvxpy_dual_run_and_the_libsvm_run(C):
 
 def test_hard_margin_run_is_feasible_and_matches_the_cvxpy_dual():
     X, y = _tall_data(m=120, n=20, seed=4, flip=0.0)
-    result, b = l2_arom_dual_path(X, y, backend="ipm")
-    ref, ref_b = l2_arom_dual_path(X, y, backend="cvxpy")
+    result, b = l2_arom(X, y, backend="ipm")
+    ref, ref_b = l2_arom(X, y, backend="cvxpy")
     np.testing.assert_array_equal(result.support, ref.support)
     np.testing.assert_allclose(result.coef, ref.coef, atol=1e-4 * np.abs(ref.coef).max())
     assert b == pytest.approx(ref_b, abs=1e-4)
@@ -139,7 +140,7 @@ def test_inseparable_hard_margin_gives_the_typed_error(inseparable_data):
     with pytest.raises(InfeasibleError, match="C="):
         IpmRescaledSVM(X, y)
     with pytest.raises(InfeasibleError, match="C="):
-        l2_arom_dual_path(X, y, backend="ipm")
+        l2_arom(X, y, backend="ipm")
     # ... and the solver itself recognises the diverging multipliers.
     with pytest.raises(NotSeparableError, match="C=") as info:
         svm_primal_ipm(X, y.astype(float), None)
@@ -168,7 +169,7 @@ def test_ipm_step_rejects_solver_options_zero_weights_and_slacks():
     with pytest.raises(InputError, match="positive weights"):
         step.set_weights(np.zeros(X.shape[1]))
     with pytest.raises(InputError, match="slack_scale"):
-        l2_arom_dual_path(X, y, 1.0, slack_scale=0.5, backend="ipm")
+        l2_arom(X, y, 1.0, slack_scale=0.5, backend="ipm")
 
 
 def test_no_active_feature_leaves_the_bias_alone():
@@ -351,7 +352,7 @@ def test_large_normal_matrices_get_the_callers_threads_back_whatever_the_load(mo
     for load in (0.0, 8.0):
         monkeypatch.setattr(os, "getloadavg", lambda load=load: (load, load, load))
         with threadpool_limits(limits=2, user_api="blas"):
-            runs[load], _ = l2_arom_dual_path(X, y, C=1.0, backend="ipm")
+            runs[load], _ = l2_arom(X, y, C=1.0, backend="ipm")
         threads[load] = list(seen)
         seen.clear()
     assert max(threads[0.0]) == 2 and min(threads[0.0]) == 1  # large on 2, later small on 1
@@ -359,7 +360,7 @@ def test_large_normal_matrices_get_the_callers_threads_back_whatever_the_load(mo
     np.testing.assert_array_equal(runs[8.0].support, runs[0.0].support)
     np.testing.assert_array_equal(runs[8.0].coef, runs[0.0].coef)
     with threadpool_limits(limits=1, user_api="blas"):
-        limited, _ = l2_arom_dual_path(X, y, C=1.0, backend="ipm")
+        limited, _ = l2_arom(X, y, C=1.0, backend="ipm")
     assert set(seen) == {1}
     np.testing.assert_array_equal(limited.support, runs[0.0].support)
     np.testing.assert_allclose(limited.coef, runs[0.0].coef, atol=1e-6 * np.abs(limited.coef).max())

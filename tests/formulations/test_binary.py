@@ -6,7 +6,7 @@ import pytest
 
 from zeronorm_opt import InfeasibleError, InputError, LogSurrogate, successive_linearisation
 from zeronorm_opt._validation import support_mask
-from zeronorm_opt.fast.svm_dual import l2_arom_dual
+from zeronorm_opt.fast.svm_dual import LibsvmRescaledDual
 from zeronorm_opt.formulations import (
     MarginFormulation,
     RescaledMarginFormulation,
@@ -138,6 +138,19 @@ def test_bad_formulation_input():
         MarginFormulation(X, [1, -1, 1, -1], penalty="l3")
     with pytest.raises(InputError, match="labels"):
         MarginFormulation(X, [1, -1, 1])
+
+
+def l2_arom_dual(X, y, slack_scale=None, tol=1e-6, backend="cvxpy"):
+    """l2-AROM on the dual step (the cvxpy RescaledSVMDual or libsvm's): ``(v, b, u, n_iter)``."""
+    step = (RescaledSVMDual if backend == "cvxpy" else LibsvmRescaledDual)(
+        X, y, slack_scale=slack_scale
+    )
+    res = successive_linearisation(
+        step, LogSurrogate(), normalise_weights=True, tol=tol, prune_tol=tol
+    )
+    n = X.shape[1]
+    u = res.coef[n:] if slack_scale is not None else np.zeros(X.shape[0])
+    return res.coef[:n], step.bias(), u, res.n_iter
 
 
 def test_l2_arom_dual_equals_the_primal_reweighted_form(e1_data):

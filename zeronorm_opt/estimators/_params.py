@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from numbers import Integral, Real
 
-from sklearn.utils._param_validation import Interval, RealNotInt
+from sklearn.utils._param_validation import HasMethods, Interval, RealNotInt
 
 from .._validation import validate_estimator_params
 
@@ -32,6 +32,30 @@ POSITIVE = [Interval(Real, 0, None, closed="neither")]
 NON_NEGATIVE = [Interval(Real, 0, None, closed="left")]
 MAX_ITER = [Interval(Integral, 1, None, closed="left")]
 TOL = [Interval(Real, 0, None, closed="left")]
+#: A concave penalty φ (an object with ``value`` and ``derivative``), or None for the default.
+SURROGATE = [HasMethods(["value", "derivative"]), None]
+#: A scikit-learn model fitted on the selected features, or None.
+ESTIMATOR = [HasMethods(["fit", "predict"]), None]
+#: ``extra_constraints(formulation) -> list of cvxpy constraints``, or None.
+EXTRA_CONSTRAINTS = [callable, None]
+#: The name of a registered backend or "auto" (zeronorm_opt.backends checks the name at fit,
+#: so that a backend registered later is accepted too).
+BACKEND = [str]
+
+#: The parameters of every successive-linearisation estimator (ZeroNormSelector, AROM, FSV,
+#: MulticlassAROM): one vocabulary.
+ZERO_NORM: dict = {
+    "surrogate": SURROGATE,
+    "n_features_to_select": N_FEATURES_TO_SELECT,
+    "estimator": ESTIMATOR,
+    "max_iter": MAX_ITER,
+    "tol": TOL,
+    "prune_tol": [Interval(Real, 0, 1, closed="left")],
+    "solver": SOLVER,
+    "solver_options": SOLVER_OPTIONS,
+    "extra_constraints": EXTRA_CONSTRAINTS,
+    "backend": BACKEND,
+}
 
 
 class PackageParameterErrors:

@@ -37,7 +37,7 @@ from ..formulations.adaptive_scaling import (
 )
 from ._budget import resolve_budget
 from ._hyper_search import Candidate, choose, cv_errors, span_errors
-from ._params import N_FEATURES_TO_SELECT
+from ._params import MAX_ITER, N_FEATURES_TO_SELECT, SOLVER, SOLVER_OPTIONS, TOL
 
 __all__ = ["AdaptiveScaling", "ScalingResult", "adaptive_scaling_path"]
 
@@ -273,15 +273,15 @@ class AdaptiveScaling(SelectorMixin, ClassifierMixin, BaseEstimator):
             StrOptions({"auto"}),
             None,
         ],
-        "max_iter": [Interval(numbers.Integral, 1, None, closed="left")],
-        "tol": [Interval(numbers.Real, 0, None, closed="left")],
+        "max_iter": MAX_ITER,
+        "tol": TOL,
         "n_features_to_select": N_FEATURES_TO_SELECT,
         "sigma_step": [StrOptions(set(SIGMA_STEPS))],
         "alpha_update": [StrOptions({"tracked", "fixed"})],
         "inner_iter": [Interval(numbers.Integral, 1, None, closed="left")],
         "random_state": ["random_state"],
-        "solver": [str, list, None],
-        "solver_options": [dict, None],
+        "solver": SOLVER,
+        "solver_options": SOLVER_OPTIONS,
     }
 
     def __init__(

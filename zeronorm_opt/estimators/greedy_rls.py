@@ -19,7 +19,7 @@ from .._validation import (
 )
 from ..exceptions import InputError
 from ..fast.greedy_rls import greedy_rls
-from ._params import PackageParameterErrors
+from ._params import N_FEATURES_TO_SELECT, PackageParameterErrors
 
 __all__ = ["GreedyRLS", "resolve_n_features"]
 
@@ -152,11 +152,7 @@ class GreedyRLS(PackageParameterErrors, SelectorMixin, RegressorMixin, BaseEstim
     """
 
     _parameter_constraints: dict = {
-        "n_features_to_select": [
-            Interval(numbers.Integral, 1, None, closed="left"),
-            Interval(numbers.Real, 0, 1, closed="right"),
-            None,
-        ],
+        "n_features_to_select": N_FEATURES_TO_SELECT,
         "alpha": [Interval(numbers.Real, 0, None, closed="neither")],
         "loss": [StrOptions({"squared", "zero_one"}), callable],
         "fit_intercept": ["boolean"],

@@ -9,6 +9,7 @@ the final multiclass machine on the selected features with their original scalin
 
 from __future__ import annotations
 
+from functools import partial
 from numbers import Real
 
 import numpy as np
@@ -23,7 +24,8 @@ from ..formulations.multiclass import (
 )
 from ..scaling import data_scale, unit_scale_C
 from ..surrogates import LogSurrogate
-from .selector import _COMMON_CONSTRAINTS, ZeroNormSelector
+from ._params import POSITIVE, ZERO_NORM
+from .selector import ZeroNormSelector
 
 
 def fit_final_machine(
@@ -155,7 +157,9 @@ class MulticlassAROM(ZeroNormSelector):
         ``"sum"``, the paper's literal ``z ← z ∘ Σ_k |w_kj|``, which majorises no fixed
         objective. The two agree for features used by one class; the l1 step always uses the
         sum.
-    backend : {"auto", "cvxpy", "libsvm"}, default="auto"
+    backend : {"auto", "cvxpy", "libsvm"} or str, default="auto"
+        What solves the steps (:mod:`zeronorm_opt.backends`; ``"highs"`` and ``"ipm"`` serve
+        only the two-class problems).
         ``"libsvm"``: for ``scheme="ovr", penalty="l2"`` only, each step is one libsvm linear
         SVM per class on the rescaled data (:class:`~zeronorm_opt.fast.one_vs_rest.
         OneVsRestLibsvm`, same iterates as the cvxpy QP). ``"auto"``: libsvm for
@@ -223,13 +227,12 @@ class MulticlassAROM(ZeroNormSelector):
     _parameter_constraints: dict = {
         "scheme": [StrOptions({"ww", "ovr"})],
         "penalty": [StrOptions({"l1", "l2"})],
-        "C": [Interval(Real, 0, None, closed="neither"), None],
+        "C": [*POSITIVE, None],
         "epsilon": [Interval(Real, 0, None, closed="left")],
         "refit": ["boolean"],
-        "refit_C": [Interval(Real, 0, None, closed="neither"), None],
+        "refit_C": [*POSITIVE, None],
         "scale_rule": [StrOptions({"norm", "sum"})],
-        "backend": [StrOptions({"auto", "cvxpy", "libsvm"})],
-        **_COMMON_CONSTRAINTS,
+        **ZERO_NORM,
     }
 
     def __init__(
@@ -274,9 +277,6 @@ class MulticlassAROM(ZeroNormSelector):
     def _task(self) -> str:
         return "classification"
 
-    def _multi_class(self) -> bool:
-        return True
-
     def _check_params(self, X) -> None:
         super()._check_params(X)
         if self.surrogate is not None and self.epsilon != 0:
@@ -285,55 +285,13 @@ class MulticlassAROM(ZeroNormSelector):
                 "through the surrogate (e.g. LogSurrogate(eps=...)) and leave epsilon=0."
             )
 
-    # The multiclass LPs/QPs keep a sparse X a sparse cvxpy constant; the final machine
-    # densifies only the selected columns. libsvm's one-vs-rest dual needs dense X.
-    _sparse_backends = frozenset({"cvxpy"})
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = self.backend != "libsvm"
-        return tags
-
-    def _sparse_alternative(self) -> str:
-        return "backend='cvxpy' (or 'auto') solves the same problems with sparse X"
-
-    def _label_encoding(self) -> str:
-        return "codes"  # the multiclass formulations (and libsvm's) take 0 … Q−1
-
-    def _choose_backend(self, X) -> str:
-        # libsvm solves exactly the one-vs-rest l2 step with AROM's own weights; anything
-        # that needs the cvxpy formulation (solver, options, constraints, surrogate) keeps it.
-        wants_formulation = (
-            self.extra_constraints is not None
-            or self.solver is not None
-            or bool(self.solver_options)
-            or self.surrogate is not None
-            or self.epsilon != 0
-        )
-        serves = (self.scheme, self.penalty) == ("ovr", "l2")
-        if self.backend == "libsvm":
-            if not serves or wants_formulation:
-                raise InputError(
-                    "backend='libsvm' (one libsvm SVM per class) serves scheme='ovr', "
-                    "penalty='l2' with the default surrogate, and takes neither solver=, "
-                    "solver_options= nor extra_constraints=; use backend='cvxpy' or 'auto' for "
-                    "this configuration."
-                )
-            return "libsvm"
-        # libsvm's one-vs-rest dual builds a dense Gram matrix: a sparse X keeps the primal.
-        if self.backend == "auto" and serves and not wants_formulation and not sp.issparse(X):
-            return "libsvm"
-        return "cvxpy"
-
     def _scale_free(self) -> bool:
         # As the binary AROM: the hard margin without user constraints (C has units).
         return self.C is None and self.extra_constraints is None
 
-    def _make_formulation(self, X, y):
-        if self.backend_ == "libsvm":
-            return OneVsRestLibsvm(X, y, C=self.C, scale_rule=self.scale_rule)
+    def _formulation(self, scale: float = 1.0):
         Form = WestonWatkinsFormulation if self.scheme == "ww" else OneVsRestFormulation
-        return Form(X, y, penalty=self.penalty, C=self.C, scale_rule=self.scale_rule)
+        return partial(Form, penalty=self.penalty, C=self.C, scale_rule=self.scale_rule)
 
     def _surrogate(self):
         return LogSurrogate(eps=self.epsilon) if self.surrogate is None else self.surrogate

@@ -13,16 +13,12 @@ the final model, user constraints that see the data of the current fit, labels o
 
 from __future__ import annotations
 
-import functools
-from numbers import Integral, Real
-
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, _fit_context, clone
 from sklearn.feature_selection import SelectorMixin
 from sklearn.metrics import accuracy_score, r2_score
 from sklearn.utils import ClassifierTags, RegressorTags
-from sklearn.utils._param_validation import HasMethods, Interval, RealNotInt
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -33,37 +29,14 @@ from .._validation import (
     validate_labelled_data,
     validate_xy,
 )
+from ..backends import choose_backend, get_backend, takes_sparse, unwrap
 from ..driver import successive_linearisation
 from ..exceptions import ContractError, InputError
 from ..formulations.contract import TASKS, check_selector_formulation
 from ..scaling import data_scale
 from ..surrogates import LogSurrogate
 from ._budget import budget_ranking, refit_keeping_required, resolve_budget
-from ._params import PackageParameterErrors
-
-#: Parameters common to every successive-linearisation estimator.
-_COMMON_CONSTRAINTS: dict = {
-    "surrogate": [HasMethods(["value", "derivative"]), None],
-    "n_features_to_select": [
-        Interval(Integral, 1, None, closed="left"),
-        Interval(RealNotInt, 0, 1, closed="right"),
-        None,
-    ],
-    "estimator": [HasMethods(["fit", "predict"]), None],
-    "max_iter": [Interval(Integral, 1, None, closed="left")],
-    "tol": [Interval(Real, 0, None, closed="left")],
-    "prune_tol": [Interval(Real, 0, 1, closed="left")],
-    "solver": [str, list, None],
-    "solver_options": [dict, None],
-    "extra_constraints": [callable, None],
-}
-
-
-def _unwrap(factory):
-    """The class behind ``functools.partial(FormulationClass, ...)`` (else ``factory``)."""
-    while isinstance(factory, functools.partial):
-        factory = factory.func
-    return factory
+from ._params import ZERO_NORM, PackageParameterErrors
 
 
 def formulation_solution(formulation) -> tuple[np.ndarray, np.ndarray | float]:
@@ -135,6 +108,12 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
         ``extra_constraints(formulation) -> list of cvxpy constraints``, called with the
         formulation of the current fit (its variables and its training data ``formulation.X``,
         ``formulation.y``), so a data-dependent constraint is right inside cross-validation.
+    backend : str, default="cvxpy"
+        What solves the steps (:mod:`zeronorm_opt.backends`): ``"cvxpy"``, the formulation as
+        built; the name of a registered backend (``"highs"``, ``"libsvm"``, ``"ipm"`` or your
+        own), which must solve exactly this formulation's step; ``"auto"``, the first
+        registered backend that does, unless ``solver``, ``solver_options``,
+        ``extra_constraints`` or ``surrogate`` ask for the cvxpy formulation.
 
     Attributes
     ----------
@@ -158,7 +137,7 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
         Why the driver stopped: ``"converged"`` (the weights stopped changing), ``"max_iter"``
         or ``"budget"`` (the support reached ``n_features_to_select``).
     backend_ : str
-        What solved the steps (``"cvxpy"`` for a user formulation).
+        What solved the steps (the name of a backend of :mod:`zeronorm_opt.backends`).
     data_scale_ : float
         The run was solved on ``X / data_scale_`` and its weights (``coef_``, the
         coefficients of ``history_``) mapped back to the units of X: the root-mean-square entry
@@ -201,16 +180,10 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
     ((30, 2), (1, 202))
     """
 
-    #: Backends (``backend_``) of a configuration that take a ``scipy.sparse`` X without
-    #: densifying it; the others raise a TypeError naming what to pass. A user formulation
-    #: declares it takes sparse X with the class attribute ``accepts_sparse = True``
-    #: (:meth:`_sparse_input_backends`).
-    _sparse_backends: frozenset = frozenset()
-
     _parameter_constraints: dict = {
         "formulation": [callable],
         "normalise_weights": ["boolean"],
-        **_COMMON_CONSTRAINTS,
+        **ZERO_NORM,
     }
 
     def __init__(
@@ -227,6 +200,7 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
         solver=None,
         solver_options=None,
         extra_constraints=None,
+        backend="cvxpy",
     ):
         self.formulation = formulation
         self.surrogate = surrogate
@@ -239,6 +213,7 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
         self.solver = solver
         self.solver_options = solver_options
         self.extra_constraints = extra_constraints
+        self.backend = backend
 
     # -- what the configurations override ----------------------------------------------------
     def _task(self) -> str | None:
@@ -250,13 +225,12 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
         return self._formulation_task()
 
     def _formulation_task(self) -> str | None:
-        task = getattr(_unwrap(self.formulation), "task", None)
+        task = getattr(unwrap(self.formulation), "task", None)
         return task if task in TASKS else None
 
     def _label_encoding(self) -> str:
         """How the formulation takes class labels: ``"signed"`` (±1) or ``"codes"``."""
-        # The configurations (no formulation parameter) take ±1 unless they say otherwise.
-        return getattr(_unwrap(getattr(self, "formulation", None)), "label_encoding", "signed")
+        return getattr(unwrap(self._formulation()), "label_encoding", "signed")
 
     def _check_contract(self) -> None:
         """One ContractError naming all the formulation lacks, before any data are read.
@@ -267,7 +241,7 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
         factory = getattr(self, "formulation", None)
         if factory is None:
             return
-        declared = _unwrap(factory)
+        declared = unwrap(factory)
         if isinstance(declared, type):
             check_selector_formulation(
                 declared,
@@ -298,12 +272,13 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
             formulation,
             extra_constraints=self.extra_constraints is not None,
             solver=self.solver,
-            check_task=isinstance(_unwrap(self.formulation), type),
+            check_task=isinstance(unwrap(self.formulation), type),
         )
 
-    def _make_formulation(self, X, y):
-        """The formulation of the training data (before user constraints)."""
-        return self.formulation(X, y)
+    def _formulation(self, scale: float = 1.0):
+        """``formulation(X, y)`` builds the problem of the run on ``X / scale`` (before user
+        constraints): a class, or a ``functools.partial`` of one, which the backends read."""
+        return self.formulation
 
     def _surrogate(self):
         return LogSurrogate() if self.surrogate is None else self.surrogate
@@ -313,8 +288,22 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
         return {"normalise_weights": self.normalise_weights}
 
     def _choose_backend(self, X) -> str:
-        """What solves the steps; the one place where a fast path is chosen."""
-        return "cvxpy"
+        """The name of the backend that solves the steps (:func:`~zeronorm_opt.backends.
+        choose_backend`, the one place where a backend is chosen)."""
+        options = {
+            "extra_constraints": self.extra_constraints is not None,
+            "a cvxpy solver": self.solver is not None,
+            "solver_options": bool(self.solver_options),
+            "a surrogate": self.surrogate is not None,
+        }
+        return choose_backend(
+            self.backend,
+            self._formulation(),
+            self._surrogate(),
+            X,
+            cvxpy_only=[name for name, given in options.items() if given],
+            owner=type(self).__name__,
+        ).name
 
     def _scale_free(self) -> bool:
         """Whether the run's problem is invariant under ``X → cX`` (a hard margin, no user
@@ -378,7 +367,10 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
 
     # -- the machinery --------------------------------------------------------------------------
     def _build_formulation(self, X, y_fit):
-        f = self._make_formulation(X, y_fit)
+        return self._with_user_constraints(self._formulation()(X, y_fit))
+
+    def _with_user_constraints(self, f):
+        """The problem ``f`` checked against the contract, with the user's constraints."""
         self._check_built(f)
         if self.extra_constraints is not None:
             # The callable receives the formulation at problem-build time: the variables and
@@ -418,20 +410,30 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
         return np.where(y == self.classes_[1], 1.0, -1.0)
 
     def _run_path(self, X, y_fit, budget):
-        """One successive-linearisation run: ``(LinearisationResult, (coef, intercept))``."""
-        f = self._build_formulation(X, y_fit)
-        result = successive_linearisation(
-            f,
-            self._surrogate(),
-            max_iter=self.max_iter,
-            tol=self.tol,
-            prune_tol=self.prune_tol,
-            n_features_to_select=budget,
-            solver=self.solver,
-            solver_options=self.solver_options,
-            **self._driver_options(f),
-        )
-        return result, formulation_solution(f)
+        """One successive-linearisation run: ``(LinearisationResult, (coef, intercept))``.
+
+        The backend ``backend_`` builds the step of the formulation on ``(X, y_fit)``; the
+        driver runs it with this estimator's surrogate, budget and options, whatever the
+        backend (the contract of :mod:`zeronorm_opt.backends`).
+        """
+
+        def drive(problem):
+            problem = self._with_user_constraints(problem)
+            return successive_linearisation(
+                problem,
+                self._surrogate(),
+                max_iter=self.max_iter,
+                tol=self.tol,
+                prune_tol=self.prune_tol,
+                n_features_to_select=budget,
+                solver=self.solver,
+                solver_options=self.solver_options,
+                **self._driver_options(problem),
+            )
+
+        formulation = self._formulation(self.data_scale_)
+        problem, result = get_backend(self.backend_).run(formulation, X, y_fit, drive)
+        return result, formulation_solution(problem)
 
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y):
@@ -505,32 +507,22 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
         self._fit_final(X, y_fit, y, int(self.support_.sum()), None, cache)
         return self
 
-    def _sparse_input_backends(self) -> frozenset:
-        """The backends that take a ``scipy.sparse`` X in this configuration: the class's
-        own, or cvxpy for a formulation that declares ``accepts_sparse = True``."""
-        if self._sparse_backends:
-            return self._sparse_backends
-        form = _unwrap(getattr(self, "formulation", None))
-        if getattr(form, "accepts_sparse", False) is True:
-            return frozenset({"cvxpy"})
-        return frozenset()
-
-    def _sparse_alternative(self) -> str:
-        """What to pass for sparse X, in the TypeError of a dense-only configuration."""
-        return (
-            "a formulation that states its problem with a scipy.sparse X (e.g. X @ w as a "
-            "sparse cvxpy constant) declares it with the class attribute accepts_sparse = True; "
-            "AROM, FSV and MulticlassAROM take sparse X (the l1 LPs in HiGHS, or "
-            "backend='cvxpy')"
-        )
+    def _takes_sparse(self, name=None) -> bool:
+        """Whether the backend ``name`` (by default the one ``backend`` names, cvxpy for
+        ``"auto"``, which takes sparse X there) takes a ``scipy.sparse`` X."""
+        return takes_sparse(self.backend if name is None else name, self._formulation())
 
     def _check_sparse_backend(self, X) -> None:
-        if self.backend_ not in self._sparse_input_backends():
-            require_dense(
-                X,
-                f"{type(self).__name__} with backend_={self.backend_!r}",
-                self._sparse_alternative(),
+        if not self._takes_sparse(self.backend_):
+            alternative = (
+                "backend='cvxpy' (or 'auto') solves the same problem with sparse X"
+                if self._takes_sparse("cvxpy")
+                else "a formulation that states its problem with a scipy.sparse X (e.g. X @ w "
+                "as a sparse cvxpy constant) declares it with the class attribute "
+                "accepts_sparse = True; AROM, FSV and MulticlassAROM take sparse X (the l1 LPs "
+                "in HiGHS, or backend='cvxpy')"
             )
+            require_dense(X, f"{type(self).__name__} with backend_={self.backend_!r}", alternative)
 
     def _check_predict_data(self, X):
         return validate_data(
@@ -538,7 +530,7 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
             X,
             dtype=np.float64,
             reset=False,
-            accept_sparse="csr" if self._sparse_input_backends() else False,
+            accept_sparse="csr" if self._takes_sparse() else False,
         )
 
     def _final_input(self, X_selected):
@@ -622,7 +614,7 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = bool(self._sparse_input_backends())
+        tags.input_tags.sparse = self._takes_sparse()
         task = self._task()
         if task == "classification":
             tags.estimator_type = "classifier"

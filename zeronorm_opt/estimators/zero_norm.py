@@ -9,6 +9,7 @@ declarative formulations :class:`~zeronorm_opt.formulations.MarginFormulation` a
 
 from __future__ import annotations
 
+from functools import partial
 from numbers import Real
 
 import numpy as np
@@ -16,33 +17,19 @@ import scipy.sparse as sp
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from ..exceptions import InputError
-from ..fast.highs_lp import fsv_highs, l1_arom_highs
-from ..fast.svm_dual import l2_arom_dual_path
-from ..fast.svm_primal_ipm import IPM_MIN_EXAMPLES_PER_FEATURE
 from ..formulations import FSVFormulation, MarginFormulation
 from ..formulations.binary import check_slack_penalty
 from ..scaling import data_scale, unit_scale_C
 from ..surrogates import ExpSurrogate, LogSurrogate
-from .selector import _COMMON_CONSTRAINTS, ZeroNormSelector
+from ._params import POSITIVE, ZERO_NORM
+from .selector import ZeroNormSelector
 
 
 class _BinaryZeroNorm(ZeroNormSelector):
     """Shared by AROM and FSV: ±1 labels, the soft-margin l2 SVM as the budgeted refit."""
 
-    # The split-variable LPs read a sparse X column-wise and never densify it; cvxpy keeps a
-    # sparse constant sparse (same iterates as dense X, tested). libsvm's dual needs dense X.
-    _sparse_backends = frozenset({"highs", "cvxpy"})
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        return tags
-
     def _task(self) -> str:
         return "classification"
-
-    def _multi_class(self) -> bool:
-        return False
 
     def _encode_labels(self, y):
         if self.classes_.size > 2:
@@ -58,20 +45,6 @@ class _BinaryZeroNorm(ZeroNormSelector):
         # invariant under X → cX, w → w/c; a soft margin's C has units, and user constraints
         # are stated in the units of X: those are solved as given.
         return self.C is None and self.extra_constraints is None
-
-    def _wants_formulation(self) -> bool:
-        """Whether the options ask for the declarative formulation.
-
-        A fast path (HiGHS, libsvm) runs only when it solves exactly the problem the options
-        describe: a cvxpy solver name, solver options, user constraints or another surrogate
-        cannot reach it.
-        """
-        return (
-            self.extra_constraints is not None
-            or self.solver is not None
-            or bool(self.solver_options)
-            or self.surrogate is not None
-        )
 
     def _own_final_model(self, X, y_fit, support, budget, last, cache=None):
         if budget is None and last is not None:
@@ -170,13 +143,15 @@ class AROM(_BinaryZeroNorm):
         and to the refit. It receives the formulation of the current fit: its variables
         (``formulation.v`` the weights, ``formulation.b`` the bias) and its training data
         (``formulation.X``, ``formulation.y`` in ±1), e.g. ``lambda f: [f.v[0] >= 0.1]``.
-    backend : {"auto", "cvxpy", "highs", "libsvm", "ipm"}, default="auto"
+    backend : {"auto", "cvxpy", "highs", "libsvm", "ipm"} or str, default="auto"
+        What solves the steps (:mod:`zeronorm_opt.backends`; a backend registered with
+        :func:`~zeronorm_opt.backends.register_backend` is chosen by its name too).
         ``"cvxpy"``: the declarative reweighted formulation through the driver (any cvxpy
         solver, user constraints). ``"highs"``: for ``penalty="l1"`` only, the same LPs
         built once in split variables in HiGHS and re-solved from the previous basis as only
         the costs change, holding a working set of features priced from the row duals when
         they outnumber the samples five to one
-        (:func:`~zeronorm_opt.fast.highs_lp.l1_arom_highs`; same iterates, tested against
+        (:class:`~zeronorm_opt.fast.highs_model.SplitMarginLP`; same iterates, tested against
         the cvxpy form). ``"libsvm"``: for ``penalty="l2"`` only, the SVM dual on the
         rescaled active features solved by libsvm
         (:class:`~zeronorm_opt.fast.svm_dual.LibsvmRescaledDual`: their Gram matrix up to
@@ -252,13 +227,12 @@ class AROM(_BinaryZeroNorm):
 
     _parameter_constraints: dict = {
         "penalty": [StrOptions({"l1", "l2"})],
-        "C": [Interval(Real, 0, None, closed="neither"), None],
+        "C": [*POSITIVE, None],
         "epsilon": [Interval(Real, 0, None, closed="left")],
         "slack_penalty": [StrOptions({"hinge", "l0"})],
-        "slack_scale": [Interval(Real, 0, None, closed="neither")],
-        "refit_C": [Interval(Real, 0, None, closed="neither")],
-        "backend": [StrOptions({"auto", "cvxpy", "highs", "libsvm", "ipm"})],
-        **_COMMON_CONSTRAINTS,
+        "slack_scale": POSITIVE,
+        "refit_C": POSITIVE,
+        **ZERO_NORM,
     }
 
     def __init__(
@@ -307,20 +281,15 @@ class AROM(_BinaryZeroNorm):
                 "ε through the surrogate (e.g. LogSurrogate(eps=...)) and leave epsilon=0."
             )
 
-    def _make_formulation(self, X, y):
-        return MarginFormulation(
-            X,
-            y,
+    def _formulation(self, scale: float = 1.0):
+        # The c of the slack coordinates c·δ_i is in the units of X: c / scale on X / scale.
+        return partial(
+            MarginFormulation,
             penalty=self.penalty,
             C=self.C,
             slack_penalty=self.slack_penalty,
-            slack_scale=self._run_slack_scale(),
+            slack_scale=self.slack_scale / scale,
         )
-
-    def _run_slack_scale(self) -> float:
-        """The ``c`` of the slack coordinates ``c·δ_i``, in the units of the run's data
-        (``X / data_scale_``): slack_scale is in the units of X."""
-        return self.slack_scale / self.data_scale_
 
     def _surrogate(self):
         return LogSurrogate(eps=self.epsilon) if self.surrogate is None else self.surrogate
@@ -328,98 +297,6 @@ class AROM(_BinaryZeroNorm):
     def _driver_options(self, formulation) -> dict:
         # z / max z between iterations: exact AROM for the hard margin.
         return {"normalise_weights": True}
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = self.backend not in ("libsvm", "ipm")
-        return tags
-
-    def _sparse_alternative(self) -> str:
-        return (
-            "backend='cvxpy' solves the same QPs in the primal with sparse X (penalty='l1' "
-            "on HiGHS too)"
-        )
-
-    def _choose_backend(self, X) -> str:
-        # libsvm's dual has no epsilon either.
-        wants_formulation = self._wants_formulation()
-        if self.backend == "highs":
-            if self.penalty != "l1" or wants_formulation:
-                raise InputError(
-                    "backend='highs' (the LPs in HiGHS) serves penalty='l1' with AROM's own "
-                    "surrogate and takes neither extra_constraints nor a cvxpy "
-                    "solver/solver_options (they would be ignored); pass backend='cvxpy' (or "
-                    "'auto') for this configuration."
-                )
-            return "highs"
-        if self.backend == "auto" and self.penalty == "l1":
-            return "cvxpy" if wants_formulation else "highs"
-        wants_formulation = wants_formulation or self.epsilon != 0
-        if self.backend == "libsvm":
-            if self.penalty != "l2" or wants_formulation:
-                raise InputError(
-                    "backend='libsvm' (the l2 dual) serves penalty='l2' with AROM's own "
-                    "surrogate (epsilon=0) and takes neither extra_constraints nor a cvxpy "
-                    "solver/solver_options (they would be ignored); pass backend='cvxpy' (or "
-                    "'auto') for this configuration."
-                )
-            return "libsvm"
-        ipm_fits = not (self.slack_penalty == "l0" or wants_formulation)
-        if self.backend == "ipm":
-            if self.penalty != "l2" or not ipm_fits:
-                raise InputError(
-                    "backend='ipm' (the l2 step by an interior-point method in the primal) "
-                    "serves penalty='l2' with AROM's own surrogate (epsilon=0) and the hinge "
-                    "slacks, and takes neither extra_constraints nor a cvxpy solver/"
-                    "solver_options; pass backend='libsvm' (slack_penalty='l0') or 'cvxpy' "
-                    "(or 'auto') for this configuration."
-                )
-            return "ipm"
-        # libsvm's dual beat (or tied) the primal QP through cvxpy/Clarabel at every shape
-        # measured (m = 1000, n = 1000: 0.3 s against 44 s; m = 3000, n = 10: 0.8 s each);
-        # with many more examples than features its SMO grows faster than linearly in m and
-        # the primal interior-point step, O(m n²) per iteration, wins (benchmarks page).
-        if (
-            self.backend == "auto"
-            and self.penalty == "l2"
-            and not sp.issparse(X)  # the fast paths need dense X; the primal keeps X sparse
-        ):
-            if wants_formulation:
-                return "cvxpy"
-            m, n = X.shape
-            tall = m >= IPM_MIN_EXAMPLES_PER_FEATURE * n
-            return "ipm" if tall and ipm_fits else "libsvm"
-        return "cvxpy"
-
-    def _run_path(self, X, y_fit, budget):
-        if self.backend_ == "highs":
-            result, v, b = l1_arom_highs(
-                X,
-                y_fit,
-                self.C,
-                epsilon=self.epsilon,
-                max_iter=self.max_iter,
-                tol=self.tol,
-                prune_tol=self.prune_tol,
-                n_features_to_select=budget,
-                slack_penalty=self.slack_penalty,
-                slack_scale=self._run_slack_scale(),
-            )
-            return result, (v, b)
-        if self.backend_ not in ("libsvm", "ipm"):
-            return super()._run_path(X, y_fit, budget)
-        result, b = l2_arom_dual_path(
-            X,
-            y_fit,
-            self.C,
-            slack_scale=self._run_slack_scale() if self.slack_penalty == "l0" else None,
-            max_iter=self.max_iter,
-            tol=self.tol,
-            prune_tol=self.prune_tol,
-            n_features_to_select=budget,
-            backend=self.backend_,
-        )
-        return result, (result.coef[: X.shape[1]], b)
 
 
 class FSV(_BinaryZeroNorm):
@@ -451,12 +328,13 @@ class FSV(_BinaryZeroNorm):
     estimator, max_iter, tol, prune_tol, refit_C, solver, solver_options, extra_constraints
         As in :class:`AROM`; ``extra_constraints`` receives the
         :class:`~zeronorm_opt.formulations.FSVFormulation` (``formulation.w``, ``.b``, ``.X``).
-    backend : {"auto", "cvxpy", "highs"}, default="auto"
-        What solves the LPs: ``"cvxpy"``, the declarative formulation through the driver;
+    backend : {"auto", "cvxpy", "highs"} or str, default="auto"
+        What solves the LPs (:mod:`zeronorm_opt.backends`; the l2 backends ``"libsvm"`` and
+        ``"ipm"`` do not serve FSV): ``"cvxpy"``, the declarative formulation through the driver;
         ``"highs"``, the same LPs built once in HiGHS and re-solved from the previous basis,
         with column generation when the features outnumber the samples five to one
-        (:func:`~zeronorm_opt.fast.highs_lp.fsv_highs`; same iterates, tested against the
-        cvxpy form); ``"auto"``, HiGHS unless ``extra_constraints``, ``solver``,
+        (:class:`~zeronorm_opt.fast.highs_model.SplitMarginLP`; same iterates, tested against
+        the cvxpy form); ``"auto"``, HiGHS unless ``extra_constraints``, ``solver``,
         ``solver_options`` or ``surrogate`` asks for the formulation.
 
     Attributes
@@ -503,12 +381,11 @@ class FSV(_BinaryZeroNorm):
     """
 
     _parameter_constraints: dict = {
-        "alpha": [Interval(Real, 0, None, closed="neither")],
-        "C": [Interval(Real, 0, None, closed="neither"), None],
+        "alpha": POSITIVE,
+        "C": [*POSITIVE, None],
         "trade_off": [Interval(Real, 0, 1, closed="left"), None],
-        "refit_C": [Interval(Real, 0, None, closed="neither")],
-        "backend": [StrOptions({"auto", "cvxpy", "highs"})],
-        **_COMMON_CONSTRAINTS,
+        "refit_C": POSITIVE,
+        **ZERO_NORM,
     }
 
     def __init__(
@@ -549,8 +426,8 @@ class FSV(_BinaryZeroNorm):
         if self.trade_off is not None and self.C is not None:
             raise InputError("pass either trade_off (λ-variant) or C (hinge penalty), not both.")
 
-    def _make_formulation(self, X, y):
-        return FSVFormulation(X, y, trade_off=self.trade_off, C=self.C)
+    def _formulation(self, scale: float = 1.0):
+        return partial(FSVFormulation, trade_off=self.trade_off, C=self.C)
 
     def _surrogate(self):
         return ExpSurrogate(alpha=self.alpha) if self.surrogate is None else self.surrogate
@@ -562,31 +439,3 @@ class FSV(_BinaryZeroNorm):
         if not np.all(np.isfinite(start)):
             start = np.ones(formulation.n_coef)
         return {"initial_weights": start}
-
-    def _choose_backend(self, X) -> str:
-        wants_formulation = self._wants_formulation()
-        if self.backend == "highs" and wants_formulation:
-            raise InputError(
-                "backend='highs' (the LPs in HiGHS) takes neither extra_constraints, a "
-                "surrogate nor a cvxpy solver/solver_options (they would be ignored); pass "
-                "backend='cvxpy' (or 'auto') for this configuration."
-            )
-        if self.backend == "cvxpy" or wants_formulation:
-            return "cvxpy"
-        return "highs"
-
-    def _run_path(self, X, y_fit, budget):
-        if self.backend_ != "highs":
-            return super()._run_path(X, y_fit, budget)
-        result, w, b = fsv_highs(
-            X,
-            y_fit,
-            self.alpha,
-            C=self.C,
-            trade_off=self.trade_off,
-            max_iter=self.max_iter,
-            tol=self.tol,
-            prune_tol=self.prune_tol,
-            n_features_to_select=budget,
-        )
-        return result, (w, b)

@@ -179,6 +179,8 @@ class SplitMarginLP:
 
     #: Solved by HiGHS only: the driver's error reports do not suggest a solver fallback list.
     accepts_solver_list = False
+    #: Two classes as ±1, as the margin formulations it solves (the selector's contract).
+    task = "classification"
 
     def __init__(
         self,
@@ -544,6 +546,12 @@ class SplitMarginLP:
         if self.last_step is None:
             return np.zeros(self.n_coef)
         return np.where(self._active, self.last_step.coef, 0.0)
+
+    def solution(self) -> tuple[np.ndarray, float]:
+        """``(w, b)`` of the last solve: signed feature weights (0 where removed), bias."""
+        if self.last_step is None:
+            raise InputError("the model has not been solved yet: call solve() first.")
+        return self.coef_value()[: self.n_features], self.last_step.b
 
     def magnitudes(self) -> np.ndarray:
         """``h_j = |p_j − q_j|`` at the last solve."""

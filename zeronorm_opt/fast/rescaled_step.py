@@ -95,6 +95,8 @@ class RescaledSVMStep:
     """
 
     penalty_scale = 0.5
+    #: Two classes as ±1, as the margin formulations it solves (the selector's contract).
+    task = "classification"
 
     #: What the step is called in its errors (a subclass names its solver).
     step_name = "rescaled SVM step"
@@ -143,6 +145,10 @@ class RescaledSVMStep:
     def bias(self) -> float:
         """``b`` of the last solve."""
         return self._bias
+
+    def solution(self) -> tuple[np.ndarray, float]:
+        """``(v, b)`` of the last solve: signed feature weights (0 where removed), bias."""
+        return self._coef[: self.n_features].copy(), self._bias
 
     def coef_value(self) -> np.ndarray:
         """``v`` (then ``u``) of the last solve, zero on removed coordinates."""

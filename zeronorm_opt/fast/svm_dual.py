@@ -1,39 +1,26 @@
-"""l2-AROM through the SVM dual (Weston et al., 2003): the libsvm step and the AROM runs.
+"""l2-AROM through the SVM dual (Weston et al., 2003): the step solved by libsvm.
 
 The declarative dual is :class:`~zeronorm_opt.formulations.RescaledSVMDual`; this module holds
-the solver-specific code around it: :class:`LibsvmRescaledDual` (the same step solved by
+the solver-specific step around it, :class:`LibsvmRescaledDual` (the same step solved by
 libsvm, a :class:`~zeronorm_opt.formulations.contract.Linearisable`; what it shares with the
-interior-point step is in :mod:`zeronorm_opt.fast.rescaled_step`) and the l2-AROM runs, which
-hand a step to the successive-linearisation driver
+interior-point step is in :mod:`zeronorm_opt.fast.rescaled_step`). The ``"libsvm"`` backend
+(:mod:`zeronorm_opt.backends`) hands it to the successive-linearisation driver
 (:func:`~zeronorm_opt.driver.successive_linearisation`): one loop for every path.
 """
 
 from __future__ import annotations
 
 import time
-from contextlib import nullcontext
 
 import numpy as np
 from sklearn.svm import SVC
 
-from .._threads import blas_controller, blas_threads
-from ..driver import MAX_WEIGHT_RATIO, successive_linearisation
 from ..exceptions import InputError
-from ..formulations.svm_dual import RescaledSVMDual
 from ..scaling import data_scale
 from ..solvers import SolveInfo
-from ..surrogates import LogSurrogate
 from .rescaled_step import RescaledSVMStep
-from .svm_primal_ipm import IpmRescaledSVM
 
-__all__ = [
-    "GRAM_MAX_BYTES",
-    "LIBSVM_HARD_MARGIN_C",
-    "LIBSVM_TOL",
-    "LibsvmRescaledDual",
-    "l2_arom_dual",
-    "l2_arom_dual_path",
-]
+__all__ = ["GRAM_MAX_BYTES", "LIBSVM_HARD_MARGIN_C", "LIBSVM_TOL", "LibsvmRescaledDual"]
 
 
 #: libsvm is a soft-margin solver: the hard margin is approximated by this box bound (for data
@@ -161,158 +148,3 @@ class LibsvmRescaledDual(RescaledSVMStep):
         return SolveInfo(
             status="optimal", solver="libsvm", value=value, solve_time=time.perf_counter() - start
         )
-
-
-def l2_arom_dual(
-    X,
-    y,
-    C: float | None = None,
-    *,
-    slack_scale: float | None = None,
-    max_iter: int = 50,
-    tol: float = 1e-6,
-    backend: str = "cvxpy",
-    solver=None,
-    solver_options=None,
-):
-    """l2-AROM through the dual (Weston et al., 2003).
-
-    ``z ← 1``; repeat: solve the dual of the SVM on the rescaled data; ``z ← |v|`` (and
-    ``z_u ← |u|``), normalised to ``max = 1``, entries ``≤ tol·max`` removed; until the support
-    and ``z`` stop changing.
-
-    ``backend="cvxpy"`` solves the declarative :class:`RescaledSVMDual` (compiled once, any
-    cvxpy solver); ``backend="libsvm"`` is the fast path: scikit-learn's libsvm on the
-    m×m Gram matrix ``(X∘z)(X∘z)ᵀ + c² diag(z_u²)`` or, for m > 4096 without slacks, on the
-    rescaled columns with its linear kernel (:class:`LibsvmRescaledDual`; the hard margin as a
-    box bound of ``LIBSVM_HARD_MARGIN_C``); the tests check both reach the same solution.
-
-    Returns
-    -------
-    v : ndarray of shape (n,)
-    b : float
-    u : ndarray of shape (m,)
-        Slack-coordinate weights (zero without ``slack_scale``).
-    n_iter : int
-
-    See Also
-    --------
-    l2_arom_dual_path : the same loop with the driver's history and the feature budget.
-
-    References
-    ----------
-    J. Weston, A. Elisseeff, B. Schölkopf and M. Tipping, "Use of the zero-norm with linear models
-    and kernel methods", Journal of Machine Learning Research 3:1439–1461, 2003.
-
-    Examples
-    --------
-    >>> from zeronorm_opt.datasets import make_weston_linear
-    >>> X, y = make_weston_linear(20, n_features=40, random_state=0)
-    >>> v, b, u, n_iter = l2_arom_dual(X, y)
-    >>> bool(np.all(y * (X @ v + b) >= 1 - 1e-5))
-    True
-    """
-    result, b = l2_arom_dual_path(
-        X,
-        y,
-        C,
-        slack_scale=slack_scale,
-        max_iter=max_iter,
-        tol=tol,
-        prune_tol=tol,
-        backend=backend,
-        solver=solver,
-        solver_options=solver_options,
-    )
-    n = np.asarray(X).shape[1]
-    u = result.coef[n:] if slack_scale is not None else np.zeros(np.asarray(X).shape[0])
-    return result.coef[:n], b, u, result.n_iter
-
-
-def l2_arom_dual_path(
-    X,
-    y,
-    C: float | None = None,
-    *,
-    slack_scale: float | None = None,
-    max_iter: int = 50,
-    tol: float = 1e-6,
-    prune_tol: float | None = None,
-    n_features_to_select: int | None = None,
-    max_weight_ratio: float | None = MAX_WEIGHT_RATIO,
-    backend: str = "libsvm",
-    solver=None,
-    solver_options=None,
-):
-    """l2-AROM through the dual, run by the successive-linearisation driver.
-
-    :func:`~zeronorm_opt.driver.successive_linearisation` with ``LogSurrogate()`` (ε = 0) and
-    normalised weights drives :class:`LibsvmRescaledDual` (``backend="libsvm"``),
-    :class:`~zeronorm_opt.fast.svm_primal_ipm.IpmRescaledSVM` (``backend="ipm"``: the same
-    step in the primal by an interior-point method, linear in m; no ``slack_scale``) or
-    :class:`~zeronorm_opt.formulations.RescaledSVMDual` (``backend="cvxpy"``): the weights
-    ``1/z²`` with ``z = |v|/max|v|`` are AROM's scale factors. The records hold the objective
-    ``C Σ ξ + ½ Σ_j ln v_j²`` over the remaining coordinates, the support size, the
-    coefficients ``(v, u)``, the solver and its time; with ``n_features_to_select`` the
-    driver applies the budget procedure of Weston et al. (2003).
-    This is the fast path :class:`~zeronorm_opt.AROM` uses for ``penalty="l2"`` on dense X.
-
-    Coefficients ``≤ prune_tol·max`` (default ``tol``) are removed for good, and so are those
-    whose weight ``1/z_j²`` passes ``max_weight_ratio``; the run stops when the support is
-    unchanged and either the largest change of ``h/max h`` (``h = v²``) or the relative
-    decrease of the objective is at most ``tol`` (the driver's rules).
-
-    Returns
-    -------
-    result : LinearisationResult
-    b : float
-        Bias of the last solve.
-
-    References
-    ----------
-    J. Weston, A. Elisseeff, B. Schölkopf and M. Tipping, "Use of the zero-norm with linear models
-    and kernel methods", Journal of Machine Learning Research 3:1439–1461, 2003.
-    """
-    if backend not in ("cvxpy", "libsvm", "ipm"):
-        raise InputError(f"backend must be 'cvxpy', 'libsvm' or 'ipm'; got {backend!r}.")
-    if backend == "ipm" and slack_scale is not None:
-        raise InputError(
-            "backend='ipm' solves the SVM in the primal without the l0-slack augmentation; "
-            "pass backend='libsvm' or 'cvxpy' with slack_scale."
-        )
-    prune_tol = tol if prune_tol is None else prune_tol
-    # One BLAS thread for the fast paths: libsvm's BLAS work (the separability check's
-    # singular values, the m × m Gram products) is small, and OpenBLAS's threads only spin and
-    # wait on a busy machine (colon under load ~4.7: the check took 0.68 s with two threads,
-    # ~5 ms with one); the interior-point step's syrk and Cholesky of order ≤ 1001 ran 10–20
-    # times slower with two threads on the shared 2-core machine (300 × 1000: 3.5 s against
-    # 0.19 s). The interior-point step's large normal matrices alone (10⁹ multiply–adds and
-    # more, 1.5–1.8× faster on two threads) get the caller's threads back (never chosen from the
-    # machine's load: the same fit takes the same path on a busy and a quiet machine).
-    # The cvxpy path leaves the threads to its solver.
-    fast = backend in ("libsvm", "ipm")
-    callers_threads = blas_threads() if backend == "ipm" else 1
-    # (The process's controller: threadpool_limits would scan the libraries, ~1 ms a fit.)
-    threads = blas_controller().limit(limits=1, user_api="blas") if fast else nullcontext()
-    with threads:
-        if backend == "libsvm":
-            step = LibsvmRescaledDual(X, y, C=C, slack_scale=slack_scale)
-        elif backend == "ipm":
-            step = IpmRescaledSVM(X, y, C=C, blas_threads=callers_threads)
-        else:
-            step = RescaledSVMDual(X, y, C=C, slack_scale=slack_scale)
-        # The l2-AROM surrogate ½ Σ ln v_j² (log with ε = 0 on h = v²) and AROM's scale
-        # factors z = |v|/max|v|: weights 1/z², i.e. φ'(h) normalised by its smallest one.
-        result = successive_linearisation(
-            step,
-            LogSurrogate(),
-            max_iter=max_iter,
-            tol=tol,
-            prune_tol=prune_tol,
-            normalise_weights=True,
-            max_weight_ratio=max_weight_ratio,
-            n_features_to_select=n_features_to_select,
-            solver=solver,
-            solver_options=solver_options,
-        )
-    return result, float(step.bias())

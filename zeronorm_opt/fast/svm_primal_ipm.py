@@ -820,9 +820,9 @@ class IpmRescaledSVM(RescaledSVMStep):
     blas_threads : int or None, default=None
         BLAS threads for the large normal matrices (at least ``5e8`` multiply–adds),
         whatever the machine's load; the rest of the solve runs on the threads in force
-        around it. None: every call on the threads in force. The l2-AROM path
-        (:func:`~zeronorm_opt.fast.svm_dual.l2_arom_dual_path`) passes :func:`blas_threads`
-        read before it limits them to one.
+        around it. None: every call on the threads in force. The ``"ipm"`` backend
+        (:mod:`zeronorm_opt.backends`) passes :func:`blas_threads` read before it limits
+        them to one for the run.
 
     Attributes
     ----------

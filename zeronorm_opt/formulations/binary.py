@@ -100,6 +100,8 @@ class MarginFormulation(ReweightedFormulation):
 
     #: Fits two classes; ZeroNormSelector hands it the labels as ±1 (see contract.py).
     task = "classification"
+    #: Builds its problem from a scipy.sparse X as it comes (never densified).
+    accepts_sparse = True
 
     def __init__(
         self,

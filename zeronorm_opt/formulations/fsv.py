@@ -18,6 +18,9 @@ from ..scaling import check_solvable_scale
 from .base import ReweightedFormulation
 from .binary import HARD_MARGIN_HINT
 
+#: FSV's advice for inseparable data: its soft margin is the trade-off.
+FSV_HARD_MARGIN_HINT = HARD_MARGIN_HINT.replace("C=<positive number>", "trade_off=<λ in [0, 1)>")
+
 
 class FSVFormulation(ReweightedFormulation):
     """The linearised FSV step, an LP over ``(w, b, v)`` (and ``ξ`` with a trade-off).
@@ -40,8 +43,12 @@ class FSVFormulation(ReweightedFormulation):
     b : cvxpy.Variable
         Bias.
     v : cvxpy.Expression
-        ``w⁺ + w⁻``: the bound ``v ≥ |w|`` carried by the concave penalty (equal at a solution);
-        :meth:`coef_value` returns ``|w|``.
+        ``w⁺ + w⁻``: the bound ``v ≥ |w|`` carried by the concave penalty (equal at a solution,
+        the ``|w_j|`` that :meth:`magnitudes` returns); :meth:`coef_value` returns the signed
+        ``w``, as every formulation of the package.
+    slack_costs : None, float or ndarray of shape (m,)
+        The slack costs ``d`` of ``Σ_i d_i ξ_i``: ``C``, the trade-off's class-balanced
+        ``(1 − λ)/m_±``, or None (hard margin).
 
     Examples
     --------
@@ -62,6 +69,8 @@ class FSVFormulation(ReweightedFormulation):
     """
 
     task = "classification"
+    #: Builds its problem from a scipy.sparse X as it comes (never densified).
+    accepts_sparse = True
 
     def __init__(self, X, y, trade_off: float | None = None, C: float | None = None) -> None:
         super().__init__()
@@ -89,22 +98,21 @@ class FSVFormulation(ReweightedFormulation):
         if trade_off is not None or self.C is not None:
             self.xi = cp.Variable(m, nonneg=True, name="xi")
             self.variables["xi"] = self.xi
+        #: The slack costs ``d`` of ``Σ_i d_i ξ_i``: C, or the trade-off's class-balanced
+        #: ``(1 − λ)/m_±`` (each class's slacks averaged over its own size); None: hard margin.
+        self.slack_costs = self.C
         if trade_off is not None:
-            # Class-balanced mean: each class's slacks averaged over its own size.
             pos = self.y > 0
-            self._slack_weights = np.where(pos, 1.0 / pos.sum(), 1.0 / (~pos).sum())
-        self.infeasible_hint = (
-            HARD_MARGIN_HINT.replace("C=<positive number>", "trade_off=<λ in [0, 1)>")
-            if self.xi is None
-            else None
-        )
+            balanced = np.where(pos, 1.0 / pos.sum(), 1.0 / (~pos).sum())
+            self.slack_costs = (1.0 - trade_off) * balanced
+        self.infeasible_hint = FSV_HARD_MARGIN_HINT if self.xi is None else None
 
     def loss_terms(self):
         if self.xi is None:
             return []
         if self.C is not None:
             return [self.C * cp.sum(self.xi)]
-        return [(1.0 - self.trade_off) * (self._slack_weights @ self.xi)]
+        return [self.slack_costs @ self.xi]
 
     def loss_constraints(self):
         # The compact form of w (see ReweightedPenalty.loss_coef): equal wherever removed
@@ -113,13 +121,9 @@ class FSVFormulation(ReweightedFormulation):
         rhs = 1.0 if self.xi is None else 1.0 - self.xi
         return [cp.multiply(self.y, scores) >= rhs]
 
-    def coef_value(self) -> np.ndarray:
-        """``v = |w|`` at the last solve (the driver's coefficients; removed entries 0)."""
-        return np.abs(self.reweighted.coef_value())
-
     def solution(self) -> tuple[np.ndarray, float]:
         """``(w, b)`` of the last solve (``w`` zero where ``v`` is inactive)."""
-        return self.reweighted.coef_value(), float(self.b.value)
+        return self.coef_value(), float(self.b.value)
 
     def _repr_details(self) -> str:
         m, n = self.X.shape

@@ -87,6 +87,8 @@ class _MulticlassMargin(ReweightedFormulation):
     #: Any number of classes, handed over by ZeroNormSelector as codes 0..Q−1.
     task = "classification"
     label_encoding = "codes"
+    #: Builds its problem from a scipy.sparse X as it comes (never densified).
+    accepts_sparse = True
 
     def __init__(
         self, X, y, penalty: str = "l1", C: float | None = None, *, scale_rule: str = "norm"

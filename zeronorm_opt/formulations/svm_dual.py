@@ -8,8 +8,8 @@ Only the m×m Gram matrix of the rescaled data enters,
 where the ridge ``c² diag(z_u²)`` is the l0-slack augmentation ``x̂_i = (x_i, c·δ_i)`` of
 the inseparable case of Weston et al. (2003) without storing its m extra columns. The quadratic term
 is written as ``‖z ∘ Xᵀ(y ∘ α)‖² + c²‖z_u ∘ α‖²`` so the scale factors are cvxpy Parameters and the
-problem stays DPP (compiled once for the whole AROM run). The AROM loops over it (``l2_arom_dual``,
-``l2_arom_dual_path``, with the libsvm fast path) live in :mod:`zeronorm_opt.fast.svm_dual`.
+problem stays DPP (compiled once for the whole AROM run). Its libsvm form, the fast
+step of ``AROM(penalty="l2")``, lives in :mod:`zeronorm_opt.fast.svm_dual`.
 :class:`RescaledSVMDual` also implements the driver's
 :class:`~zeronorm_opt.formulations.contract.Linearisable` protocol (weights ``c`` set the scales
 ``z = 1/√c``), so :func:`~zeronorm_opt.successive_linearisation` runs the l2 step in the dual
