@@ -238,7 +238,9 @@ def _dask_cluster_line(client, *, local: bool) -> str:
     """Where a Dask run goes: scheduler address, dashboard link, workers and threads."""
     info = client.scheduler_info()
     n_workers = info.get("n_workers", len(info.get("workers", {})))
-    threads = info.get("total_threads")
+    workers = info.get("workers", {}).values()
+    # Older distributed releases (before 2024.x) report threads per worker only.
+    threads = info.get("total_threads", sum(w.get("nthreads", 0) for w in workers) or None)
     where = "a local cluster" if local else "an existing cluster"
     waiting = "; no worker yet: the units wait for one to join" if n_workers == 0 else ""
     try:
