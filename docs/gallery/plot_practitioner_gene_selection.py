@@ -40,7 +40,9 @@ except DataNotFoundError as err:
 
 if colon is not None:
     X, y = np.log10(colon.X), colon.y
-    print(f"{X.shape[0]} samples, {X.shape[1]} genes; classes {np.unique(y).tolist()}")
+    print(
+        f"{X.shape[0]} samples, {X.shape[1]} genes; classes {np.unique(y).tolist()}"
+    )
 folds = StratifiedKFold(n_splits=5, shuffle=True, random_state=0)
 
 # %%
@@ -67,11 +69,17 @@ selectors = {
 scores, supports = {}, {}
 if colon is not None:
     for name, selector in selectors.items():
-        pipeline = make_pipeline(StandardScaler(), selector, SVC(kernel="linear"))
-        result = cross_validate(pipeline, X, y, cv=folds, return_estimator=True)
+        pipeline = make_pipeline(
+            StandardScaler(), selector, SVC(kernel="linear")
+        )
+        result = cross_validate(
+            pipeline, X, y, cv=folds, return_estimator=True
+        )
         scores[name] = result["test_score"]
         # The genes each fold's pipeline kept: step 1 of the fitted pipeline.
-        supports[name] = np.array([p[1].get_support() for p in result["estimator"]])
+        supports[name] = np.array(
+            [p[1].get_support() for p in result["estimator"]]
+        )
     print(f"{'selector':10s} accuracy (mean ± sd over 5 folds)")
     for name, s in scores.items():
         print(f"{name:10s} {s.mean():.3f} ± {s.std():.3f}")
@@ -85,8 +93,14 @@ if colon is not None:
     names = list(scores)
     for k, name in enumerate(names):
         ax.plot(scores[name], np.full(5, k), "o", color="0.7", ms=5)
-        ax.errorbar(scores[name].mean(), k, xerr=scores[name].std(), fmt="D", color="C0",
-                    capsize=4)
+        ax.errorbar(
+            scores[name].mean(),
+            k,
+            xerr=scores[name].std(),
+            fmt="D",
+            color="C0",
+            capsize=4,
+        )
     ax.set_yticks(range(len(names)), names)
     ax.invert_yaxis()
     ax.set_xlabel("test accuracy per fold (grey), mean ± sd (blue)")
@@ -108,24 +122,36 @@ chosen = {}
 if colon is not None:
     X_std = StandardScaler().fit_transform(X)
     for rule in ("best", "one_se"):
-        search = ZeroNormCV(AROM(C=1.0), n_features_grid=grid, cv=folds, rule=rule)
+        search = ZeroNormCV(
+            AROM(C=1.0), n_features_grid=grid, cv=folds, rule=rule
+        )
         chosen[rule] = search.fit(X_std, y)
         print(f"rule={rule!r}: {search.n_features_} genes")
 
     results = chosen["best"].cv_results_
     mean, std = results["mean_test_score"], results["std_test_score"]
     fig, ax = plt.subplots(figsize=(6, 3.4))
-    ax.errorbar(results["n_features"], mean, yerr=std / np.sqrt(5), marker="o", capsize=3,
-                label="mean ± standard error")
+    ax.errorbar(
+        results["n_features"],
+        mean,
+        yerr=std / np.sqrt(5),
+        marker="o",
+        capsize=3,
+        label="mean ± standard error",
+    )
     for rule, style in (("best", "--"), ("one_se", ":")):
-        ax.axvline(chosen[rule].n_features_, ls=style, color="k",
-                   label=f'rule="{rule}": {chosen[rule].n_features_} genes')
+        ax.axvline(
+            chosen[rule].n_features_,
+            ls=style,
+            color="k",
+            label=f'rule="{rule}": {chosen[rule].n_features_} genes',
+        )
     ax.set_xscale("log")
     ax.set_xticks(grid, [str(r) for r in grid])
     ax.minorticks_off()
     ax.set_xlabel("number of genes")
     ax.set_ylabel("cross-validated accuracy")
-    ax.legend(loc="lower right")
+    ax.legend(loc="upper left", fontsize="small")
     fig.tight_layout()
     plt.show()
 
@@ -138,24 +164,37 @@ if colon is not None:
 
 
 def mean_jaccard(masks):
-    pairs = [(i, j) for i in range(len(masks)) for j in range(i + 1, len(masks))]
-    return np.mean([(masks[i] & masks[j]).sum() / (masks[i] | masks[j]).sum() for i, j in pairs])
+    pairs = [
+        (i, j) for i in range(len(masks)) for j in range(i + 1, len(masks))
+    ]
+    return np.mean(
+        [
+            (masks[i] & masks[j]).sum() / (masks[i] | masks[j]).sum()
+            for i, j in pairs
+        ]
+    )
 
 
 if colon is not None:
     print(f"{'selector':10s} distinct genes  in all 5 folds  mean Jaccard")
     for name, masks in supports.items():
         in_all = int(masks.all(axis=0).sum())
-        print(f"{name:10s} {int(masks.any(axis=0).sum()):14d}  {in_all:14d}  "
-              f"{mean_jaccard(masks):12.2f}")
+        print(
+            f"{name:10s} {int(masks.any(axis=0).sum()):14d}  {in_all:14d}  "
+            f"{mean_jaccard(masks):12.2f}"
+        )
 
     fig, ax = plt.subplots(figsize=(6, 3.2))
     counts = np.arange(1, 6)
     width = 0.16
     for k, (name, masks) in enumerate(supports.items()):
         times = masks.sum(axis=0)
-        ax.bar(counts + (k - 2) * width, [(times == c).sum() for c in counts], width,
-               label=name)
+        ax.bar(
+            counts + (k - 2) * width,
+            [(times == c).sum() for c in counts],
+            width,
+            label=name,
+        )
     ax.set_xticks(counts)
     ax.set_xlabel("number of folds selecting the gene")
     ax.set_ylabel("genes")
@@ -170,5 +209,7 @@ if colon is not None:
 
 if colon is not None:
     frequency = chosen["best"].selection_frequency_
-    print(f"genes selected by every fold at {chosen['best'].n_features_} genes: "
-          f"{int((frequency == 1).sum())}")
+    print(
+        f"genes selected by every fold at {chosen['best'].n_features_} genes: "
+        f"{int((frequency == 1).sum())}"
+    )
