@@ -117,6 +117,11 @@ class MinimumSupportResult:
         return self.lower_bound >= self.n_selected
 
     @property
+    def bound(self) -> float:
+        """``lower_bound`` as a float (the name the mixed-integer results use)."""
+        return float(self.lower_bound)
+
+    @property
     def gap(self) -> float:
         """``(|support| − lower_bound) / |support|``: 0 when proven optimal."""
         return (self.n_selected - self.lower_bound) / max(self.n_selected, 1)
@@ -155,7 +160,7 @@ class _RichLine:
         self.last = now
         self.shown = True
         end = "\r" if self.console.is_terminal else "\n"
-        self.console.print(p.line(), end=end, markup=False, highlight=False)
+        self.console.print(p.line(), end=end, markup=False, highlight=False, soft_wrap=True)
 
     def close(self) -> None:
         if self.shown and self.console.is_terminal:
