@@ -110,13 +110,13 @@ def one_feature_certificates(Z, y, per_feature: int = 256) -> np.ndarray:
         h1 = (t * 2654435761 + a * 40503 + 12345) % 2147483647
         h2 = (t * 2246822519 + a * 3266489917 + 54321) % 2147483647
         q = valid[(t + a) % valid.size]
-        for k in range(per_feature):
-            qk = q[k]
-            opp = order[y[qk]]
+        for cls in (1.0, -1.0):
+            mine = y[q] == cls
+            qk, opp = q[mine], order[cls]
             nb, na = below[qk], above[qk]
-            lo = opp[nb - 1 - h1[k] % nb]
-            hi = opp[opp.size - na + h2[k] % na]
-            out[a, k] = (qk, lo, hi)
+            lo = opp[nb - 1 - h1[mine] % nb]
+            hi = opp[opp.size - na + h2[mine] % na]
+            out[a, mine] = np.column_stack([qk, lo, hi])
     return out
 
 
