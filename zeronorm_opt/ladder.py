@@ -187,7 +187,8 @@ class LadderResult:
         ax.bar(pos[bars], [heights[k] for k in bars], color=[colours[k] for k in bars])
         for k, r in enumerate(self.rows):
             if not r.feasible:
-                ax.text(k, heights[k] / 2, "infeasible", ha="center", va="center", fontsize=8,
+                # above the bar: inside a short one the word would run into the tick labels
+                ax.text(k, heights[k], " infeasible", ha="center", va="bottom", fontsize=8,
                         rotation=90)  # fmt: skip
         for k, r in enumerate(self.rows):
             if r.method != "exact":

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.ticker import NullLocator
 
 from zeronorm_opt.datasets import make_weston_linear
 from zeronorm_opt.ladder import LadderResult, LadderRow, relaxation_ladder
@@ -100,4 +101,9 @@ for ax, name in zip(axes, ("e1", "colon"), strict=True):
     ax.set_xticks(range(len(methods)), methods, rotation=45, ha="right", fontsize=8)
     ax.set(ylabel="|S| − exact |S*| (per draw)", title=titles[name])
     ax.set_yscale("symlog", linthresh=4)
+    # whole numbers of features on the axis (symlog would print powers of ten)
+    top = max(1.0, ax.get_ylim()[1])
+    ticks = [t for t in (-2, -1, 0, 1, 2, 4, 8, 16, 32, 64) if t <= top]
+    ax.set_yticks(ticks, [str(t) for t in ticks])
+    ax.yaxis.set_minor_locator(NullLocator())
 plt.show()

@@ -163,8 +163,9 @@ def rst_table(summary, exact_gaps) -> str:
         "",
         f"The exact row was proven optimal in {proven} of {len(exact_gaps)} draws"
         + (
-            f"; in the others the time limit stopped the MILP with a proven gap of at most "
-            f"{100 * max(exact_gaps):.0f} % (a gap of −1 feature may then be possible)."
+            f"; in the others the exact search stopped (time limit, or quadruples too many to "
+            f"enumerate) with a proven gap of at most {100 * max(exact_gaps):.0f} % (a gap of "
+            "−1 feature may then be possible)."
             if proven < len(exact_gaps)
             else "."
         ),
