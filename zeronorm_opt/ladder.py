@@ -453,13 +453,41 @@ def _exact_row(X, y, C, supports, solver_options, time_limit):
     relaxation's support; soft margin: the MILP (:func:`_exact_milp_row`)."""
     if C is not None:
         return _exact_milp_row(X, y, C, supports, solver_options, time_limit)
+    start = time.perf_counter()
     result = minimum_separating_support(
         X, y, time_limit=time_limit, initial_supports=[s for s, _, _ in supports.values()]
     )
     support = np.zeros(X.shape[1], dtype=bool)
     support[result.support] = True
-    note = "" if result.proven_optimal else f"not proven: bound {result.lower_bound}"
-    return support, result, note
+    note = ""
+    left = None if time_limit is None else time_limit - (time.perf_counter() - start)
+    if result.status == "enumeration_limit" and (left is None or left > 1.0):
+        # sizes ≥ 4 are beyond enumeration: the MILP, told the certified bound
+        # (Σ s ≥ L) and asked for a smaller support (Σ s < |S|), may find one
+        smaller = _milp_smaller_support(X, y, result, solver_options, left)
+        if smaller is not None:  # the search again, from it: weights and certificate agree
+            result = minimum_separating_support(X, y, time_limit=time_limit,
+                                                initial_supports=[smaller])  # fmt: skip
+            support = np.zeros(X.shape[1], dtype=bool)
+            support[result.support] = True
+            note = "incumbent by the MILP; "
+    if not result.proven_optimal:
+        note += f"not proven: bound {result.lower_bound}"
+    return support, result, note.rstrip("; ")
+
+
+def _milp_smaller_support(X, y, result, solver_options, time_limit):
+    """A separating support smaller than the search's incumbent, by the big-M MILP with the
+    certified bound as a cut; None when it finds none in the time left."""
+    exact = ExactZeroNormFormulation(X, y)
+    k, low = result.n_selected, result.lower_bound
+    exact.add_constraints(lambda f: [cp.sum(f.s) <= k - 1, cp.sum(f.s) >= low])
+    try:
+        exact.solve(solver_options=solver_options, time_limit=time_limit)
+    except SolverError:  # no incumbent in time, or none smaller exists
+        return None
+    support = exact.support()
+    return support if np.isfinite(support_objective(X, y, support)) else None
 
 
 def _exact_milp_row(X, y, C, supports, solver_options, time_limit):
