@@ -181,3 +181,16 @@ def test_inseparable_data_and_bad_input(inseparable_data):
         minimum_separating_support(X, y, per_feature=1)
     with pytest.raises(InputError, match="progress"):
         minimum_separating_support(X, y, progress="yes")
+
+
+@pytest.mark.parametrize("seed", [1, 4, 10])
+def test_duplicated_and_negated_features(seed):
+    """Columns equal up to sign (and scale) are interchangeable: the search skips supports
+    holding two of them, and the checker accepts the bound only because every smaller
+    support is excluded."""
+    X, y = random_instance(seed)
+    X = np.hstack([X, -3.0 * X[:, :2], X[:, :1]])  # three copies of features 0 and 1
+    expected = brute_force_size(X, y)
+    result = minimum_separating_support(X, y)
+    assert result.n_selected == result.lower_bound == expected
+    assert check_certificate(X, y, result.certificate) == expected
