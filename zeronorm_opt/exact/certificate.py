@@ -223,7 +223,7 @@ def check_certificate(X, y, certificate: SeparabilityCertificate, *, support=Non
     >>> import numpy as np
     >>> from zeronorm_opt.exact import minimum_separating_support
     >>> X = np.array([[0.0, 0.0], [1.0, 1.0], [0.0, 1.0], [1.0, 0.0]])  # XOR on two features
-    >>> X = np.hstack([X, X.sum(1, keepdims=True) ** 2])                 # (x0 + x1)² separates
+    >>> X = np.hstack([X, (X[:, :1] - X[:, 1:]) ** 2])                    # (x0 − x1)² separates
     >>> result = minimum_separating_support(X, [1, 1, -1, -1])
     >>> result.support.tolist(), result.lower_bound
     ([2], 1)
