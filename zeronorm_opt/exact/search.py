@@ -234,8 +234,8 @@ class _Search:
             )
         candidates.append(np.flatnonzero(np.abs(w) > 1e-9 * np.abs(w).max()))
         candidates.append(self._reweighted_l1(w))
-        for S in candidates:
-            if S.size and (self.best is None or S.size < self.best[0].size + 2):
+        for S in candidates:  # each pruned: a large support may prune to a small one
+            if S.size:
                 self._prune(S)
 
     def _reweighted_l1(self, w, iterations: int = 8) -> np.ndarray:
