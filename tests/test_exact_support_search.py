@@ -181,6 +181,15 @@ def test_inseparable_data_and_bad_input(inseparable_data):
         minimum_separating_support(X, y, per_feature=1)
     with pytest.raises(InputError, match="progress"):
         minimum_separating_support(X, y, progress="yes")
+    with pytest.raises(InputError, match="initial_supports"):
+        minimum_separating_support(X, y, initial_supports=[[0, X.shape[1]]])
+
+
+def test_warm_start_is_pruned_to_a_minimal_separating_support():
+    X, y = random_instance(13)
+    everything = np.ones(X.shape[1], dtype=bool)
+    result = minimum_separating_support(X, y, initial_supports=[everything])
+    assert result.n_selected == brute_force_size(X, y)
 
 
 @pytest.mark.parametrize("seed", [1, 4, 10])

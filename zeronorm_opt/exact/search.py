@@ -221,9 +221,18 @@ class _Search:
 
     # -- upper bound ----------------------------------------------------------------------------
     def incumbent(self, initial: Sequence) -> None:
-        candidates = [np.asarray(s) for s in initial]
-        candidates = [np.flatnonzero(s) if s.dtype == bool else s.astype(np.int64)
-                      for s in candidates]  # fmt: skip
+        candidates = []
+        for s in initial:
+            s = np.asarray(s)
+            if s.dtype == bool and s.shape == (self.n,):
+                candidates.append(np.flatnonzero(s))
+            elif s.ndim == 1 and s.dtype.kind in "iu" and ((s >= 0) & (s < self.n)).all():
+                candidates.append(np.unique(s.astype(np.int64)))
+            else:
+                raise InputError(
+                    "each of initial_supports must be a boolean mask of the n = "
+                    f"{self.n} features or an array of feature indices in 0..{self.n - 1}."
+                )
         full = np.arange(self.n)
         separable, w, _ = separate_or_certify(self.Z, self.y, full)
         if not separable:
