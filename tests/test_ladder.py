@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from itertools import combinations
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -115,8 +117,8 @@ def test_bad_input_is_typed():
 # ---------------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def colon_unproven():
-    """Colon on its 100 highest-variance genes, one 50-sample split, the MILP stopped after
-    3 s: HiGHS has an incumbent but cannot raise its bound to it (docs: relaxation ladder)."""
+    """Colon on its 100 highest-variance genes, one 50-sample split, the exact search stopped
+    by a time limit too short to exclude the pairs: an incumbent above the proven bound."""
     from zeronorm_opt.datasets.microarray import load_microarray
 
     try:
@@ -127,7 +129,7 @@ def colon_unproven():
     train = np.random.default_rng(0).permutation(X.shape[0])[:50]
     X = (X - X[train].mean(axis=0)) / X[train].std(axis=0)
     X, y = X[train], np.where(y[train] > 0, 1.0, -1.0)
-    ladder = relaxation_ladder(X, y, methods=["exact", "FSV", "greedy RLS"], time_limit=3)
+    ladder = relaxation_ladder(X, y, methods=["exact", "FSV", "greedy RLS"], time_limit=1e-4)
     return X, y, ladder
 
 
@@ -139,7 +141,7 @@ def test_unproven_exact_row_is_drawn_as_an_interval(colon_unproven):
     _, _, ladder = colon_unproven
     exact = ladder["exact"]
     assert not ladder.exact_proven and ladder.exact_gap > 0
-    assert ladder.exact_bound < exact.support_size  # what the MILP proved vs what it found
+    assert ladder.exact_bound < exact.support_size  # what was proved vs what was found
     fig = ladder.plot()
     ax = fig.axes[0]
     # no bar at the exact row's position: a bar would read as an optimum
@@ -173,3 +175,46 @@ def test_no_test_set_no_test_error_panel():
     assert len(fig.axes) == 2 and "test error" in fig.axes[1].get_ylabel()
     # a proven exact row is a bar with the optimum's dashed line, no interval
     assert without.exact_proven and not _exact_interval(without.plot().axes[0])
+
+
+# ---------------------------------------------------------------------------------------------
+# the stored full-set ladders of the docs (docs/methods/relaxation_ladder_microarray.json)
+# ---------------------------------------------------------------------------------------------
+STORED = Path(__file__).resolve().parent.parent / "docs/methods/relaxation_ladder_microarray.json"
+
+
+def _full_set(name):
+    from zeronorm_opt.datasets.microarray import load_microarray
+
+    try:
+        data = load_microarray(name, impute="mean")
+    except FileNotFoundError:
+        pytest.skip(f"{name} data not found (set ZERONORM_OPT_DATA)")
+    X = np.log10(data.X) if name == "colon" else data.X
+    return X, data.y
+
+
+@pytest.mark.parametrize(
+    "name", ["colon", pytest.param("lymphoma", marks=pytest.mark.slow)]
+)  # fmt: skip
+def test_stored_exact_row_is_certified(name):
+    """The exact row the docs draw: its certificate re-checked from the data, its separator's
+    margins checked, and no rung of the stored ladder below the certified bound."""
+    from zeronorm_opt.exact import SeparabilityCertificate, check_certificate
+
+    entry = json.loads(STORED.read_text())[name]
+    exact = entry["exact"]
+    X, y = _full_set(name)
+    # the stored weights are on the standardised data, as the script solved it
+    sd = X.std(axis=0)
+    Z = (X - X.mean(axis=0)) / np.where(sd > 0, sd, 1.0)
+    coef = np.zeros(X.shape[1])
+    coef[exact["support"]] = exact["coef"]
+    certificate = SeparabilityCertificate.from_dict(exact["certificate"])
+    bound = check_certificate(Z, y, certificate, support=exact["support"], coef=coef,
+                              intercept=exact["intercept"])  # fmt: skip
+    assert bound == exact["lower_bound"] >= 2
+    separating = [r for r in entry["rows"] if r["feasible"]]
+    assert all(r["support_size"] >= bound for r in separating)
+    if name == "colon":
+        assert bound == len(exact["support"])  # proven optimal

@@ -36,7 +36,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "solvers": ("solvers",),
     "formulations": ("formulations",),
     "driver": ("driver", "rescaled"),
-    "fast paths": ("fast",),
+    "fast paths": ("fast", "exact"),
     "backends": ("backends",),
     "estimators": ("estimators", "ladder"),
     "public API": ("",),

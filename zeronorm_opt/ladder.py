@@ -1,7 +1,8 @@
 """The relaxation ladder: every approximation of the zero-norm measured against the exact one.
 
-:func:`relaxation_ladder` runs, on one data set, the exact zero-norm (a mixed-integer program,
-:class:`~zeronorm_opt.formulations.ExactZeroNormFormulation`) and the relaxations of the
+:func:`relaxation_ladder` runs, on one data set, the exact zero-norm (hard margin: the certified
+search :func:`~zeronorm_opt.exact.minimum_separating_support`; soft margin: the mixed-integer
+program :class:`~zeronorm_opt.formulations.ExactZeroNormFormulation`) and the relaxations of the
 papers — l1-AROM, l2-AROM, FSV, the one-step l1 SVM, the bridge penalty ``Σ|w_j|^q``, greedy
 RLS and the Lasso — and scores each selected support S with the *same* yardstick:
 
@@ -36,6 +37,7 @@ from ._validation import check_binary_labels, check_finite_matrix, check_positiv
 from .driver import successive_linearisation
 from .estimators.greedy_rls import GreedyRLS
 from .estimators.zero_norm import AROM, FSV
+from .exact import minimum_separating_support
 from .exceptions import InputError, SolverError, ZeroNormError
 from .formulations.binary import MarginFormulation
 from .formulations.exact import ExactZeroNormFormulation
@@ -89,7 +91,7 @@ class LadderResult:
     ----------
     rows : list of LadderRow
     exact_gap : float
-        The MILP's proven relative gap (0: the exact row is proven optimal).
+        The exact solve's proven relative gap (0: the exact row is proven optimal).
     C : float or None
         The soft-margin weight (None: hard margin).
     """
@@ -146,7 +148,7 @@ class LadderResult:
             )
         if np.isfinite(self.exact_gap) and self.exact_gap > 0:
             lines.append(
-                f"(exact row not proven optimal: MILP gap {100 * self.exact_gap:.1f} %, proven "
+                f"(exact row not proven optimal: gap {100 * self.exact_gap:.1f} %, proven "
                 f"bound {self.exact_bound:g}; gaps are measured from the incumbent)"
             )
         return "\n".join(lines)
@@ -160,8 +162,8 @@ class LadderResult:
 
         Hard margin: the objective is ``|S|`` (grey bars marked "infeasible": no separator on
         ``S``); with ``C``: ``|S| + C·min Σ ξ``. A proven exact row is a red bar (and a dashed
-        line across); an unproven one — a time limit stopped the MILP — is drawn as an interval
-        from the MILP's proven lower bound to the incumbent, not as a bar: the optimum lies
+        line across); an unproven one — a time limit stopped the exact solve — is drawn as an
+        interval from the proven lower bound to the incumbent, not as a bar: the optimum lies
         somewhere in it. The test-error panel is drawn only when a test set was given.
 
         Returns a :class:`matplotlib.figure.Figure` (no pyplot state: works with the Agg
@@ -185,7 +187,8 @@ class LadderResult:
         ax.bar(pos[bars], [heights[k] for k in bars], color=[colours[k] for k in bars])
         for k, r in enumerate(self.rows):
             if not r.feasible:
-                ax.text(k, heights[k] / 2, "infeasible", ha="center", va="center", fontsize=8,
+                # above the bar: inside a short one the word would run into the tick labels
+                ax.text(k, heights[k], " infeasible", ha="center", va="bottom", fontsize=8,
                         rotation=90)  # fmt: skip
         for k, r in enumerate(self.rows):
             if r.method != "exact":
@@ -202,6 +205,10 @@ class LadderResult:
         if "exact" in names:
             ax.legend(fontsize=8)
         ax.margins(y=0.12)
+        if hard:  # counts of features: whole numbers on the axis
+            from matplotlib.ticker import MaxNLocator
+
+            ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         what = "features selected |S|" if hard else "objective |S| + C·Σξ on S"
         ax.set(ylabel=what, title="the exact problem on each support")
         if with_errors:
@@ -346,12 +353,12 @@ def relaxation_ladder(
         the Lasso path on the ±1 labels that separates the data; with ``C``, the support of
         least objective on the path).
     time_limit : float or None, default=60
-        Seconds for the mixed-integer solve; when it stops early the exact row is the
+        Seconds for the exact solve; when it stops early the exact row is the
         incumbent and :attr:`LadderResult.exact_gap` its proven gap.
     refit_C : float, default=1.0
         ``C`` of the linear SVM retrained on each support for the test error.
     solver_options : dict or None
-        Options of the mixed-integer solver (HiGHS).
+        Options of the mixed-integer solver (HiGHS; soft margin only).
 
     Returns
     -------
@@ -441,7 +448,50 @@ def relaxation_ladder(
 
 
 def _exact_row(X, y, C, supports, solver_options, time_limit):
-    """The exact support: the MILP, seeded with the best relaxation.
+    """The exact support. Hard margin: the certified search
+    (:func:`~zeronorm_opt.exact.minimum_separating_support`) warm-started with every
+    relaxation's support; soft margin: the MILP (:func:`_exact_milp_row`)."""
+    if C is not None:
+        return _exact_milp_row(X, y, C, supports, solver_options, time_limit)
+    start = time.perf_counter()
+    result = minimum_separating_support(
+        X, y, time_limit=time_limit, initial_supports=[s for s, _, _ in supports.values()]
+    )
+    support = np.zeros(X.shape[1], dtype=bool)
+    support[result.support] = True
+    note = ""
+    left = None if time_limit is None else time_limit - (time.perf_counter() - start)
+    if result.status == "enumeration_limit" and (left is None or left > 1.0):
+        # sizes ≥ 4 are beyond enumeration: the MILP, told the certified bound
+        # (Σ s ≥ L) and asked for a smaller support (Σ s < |S|), may find one
+        smaller = _milp_smaller_support(X, y, result, solver_options, left)
+        if smaller is not None:  # the search again, from it: weights and certificate agree
+            result = minimum_separating_support(X, y, time_limit=time_limit,
+                                                initial_supports=[smaller])  # fmt: skip
+            support = np.zeros(X.shape[1], dtype=bool)
+            support[result.support] = True
+            note = "incumbent by the MILP; "
+    if not result.proven_optimal:
+        note += f"not proven: bound {result.lower_bound}"
+    return support, result, note.rstrip("; ")
+
+
+def _milp_smaller_support(X, y, result, solver_options, time_limit):
+    """A separating support smaller than the search's incumbent, by the big-M MILP with the
+    certified bound as a cut; None when it finds none in the time left."""
+    exact = ExactZeroNormFormulation(X, y)
+    k, low = result.n_selected, result.lower_bound
+    exact.add_constraints(lambda f: [cp.sum(f.s) <= k - 1, cp.sum(f.s) >= low])
+    try:
+        exact.solve(solver_options=solver_options, time_limit=time_limit)
+    except SolverError:  # no incumbent in time, or none smaller exists
+        return None
+    support = exact.support()
+    return support if np.isfinite(support_objective(X, y, support)) else None
+
+
+def _exact_milp_row(X, y, C, supports, solver_options, time_limit):
+    """The exact soft-margin support: the MILP, seeded with the best relaxation.
 
     The best relaxation's support is feasible for the MILP (``M`` covers its weights), so its
     objective bounds the optimum: with the hard margin the cut ``Σ_j s_j ≤ |S_best|`` is

@@ -451,7 +451,9 @@ class ExactZeroNormFormulation(_ExactZeroNorm):
     Budget (``max_features=r``): ``min C Σ_i ξ_i`` s.t. ``Σ_j s_j ≤ r`` (``C`` defaults to 1:
     the best hinge loss with at most ``r`` features). ``ridge=ρ`` adds ``ρ‖w‖₂²``
     (a mixed-integer QP: needs SCIP). See the module docstring for how ``M`` is chosen and
-    checked.
+    checked. For the hard margin on hundreds or thousands of features, whose big-M bound is
+    weak, :func:`zeronorm_opt.exact.minimum_separating_support` proves the optimum with a
+    checkable certificate instead.
 
     Parameters
     ----------
