@@ -14,6 +14,8 @@ first call in a fresh process. ``--quick`` (about 5 minutes on the shared 2-core
 machine under load) runs smaller sizes, fewer splits and skips lymphoma and FSV
 (``--quick --only fsv`` runs FSV on colon); the full suite takes an estimated 1-2 hours,
 most of it FSV on lymphoma, the greedy RLS cold runs and the largest scaling sizes.
+``--only l0l2_el0ps`` runs the exact L0L2 squared-hinge rows against El0ps (install it first:
+``pip install -r benchmarks/requirements-el0ps.txt``; skipped with a message without it).
 
 Run from the repository root with the microarray data reachable (``ZERONORM_OPT_DATA``).
 """
@@ -29,10 +31,14 @@ from pathlib import Path
 
 import numpy as np
 
+from .bench_l0l2_el0ps import l0l2_el0ps
 from .bench_zero_norm_cv import zero_norm_cv
 from .workloads import NOT_QUICK, PARTS, WORKLOADS, Config
 
-WORKLOADS = {**WORKLOADS, "zero_norm_cv": zero_norm_cv}  # a workload with its own module
+# workloads with their own module
+WORKLOADS = {**WORKLOADS, "zero_norm_cv": zero_norm_cv, "l0l2_el0ps": l0l2_el0ps}
+#: The exact L0L2 rows against El0ps take minutes (and El0ps, installed apart): not in --quick.
+NOT_QUICK = (*NOT_QUICK, "l0l2_el0ps")
 
 
 def slope(xs, ys) -> float:
