@@ -12,7 +12,7 @@ El0ps is GPL-licensed and never a dependency of the package: install it for this
 only, ``pip install -r benchmarks/requirements-el0ps.txt``; without it the workload prints
 why and returns no rows. In the suite (not in ``--quick``):
 ``python -m benchmarks.run --only l0l2_el0ps``; alone, from the repository root:
-``PYTHONPATH=. python -m benchmarks.bench_l0l2_el0ps [--lam 3] [--beta 1] [--time-limit 300]``.
+``PYTHONPATH=. python -m benchmarks.bench_l0l2_el0ps [--lam 3] [--beta 1] [--time-limit 120]``.
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ def _warm_up_el0ps() -> None:
     L0L2SVC(1.0, 1.0).fit(X, np.sign(X[:, 0] + 0.1))
 
 
-def l0l2_el0ps(cfg, lam: float = LAM, beta: float = BETA, time_limit: float = 300.0) -> list:
+def l0l2_el0ps(cfg, lam: float = LAM, beta: float = BETA, time_limit: float = 120.0) -> list:
     """Suite workload: one row per instance (package = ExactL0L2Formulation, reference = El0ps)."""
     from benchmarks._common import Row
 
@@ -123,7 +123,7 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lam", type=float, default=LAM)
     parser.add_argument("--beta", type=float, default=BETA)
-    parser.add_argument("--time-limit", type=float, default=300.0)
+    parser.add_argument("--time-limit", type=float, default=120.0)
     args = parser.parse_args(argv)
 
     class _Log:
