@@ -41,7 +41,6 @@ from dataclasses import dataclass
 
 import cvxpy as cp
 import numpy as np
-from scipy.optimize import minimize
 
 from .._validation import check_binary_labels, check_finite_matrix, check_positive
 from ..exceptions import InputError, SolverError
@@ -58,33 +57,50 @@ INTEGRALITY_TOL = 1e-6
 def squared_hinge_ridge_on_support(X, y, support, ridge: float, fit_intercept: bool = True):
     """``min Σ max(0, 1 − y_i(w·x_i + b))² + β‖w‖²`` over ``w`` zero off ``support``.
 
-    The objective is smooth (its gradient is Lipschitz) and strongly convex in ``w``: L-BFGS
-    solves it to ~1e-12 in milliseconds, where compiling a cvxpy problem per support took 50 ms
-    (the incumbent search of the branch and bound solves thousands). Whatever its accuracy,
-    the returned point is feasible, so its value is a true upper bound.
+    The objective is piecewise quadratic, smooth and strongly convex in ``w``: the finite
+    Newton method of the L2-loss SVM (Keerthi & DeCoste 2005: the Newton step of the quadratic
+    on the current active set, with a backtracking line search) ends in a few steps, where
+    compiling a cvxpy problem per support took 50 ms (the branch and bound tries thousands).
+    Whatever its accuracy, the returned point is feasible, so its value is a true upper bound.
 
     Returns ``(value, w, b)`` (``w`` of full length, ``b = 0`` without intercept).
     """
     support = np.asarray(support, dtype=bool)
-    Xs = X[:, support]
-    k = Xs.shape[1]
+    Z = X[:, support]
+    if fit_intercept:
+        Z = np.column_stack([Z, np.ones(X.shape[0])])
+    k = int(support.sum())
+    penalty = np.r_[np.full(k, ridge), np.zeros(Z.shape[1] - k)]
 
-    def value_and_gradient(v):
-        w, b = v[:k], (v[k] if fit_intercept else 0.0)
-        slack = np.maximum(0.0, 1.0 - y * (Xs @ w + b))
-        d_scores = -2.0 * y * slack
-        grad = Xs.T @ d_scores + 2.0 * ridge * w
-        if fit_intercept:
-            grad = np.append(grad, d_scores.sum())
-        return slack @ slack + ridge * w @ w, grad
+    def value(v):
+        slack = np.maximum(0.0, 1.0 - y * (Z @ v))
+        return slack @ slack + penalty @ (v * v), slack
 
-    v = np.zeros(k + int(fit_intercept))
-    if v.size:
-        options = {"gtol": 1e-11, "ftol": 1e-15, "maxiter": 10_000}
-        v = minimize(value_and_gradient, v, jac=True, method="L-BFGS-B", options=options).x
+    v = np.zeros(Z.shape[1])
+    current, slack = value(v)
+    for _ in range(100):
+        if not v.size:
+            break
+        grad = -2.0 * Z.T @ (y * slack) + 2.0 * penalty * v
+        active = slack > 0
+        hessian = 2.0 * Z[active].T @ Z[active] + 2.0 * np.diag(penalty)
+        # a tiny shift keeps the system solvable when only b is free and no point is active
+        step = -np.linalg.solve(hessian + 1e-12 * np.eye(v.size), grad)
+        t = 1.0
+        while True:
+            trial, trial_slack = value(v + t * step)
+            if trial <= current + 1e-4 * t * (grad @ step) or t < 1e-10:
+                break
+            t *= 0.5
+        if trial > current:
+            break
+        decrease = current - trial
+        v, current, slack = v + t * step, trial, trial_slack
+        if decrease <= 1e-15 * max(1.0, current):
+            break
     w = np.zeros(X.shape[1])
     w[support] = v[:k]
-    return float(value_and_gradient(v)[0]), w, float(v[k]) if fit_intercept else 0.0
+    return float(current), w, float(v[k]) if fit_intercept else 0.0
 
 
 @dataclass
