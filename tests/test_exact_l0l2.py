@@ -71,14 +71,30 @@ def test_equals_enumeration_of_supports(seed, n, l0_weight, ridge, fit_intercept
 def test_perspective_bound_is_below_every_point():
     X, y = instance(5, 20, 6)
     f = ExactL0L2Formulation(X, y, 1.0, 0.2)
-    root, _ = f.relaxation(np.zeros(6, bool), np.zeros(6, bool))
+    root, _, _ = f.relaxation(np.zeros(6, bool), np.zeros(6, bool))
     rng = np.random.default_rng(0)
     for _ in range(50):
         w = rng.standard_normal(6) * (rng.random(6) < 0.5)
         assert root <= f.objective(w, rng.standard_normal()) + 1e-9
     # fixing a feature in pays λ on top of a relaxation at least as large as the root's
-    node, w = f.relaxation(np.zeros(6, bool), np.eye(6, dtype=bool)[0])
+    node, w, _ = f.relaxation(np.zeros(6, bool), np.eye(6, dtype=bool)[0])
     assert node >= root - 1e-7
+
+
+@pytest.mark.parametrize("fit_intercept", [True, False])
+def test_dual_bound_is_the_relaxations_value(fit_intercept):
+    """The bound is the dual function at the relaxation's dual point: equal to the relaxation's
+    value (strong duality) and below every point of the node (weak duality)."""
+    X, y = instance(7, 20, 6)
+    f = ExactL0L2Formulation(X, y, 1.0, 0.2, fit_intercept=fit_intercept)
+    out, inn = np.eye(6, dtype=bool)[1], np.eye(6, dtype=bool)[2]
+    bound, _, _ = f.relaxation(out, inn)
+    assert bound == pytest.approx(f._relaxation.value + 1.0, rel=1e-6)
+    rng = np.random.default_rng(1)
+    for _ in range(50):
+        w = rng.standard_normal(6) * (rng.random(6) < 0.5) * ~out
+        w[2] = rng.standard_normal()
+        assert bound <= f.objective(w, rng.standard_normal() if fit_intercept else 0.0) + 1e-9
 
 
 def test_time_limit_returns_incumbent_and_valid_bound():

@@ -189,13 +189,30 @@ class ExactL0L2Formulation:
             + cp.sum(cp.multiply(self._free, reverse_huber))
         )
         self._relaxation = cp.Problem(cp.Minimize(objective), [cp.multiply(self._out, w) == 0])
-        self._relaxed_w = w
+        self._relaxed_w, self._relaxed_b = w, b
 
-    def relaxation(self, fixed_out, fixed_in) -> tuple[float, np.ndarray]:
+    def relaxation(self, fixed_out, fixed_in) -> tuple[float, np.ndarray, np.ndarray]:
         """The perspective bound of the node fixing ``fixed_out`` to 0 and ``fixed_in`` in.
 
-        Returns ``(bound, w)``: the relaxation's value (``λ|fixed_in|`` included), a lower
-        bound on the objective of every ``w`` with those features fixed, and its minimiser.
+        Clarabel solves the relaxation; the bound returned is not its (inexact) value but the
+        Fenchel dual function at the dual point its solution gives, ``u = 2 y·max(0, 1 −
+        y(Xw + b))`` (rescaled on one class so that ``Σ u_i = 0`` with an intercept)::
+
+            D(u) = Σ_i (2p_i − p_i²) − Σ_{j in} c_j − Σ_{j free} max(0, c_j),
+            c_j = (x_j·u)²/(4β) − λ,   p_i = y_i u_i / 2,
+
+        a lower bound on every point of the node by weak duality whatever the solver's
+        accuracy (and equal to the relaxation's value at its optimum).
+
+        Returns
+        -------
+        bound : float
+            ``D(u)`` (``λ|fixed_in|`` included).
+        w : ndarray
+            The relaxation's weights (zero on ``fixed_out``).
+        c : ndarray
+            ``c_j`` per feature: fixing a free ``j`` in raises the bound by ``max(0, −c_j)``,
+            fixing it out by ``max(0, c_j)`` (used to screen features at the node).
         """
         fixed_out = np.asarray(fixed_out, dtype=bool)
         fixed_in = np.asarray(fixed_in, dtype=bool)
@@ -212,7 +229,24 @@ class ExactL0L2Formulation:
                 "data may be badly scaled: standardise X."
             )
         w = np.where(fixed_out, 0.0, np.asarray(self._relaxed_w.value, dtype=float))
-        return float(self._relaxation.value) + self.l0_weight * fixed_in.sum(), w
+        b = float(self._relaxed_b.value) if self.fit_intercept else 0.0
+        bound, c = self.dual_bound(w, b, fixed_out, fixed_in)
+        return bound, w, c
+
+    def dual_bound(self, w, b, fixed_out, fixed_in) -> tuple[float, np.ndarray]:
+        """``(D(u), c)`` at the dual point of ``(w, b)`` (see :meth:`relaxation`)."""
+        p = np.maximum(0.0, 1.0 - self.y * (self.X @ w + b))
+        if self.fit_intercept:  # Σ u_i = 0: shrink the heavier class's multipliers
+            pos, neg = p[self.y > 0].sum(), p[self.y < 0].sum()
+            if pos > neg:
+                p[self.y > 0] *= neg / pos
+            elif neg > pos:
+                p[self.y < 0] *= pos / neg
+        u = 2.0 * self.y * p
+        c = (self.X.T @ u) ** 2 / (4.0 * self.ridge) - self.l0_weight
+        free = ~fixed_out & ~fixed_in
+        bound = np.sum(2.0 * p - p * p) - c[fixed_in].sum() - np.maximum(c[free], 0.0).sum()
+        return float(bound), c
 
     def objective(self, w, b: float = 0.0) -> float:
         """The exact objective at ``(w, b)``."""
@@ -278,21 +312,40 @@ class ExactL0L2Formulation:
                 if node_done(node.bound):
                     in_hand = None
                     continue
-                bound, w = self.relaxation(node.fixed_out, node.fixed_in)
+                bound, w, c = self.relaxation(node.fixed_out, node.fixed_in)
                 nodes += 1
                 z = np.minimum(np.abs(w) / self.tau, 1.0)
                 free = ~node.fixed_out & ~node.fixed_in
                 try_support(node.fixed_in | (free & (z > INTEGRALITY_TOL)))
                 try_support(node.fixed_in | (free & (z >= 1 - INTEGRALITY_TOL)))
-                fractional = free & (z > INTEGRALITY_TOL) & (z < 1 - INTEGRALITY_TOL)
-                if node_done(bound) or not fractional.any():
+                if node_done(bound):
                     in_hand = None
-                    continue  # pruned, or the relaxation is exact here (its support was tried)
+                    continue
+                # screening: a free feature whose "in" (or "out") child is already pruned by
+                # the dual bound is fixed the other way in every child
+                cannot_in = free & np.array([node_done(bound + max(0.0, -cj)) for cj in c])
+                cannot_out = free & np.array([node_done(bound + max(0.0, cj)) for cj in c])
+                if (cannot_in & cannot_out).any():
+                    in_hand = None
+                    continue
+                out, inn = node.fixed_out | cannot_in, node.fixed_in | cannot_out
+                fractional = (
+                    free
+                    & ~cannot_in
+                    & ~cannot_out
+                    & (z > INTEGRALITY_TOL)
+                    & (z < 1 - INTEGRALITY_TOL)
+                )
+                if not fractional.any():
+                    if cannot_in.any() or cannot_out.any():  # re-solve with the fixings
+                        heapq.heappush(queue, (bound, next(counter), _Node(bound, out, inn)))
+                    in_hand = None  # else the relaxation is exact here (its support was tried)
+                    continue
                 j = int(np.argmin(np.where(fractional, np.abs(z - 0.5), np.inf)))
                 for side in ("out", "in"):
-                    out, inn = node.fixed_out.copy(), node.fixed_in.copy()
-                    (out if side == "out" else inn)[j] = True
-                    heapq.heappush(queue, (bound, next(counter), _Node(bound, out, inn)))
+                    child_out, child_in = out.copy(), inn.copy()
+                    (child_out if side == "out" else child_in)[j] = True
+                    heapq.heappush(queue, (bound, next(counter), _Node(bound, child_out, child_in)))
                 in_hand = None
         except KeyboardInterrupt:
             stopped = True
