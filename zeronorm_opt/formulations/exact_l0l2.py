@@ -16,7 +16,10 @@ Huber function::
 
 so each node solves one convex problem (squared hinge + ridge on the fixed-in features + ``φ``
 on the free ones), a second-order cone program for Clarabel, compiled once with the node's
-masks as cvxpy parameters. Branching takes the free feature whose implied indicator
+masks as cvxpy parameters. The node's bound is the Fenchel dual function at the dual point of
+Clarabel's solution (valid whatever the solver's accuracy); the same dual point screens the
+free features, as El0ps does: one whose "in" (or "out") child is already beaten by the
+incumbent is fixed the other way. Branching takes the free feature whose implied indicator
 ``z_j = min(1, |w_j|/τ)`` is the most fractional; a node whose indicators are all 0 or 1 is
 solved exactly by its relaxation. Every node's relaxed support (and its ``|w_j| ≥ τ`` part)
 is re-solved as a convex QP to update the incumbent. A time limit or Ctrl-C returns the
@@ -115,8 +118,8 @@ class ExactL0L2Formulation:
 
     ``min Σ_i max(0, 1 − y_i(w·x_i + b))² + λ‖w‖₀ + β‖w‖₂²`` (``b = 0`` with
     ``fit_intercept=False``, the form El0ps's ``L0L2SVC(lmbd=λ, beta=β)`` solves). See the
-    module docstring for the method; every bound is the value of a convex relaxation solved
-    by Clarabel, so "proven" means up to ``rel_gap`` and that solver's tolerance (~1e-8).
+    module docstring for the method; every bound is a dual value (weak duality), so "proven"
+    means up to ``rel_gap`` and floating-point rounding.
 
     Parameters
     ----------
