@@ -16,6 +16,8 @@ first call in a fresh process. ``--quick`` (about 5 minutes on the shared 2-core
 machine under load) runs smaller sizes, fewer splits and skips lymphoma and FSV
 (``--quick --only fsv`` runs FSV on colon); the full suite takes an estimated 1-2 hours,
 most of it FSV on lymphoma, the greedy RLS cold runs and the largest scaling sizes.
+``--only l0l2_el0ps`` runs the exact L0L2 squared-hinge rows against El0ps (install it first:
+``pip install -r benchmarks/requirements-el0ps.txt``; skipped with a message without it).
 
 Run from the repository root with the microarray data reachable (``ZERONORM_OPT_DATA``).
 """
@@ -32,13 +34,16 @@ from pathlib import Path
 import numpy as np
 
 from .bench_exact_microarray import exact_p1
+from .bench_l0l2_el0ps import l0l2_el0ps
 from .bench_zero_norm_cv import zero_norm_cv
 from .workloads import NOT_QUICK, PARTS, WORKLOADS, Config
 
 WORKLOADS = {**WORKLOADS, "zero_norm_cv": zero_norm_cv}  # a workload with its own module
 #: Run only when named with ``--only`` (never in the default or quick suite): the exact
-#: hard-margin zero-norm on colon, lymphoma and leukemia, up to 15 min a set plus the MILP.
-OPT_IN = {"exact_p1": exact_p1}
+#: hard-margin zero-norm on colon, lymphoma and leukemia, up to 15 min a set plus the MILP;
+#: the exact L0L2 problem against El0ps (minutes; El0ps is installed apart, see
+#: benchmarks/requirements-el0ps.txt).
+OPT_IN = {"exact_p1": exact_p1, "l0l2_el0ps": l0l2_el0ps}
 
 
 def slope(xs, ys) -> float:

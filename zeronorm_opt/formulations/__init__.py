@@ -29,6 +29,7 @@ from .exact import (
     ExactSolveInfo,
     ExactZeroNormFormulation,
 )
+from .exact_l0l2 import ExactL0L2Formulation
 from .fsv import FSVFormulation
 from .linear_oracle import LinearOracle
 from .multiclass import (
@@ -55,6 +56,7 @@ __all__ = [
     "WestonWatkinsFormulation",
     "encode_labels",
     "ExactMulticlassZeroNormFormulation",
+    "ExactL0L2Formulation",
     "ExactSolveInfo",
     "ExactZeroNormFormulation",
     "Formulation",

@@ -1,0 +1,66 @@
+"""The committed budget curve (docs/_static/budget_curve/colon.json) re-checked on the data.
+
+``benchmarks/budget_curve.py`` wrote it; here every recorded loss is re-solved on its recorded
+genes by an LP independent of the script's (scipy's linprog), every relaxation's loss must lie
+above the exact row's proven bound, and the r = 1 proof (enumeration) is redone.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy.optimize import linprog
+
+CURVE = Path(__file__).resolve().parents[2] / "docs" / "_static" / "budget_curve" / "colon.json"
+METHODS = ("l1-AROM", "l2-AROM", "FSV", "RFE")
+
+
+def hinge_loss(X, y, genes) -> float:
+    """``min Σ ξ`` s.t. ``y_i(w·x_i + b) ≥ 1 − ξ_i``, ``ξ ≥ 0``, on the columns ``genes``."""
+    Xs = X[:, list(genes)]
+    m, k = Xs.shape
+    # variables: w (k), b, ξ (m)
+    cost = np.concatenate([np.zeros(k + 1), np.ones(m)])
+    A = np.hstack([-y[:, None] * Xs, -y[:, None], -np.eye(m)])
+    bounds = [(None, None)] * (k + 1) + [(0, None)] * m
+    res = linprog(cost, A_ub=A, b_ub=-np.ones(m), bounds=bounds, method="highs")
+    assert res.status == 0
+    return float(res.fun)
+
+
+@pytest.fixture(scope="module")
+def curve():
+    return json.loads(CURVE.read_text(encoding="utf-8"))
+
+
+def test_every_recorded_loss_is_its_supports_loss(curve, colon_log_standardised):
+    X, y = colon_log_standardised
+    assert [row["r"] for row in curve["rows"]] == list(range(1, len(curve["rows"]) + 1))
+    for row in curve["rows"]:
+        for name in (*METHODS, "exact"):
+            entry = row[name]
+            assert len(entry["genes"]) <= row["r"], (row["r"], name)
+            assert hinge_loss(X, y, entry["genes"]) == pytest.approx(entry["loss"], abs=1e-6)
+
+
+def test_exact_row_brackets_every_method(curve):
+    for row in curve["rows"]:
+        exact = row["exact"]
+        assert exact["bound"] <= exact["loss"] + 1e-9
+        # the exact row's incumbent is the best support known, its bound below every method
+        for name in METHODS:
+            assert exact["loss"] <= row[name]["loss"] + 1e-9, (row["r"], name)
+            assert row[name]["loss"] >= exact["bound"] - 1e-6, (row["r"], name)
+        gap = exact["loss"] - exact["bound"]
+        assert exact["proven_optimal"] == (gap <= 1e-9 * max(1.0, exact["loss"]))
+
+
+def test_single_gene_proof_by_enumeration(curve, colon_log_standardised):
+    X, y = colon_log_standardised
+    first = curve["rows"][0]
+    assert first["r"] == 1 and first["exact"]["proven_optimal"]
+    best = min(hinge_loss(X, y, [j]) for j in range(X.shape[1]))
+    assert first["exact"]["bound"] == pytest.approx(best, abs=1e-6)
