@@ -22,6 +22,7 @@ from zeronorm_opt import (
     ZeroNormSelector,
     backends,
 )
+from zeronorm_opt._validation import validate_params
 from zeronorm_opt.backends import Backend, choose_backend, get_backend, register_backend, unwrap
 from zeronorm_opt.datasets import make_weston_linear
 from zeronorm_opt.estimators.selector import ZeroNormSelector as Selector
@@ -81,9 +82,9 @@ def test_a_solver_tuple_is_accepted_by_every_estimator_that_takes_a_solver():
     )
     for cls in estimators:
         for solver in (("HIGHS", "CLARABEL"), ["HIGHS", "CLARABEL"], "HIGHS", None):
-            _instance(cls, solver=solver)._validate_params()  # no error
+            validate_params(_instance(cls, solver=solver))  # no error
         with pytest.raises(ParameterError, match="'solver' parameter"):
-            _instance(cls, solver=3)._validate_params()
+            validate_params(_instance(cls, solver=3))
 
 
 def test_a_solver_tuple_fits_as_the_list():

@@ -52,8 +52,7 @@ def test_the_command_loads_no_solver_or_plotting_library(command, tmp_path):
 
 
 def test_help_loads_no_scientific_library(tmp_path):
-    # --help only builds the parser: not even scikit-learn (the package's errors derive from
-    # its InvalidParameterError) or numpy is needed.
+    # --help only builds the parser: not even scikit-learn or numpy is needed.
     code, modules = _loaded_after(tmp_path, "--help")
     assert code == 0
     assert not modules & {"numpy", "scipy", "sklearn", *HEAVY}

@@ -2,41 +2,190 @@
 
 from __future__ import annotations
 
+import functools
 import numbers
 import re
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.utils._param_validation import InvalidParameterError
 
 from .exceptions import InputError, InputTypeError, ParameterError
 
+# -- constructor parameters (scikit-learn's ``_parameter_constraints`` convention) ------------
+# The package's own validation, so that no private scikit-learn name is needed: each estimator
+# declares, per parameter, a list of constraints (one of them must hold); ``fit`` checks them
+# first (:func:`validates_params`). Besides the objects below, a constraint is None, a type,
+# ``callable`` or one of the names of ``_NAMED``.
 
-def validate_estimator_params(estimator, validate) -> None:
-    """Run scikit-learn's parameter validation ``validate()`` and retype its error.
 
-    Also rejects what ``Interval`` lets through: booleans for integer parameters
-    (``max_iter=True``) and NaN/inf tolerances.
+class Constraint:
+    """The values ``test`` accepts, described (for the message) as ``description``."""
+
+    def __init__(self, test, description: str):
+        self.test, self.description = test, description
+
+    def is_satisfied_by(self, value) -> bool:
+        return bool(self.test(value))
+
+    def __str__(self) -> str:
+        return self.description
+
+
+class RealNotInt(numbers.Real):
+    """Floats but not integers: for a fraction that must not be mistaken for a count."""
+
+
+RealNotInt.register(float)
+
+
+class Interval(Constraint):
+    """Finite numbers of ``type`` (never a bool) between ``low`` and ``high`` (None: unbounded);
+    ``closed`` ("left", "right", "both", "neither") says which bounds belong."""
+
+    def __init__(self, type, low, high, *, closed: str):
+        self.type, self.low, self.high, self.closed = type, low, high, closed
+        show = str if type is numbers.Integral else float
+        left = "[" if closed in ("left", "both") and low is not None else "("
+        right = "]" if closed in ("right", "both") and high is not None else ")"
+        bounds = f"{'-inf' if low is None else show(low)}, {'inf' if high is None else show(high)}"
+        kind = "an int" if type is numbers.Integral else "a float"
+        super().__init__(self._contains, f"{kind} in the range {left}{bounds}{right}")
+
+    def _contains(self, value) -> bool:
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, self.type):
+            return False
+        if not np.isfinite(value):
+            return False
+        if self.low is not None and (
+            value < self.low or (value == self.low and self.closed in ("right", "neither"))
+        ):
+            return False
+        return self.high is None or not (
+            value > self.high or (value == self.high and self.closed in ("left", "neither"))
+        )
+
+
+class Options(Constraint):
+    """One of ``options``, each an instance of ``type``."""
+
+    def __init__(self, type, options):
+        self.type, self.options = type, set(options)
+        shown = ", ".join(sorted(map(repr, self.options)))
+        super().__init__(
+            lambda v: isinstance(v, type) and v in self.options,
+            f"a {type.__name__} among {{{shown}}}",
+        )
+
+
+class StrOptions(Options):
+    """One of the strings ``options``."""
+
+    def __init__(self, options):
+        super().__init__(str, options)
+
+
+class HasMethods(Constraint):
+    """An object with the methods ``names`` (duck typing: a model, a penalty)."""
+
+    def __init__(self, names):
+        self.names = list(names)
+        super().__init__(
+            lambda v: all(callable(getattr(v, name, None)) for name in self.names),
+            f"an object implementing {' and '.join(map(repr, self.names))}",
+        )
+
+
+def _is_array_like(value) -> bool:
+    return (hasattr(value, "__len__") or hasattr(value, "__array__")) and not (
+        isinstance(value, str) or np.ndim(value) == 0
+    )
+
+
+_SEED = Interval(numbers.Integral, 0, 2**32 - 1, closed="both")
+_FOLDS = Interval(numbers.Integral, 2, None, closed="left")
+_NAMED = {
+    "boolean": Constraint(lambda v: isinstance(v, (bool, np.bool_)), "an instance of 'bool'"),
+    "array-like": Constraint(_is_array_like, "an array-like"),
+    "verbose": Constraint(
+        lambda v: isinstance(v, (numbers.Integral, np.bool_)) and v >= 0, "an int or a bool"
+    ),
+    "random_state": Constraint(
+        lambda v: v is None or _SEED.is_satisfied_by(v) or isinstance(v, np.random.RandomState),
+        f"{_SEED}, an instance of 'numpy.random.RandomState' or None",
+    ),
+    "cv_object": Constraint(
+        lambda v: v is None
+        or _FOLDS.is_satisfied_by(v)
+        or all(callable(getattr(v, m, None)) for m in ("split", "get_n_splits"))
+        or (hasattr(v, "__iter__") and not isinstance(v, str)),
+        f"{_FOLDS}, an object implementing 'split' and 'get_n_splits', an iterable or None",
+    ),
+}
+
+
+def as_constraint(declared) -> Constraint:
+    """The :class:`Constraint` of one entry of a ``_parameter_constraints`` list."""
+    if isinstance(declared, Constraint):
+        return declared
+    if declared is None:
+        return Constraint(lambda v: v is None, "None")
+    if isinstance(declared, str):
+        return _NAMED[declared]
+    if isinstance(declared, type):
+        described = f"an instance of {declared.__name__!r}"
+        return Constraint(lambda v: isinstance(v, declared), described)
+    if declared is callable:
+        return Constraint(callable, "a callable")
+    raise TypeError(f"unknown parameter constraint {declared!r}")
+
+
+def validate_params(estimator) -> None:
+    """Check every parameter of ``estimator`` against its ``_parameter_constraints``.
+
+    Raises
+    ------
+    ParameterError
+        For the first parameter that meets none of its constraints, in scikit-learn's wording
+        (the parameter, the estimator, what it accepts, the value given).
+
+    Examples
+    --------
+    >>> from sklearn.base import BaseEstimator
+    >>> class Model(BaseEstimator):
+    ...     _parameter_constraints = {"C": [Interval(numbers.Real, 0, None, closed="neither")]}
+    ...     def __init__(self, C=1.0):
+    ...         self.C = C
+    >>> validate_params(Model(C=-1))
+    Traceback (most recent call last):
+    ...
+    zeronorm_opt.exceptions.ParameterError: The 'C' parameter of Model must be a float in the \
+range (0.0, inf). Got -1 instead.
     """
-    try:
-        validate()
-    except InvalidParameterError as exc:
-        raise ParameterError(str(exc)) from exc
-    name = type(estimator).__name__
     params = estimator.get_params(deep=False)
-    for key in ("max_iter", "n_features_to_select"):
-        if isinstance(params.get(key), bool):
-            raise ParameterError(
-                f"The {key!r} parameter of {name} must be an int, not a bool; got "
-                f"{params[key]!r} instead."
-            )
-    for key in ("tol", "prune_tol", "epsilon", "C", "refit_C", "alpha"):
-        value = params.get(key)
-        if isinstance(value, numbers.Real) and not np.isfinite(value):
-            raise ParameterError(
-                f"The {key!r} parameter of {name} must be a finite number; got {value!r} "
-                "instead."
-            )
+    for name, declared in estimator._parameter_constraints.items():
+        if name not in params:
+            continue
+        constraints = [as_constraint(c) for c in declared]
+        if any(c.is_satisfied_by(params[name]) for c in constraints):
+            continue
+        accepted = [str(c) for c in constraints]
+        if len(accepted) > 1:
+            accepted = [f"{', '.join(accepted[:-1])} or {accepted[-1]}"]
+        raise ParameterError(
+            f"The {name!r} parameter of {type(estimator).__name__} must be {accepted[0]}. "
+            f"Got {params[name]!r} instead."
+        )
+
+
+def validates_params(fit):
+    """Decorate ``fit``: :func:`validate_params` first, as scikit-learn's estimators do."""
+
+    @functools.wraps(fit)
+    def checked_fit(self, *args, **kwargs):
+        validate_params(self)
+        return fit(self, *args, **kwargs)
+
+    return checked_fit
 
 
 def check_finite_matrix(X, name: str = "X"):

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from sklearn.utils._param_validation import InvalidParameterError
-
 
 class ZeroNormError(Exception):
     """Base class of every error raised on purpose by zeronorm_opt."""
@@ -23,14 +21,14 @@ class InputError(ZeroNormError, ValueError):
     """
 
 
-class ParameterError(InputError, InvalidParameterError):
+class ParameterError(InputError, TypeError):
     """A constructor parameter outside its declared range, raised when ``fit`` starts.
 
-    Both the package's :class:`InputError` and scikit-learn's ``InvalidParameterError`` (what
-    scikit-learn's conventions and estimator checks expect), so either ``except`` clause
-    catches it. Every estimator of the package raises it, through scikit-learn's own
-    ``_parameter_constraints`` validation; the message names the parameter, what it accepts
-    and the value given.
+    An :class:`InputError` (so a ``ValueError``) and a ``TypeError``, like scikit-learn's own
+    error for a bad parameter, so the ``except`` clauses written for either keep working.
+    Every estimator of the package raises it from its ``_parameter_constraints`` (checked by
+    :func:`zeronorm_opt._validation.validate_params`); the message names the parameter, what it
+    accepts and the value given, in scikit-learn's wording.
 
     Examples
     --------

@@ -30,11 +30,10 @@ import numbers
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
-from sklearn.utils._param_validation import Interval
-from sklearn.utils.validation import _check_feature_names_in, check_is_fitted, validate_data
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._validation import check_finite_matrix, validate_estimator_params, validate_xy
+from ._validation import Interval, check_finite_matrix, validate_xy, validates_params
 from .exceptions import InputError
 
 __all__ = [
@@ -313,11 +312,7 @@ class PolynomialFeatureMap(TransformerMixin, BaseEstimator):
     def __init__(self, degree: int = 2):
         self.degree = degree
 
-    def _validate_params(self):
-        # The package's ParameterError (scikit-learn's InvalidParameterError and an InputError).
-        validate_estimator_params(self, super()._validate_params)
-
-    @_fit_context(prefer_skip_nested_validation=True)
+    @validates_params
     def fit(self, X, y=None):
         """Check the size of the map for the inputs of ``X``."""
         X = validate_xy(self, X, dtype=np.float64)
@@ -337,7 +332,15 @@ class PolynomialFeatureMap(TransformerMixin, BaseEstimator):
         ``input_features`` (or the column names seen in ``fit``) replace ``x1 … xn``.
         """
         check_is_fitted(self, "n_output_features_")
-        names = None
-        if input_features is not None or hasattr(self, "feature_names_in_"):
-            names = _check_feature_names_in(self, input_features)
+        names = getattr(self, "feature_names_in_", None)
+        if input_features is not None:
+            given = np.asarray(input_features, dtype=object)
+            if given.shape != (self.n_features_in_,) or (
+                names is not None and not np.array_equal(given, names)
+            ):
+                raise InputError(
+                    f"input_features must name the {self.n_features_in_} columns seen in fit "
+                    f"(in order); got {list(given)}."
+                )
+            names = given
         return feature_names(self.n_features_in_, self.degree, names)

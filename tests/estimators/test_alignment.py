@@ -8,10 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.model_selection import train_test_split
 from sklearn.svm import SVC
-from sklearn.utils._param_validation import InvalidParameterError
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from zeronorm_opt import AlignmentSelector, InputError
+from zeronorm_opt import AlignmentSelector, InputError, ParameterError
 from zeronorm_opt.datasets import (
     SparsePolynomial,
     make_sparse_polynomial,
@@ -360,7 +359,7 @@ def test_redundancy_threshold_sets_aside_near_copies_only_below_one():
     default = AlignmentSelector("incremental", n_features_to_select=k).fit(Xn, y)
     plain = AlignmentSelector("incremental", n_features_to_select=k, redundancy_threshold=None)
     assert default.selection_order_.tolist() == plain.fit(Xn, y).selection_order_.tolist()
-    with pytest.raises(InvalidParameterError, match="redundancy_threshold"):
+    with pytest.raises(ParameterError, match="redundancy_threshold"):
         AlignmentSelector("incremental", redundancy_threshold=1.5).fit(X, y)
 
 
@@ -480,7 +479,7 @@ def test_validation_set_errors():
         AlignmentSelector("decremental", validation_fraction=0.2).fit(X, y, X_val=X, y_val=y)
     with pytest.raises(InputError, match="one_shot"):
         AlignmentSelector("one_shot").fit(X, y, X_val=X, y_val=y)
-    with pytest.raises(InvalidParameterError, match="validation_stop"):
+    with pytest.raises(ParameterError, match="validation_stop"):
         AlignmentSelector("decremental", validation_stop="last").fit(X, y, X_val=X, y_val=y)
     X_val, y_val = make_weston_nonlinear(30, n_features=6, random_state=1)
     with pytest.raises(InputError, match="both X_svm and y_svm"):
@@ -584,7 +583,7 @@ def test_bad_input_is_rejected_at_fit():
     # Above the data's 6 features: the data-dependent check of fit.
     with pytest.raises(InputError, match="n_features_to_select"):
         AlignmentSelector(n_features_to_select=7).fit(X, y)
-    # Outside a declared range: scikit-learn's InvalidParameterError naming the parameter.
+    # Outside a declared range: the package's ParameterError naming the parameter.
     out_of_range = [
         {"n_features_to_select": 0},
         {"n_features_to_select": 2.5},
@@ -599,7 +598,7 @@ def test_bad_input_is_rejected_at_fit():
     ]
     for params in out_of_range:
         (name,) = params
-        with pytest.raises(InvalidParameterError, match=f"'{name}' parameter"):
+        with pytest.raises(ParameterError, match=f"'{name}' parameter"):
             AlignmentSelector(**params).fit(X, y)
     # Parameters that are each valid but do not go together.
     conflicting = [

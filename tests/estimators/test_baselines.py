@@ -10,10 +10,9 @@ from scipy.optimize import minimize
 from sklearn.feature_selection import RFE
 from sklearn.metrics import mutual_info_score
 from sklearn.svm import SVC
-from sklearn.utils._param_validation import InvalidParameterError
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from zeronorm_opt import InputError, SolverError
+from zeronorm_opt import InputError, ParameterError, SolverError
 from zeronorm_opt.datasets import make_weston_linear
 from zeronorm_opt.estimators.baselines import (
     SVMRFE,
@@ -219,7 +218,7 @@ def test_bad_input_is_rejected_at_fit(make):
         make(2).fit(X, np.ones(20))
     # Out of every range: scikit-learn's parameter validation; above the data's 10 features:
     # the data-dependent check of fit.
-    with pytest.raises(InvalidParameterError, match="n_features_to_select"):
+    with pytest.raises(ParameterError, match="n_features_to_select"):
         make(0).fit(X, y)
     with pytest.raises(InputError, match="n_features_to_select"):
         make(11).fit(X, y)

@@ -10,10 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import sparse
 from sklearn.linear_model import Ridge
-from sklearn.utils._param_validation import InvalidParameterError
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from zeronorm_opt import GreedyRLS, InputError
+from zeronorm_opt import GreedyRLS, InputError, ParameterError
 from zeronorm_opt.fast import greedy_rls as greedy_rls_module
 from zeronorm_opt.fast.greedy_rls import greedy_rls, squared_loss
 from zeronorm_opt.fast.rls import rls_fit, rls_loo_predictions
@@ -312,7 +311,7 @@ def test_estimator_fraction_and_bad_input():
     # Data-dependent: an InputError.
     with pytest.raises(InputError, match="exceeds the number of features"):
         GreedyRLS(11).fit(X, y)
-    # Parameter types and ranges: scikit-learn's InvalidParameterError (a ValueError).
+    # Parameter types and ranges: the package's ParameterError (a ValueError).
     bad = [
         {"n_features_to_select": 0},
         {"n_features_to_select": "3"},
@@ -325,7 +324,7 @@ def test_estimator_fraction_and_bad_input():
         {"dtype": np.float16},
     ]
     for params in bad:
-        with pytest.raises(InvalidParameterError, match=next(iter(params))):
+        with pytest.raises(ParameterError, match=next(iter(params))):
             GreedyRLS(**params).fit(X, y)
     with pytest.raises(TypeError):
         GreedyRLS(2, 0.5)  # keyword-only after the first parameter

@@ -2,11 +2,13 @@
 
 Every data case is rejected at ``fit`` with :class:`~zeronorm_opt.InputError` (a
 ``ValueError``) whose message names the problem; every parameter outside its declared range,
-for every estimator, with :class:`~zeronorm_opt.ParameterError` (scikit-learn's
-``InvalidParameterError`` and the package's ``InputError`` at once) naming the parameter.
+for every estimator, with :class:`~zeronorm_opt.ParameterError` (the package's ``InputError``,
+a ``ValueError`` and a ``TypeError`` as scikit-learn's own error) naming the parameter.
 """
 
 from __future__ import annotations
+
+import numbers
 
 import numpy as np
 import pytest
@@ -118,7 +120,7 @@ def test_one_varying_feature_is_enough(name):
 @pytest.mark.parametrize("name", ITERATIVE)
 def test_bad_iteration_parameters_are_rejected(name, param, value):
     X, y = _data(name)
-    # scikit-learn's InvalidParameterError wording, as the package's InputError.
+    # scikit-learn's wording, as the package's InputError.
     with pytest.raises(InputError, match=rf"'{param}' parameter of {name} must be") as info:
         _estimator(name, **{param: value}).fit(X, y)
     assert repr(value) in str(info.value)
@@ -151,27 +153,41 @@ def _every_estimator():
     return out
 
 
+def _invalid_values(constraint):
+    """Values just outside ``constraint``: across each finite bound, beside the options."""
+    from zeronorm_opt._validation import Interval, Options
+
+    if isinstance(constraint, Interval):
+        step = 1 if constraint.type is numbers.Integral else 1e-9
+        low_open = constraint.closed in ("right", "neither")
+        high_open = constraint.closed in ("left", "neither")
+        values = [float("nan"), True]
+        if constraint.low is not None:
+            values.append(constraint.low - (0 if low_open else step))
+        if constraint.high is not None:
+            values.append(constraint.high + (0 if high_open else step))
+        return values
+    if isinstance(constraint, Options):
+        return ["not-an-option" if constraint.type is str else object()]
+    return []
+
+
 def _out_of_range_values():
     """``(estimator, parameter, value)``: a value outside *every* declared constraint.
 
-    scikit-learn's generator gives one invalid value per constraint (a bound crossed, a string
-    not among the options ...); a value that another constraint of the same parameter admits
-    is skipped, and an instance of a fresh class stands for "wrong type" everywhere.
+    One invalid value per constraint (a bound crossed, a string not among the options ...); a
+    value that another constraint of the same parameter admits is skipped, and an instance of
+    a fresh class stands for "wrong type" everywhere.
     """
-    from sklearn.utils._param_validation import generate_invalid_param_val, make_constraint
+    from zeronorm_opt._validation import as_constraint
 
     cases = []
     for est_name, est in _every_estimator().items():
         for param, declared in est._parameter_constraints.items():
-            if declared == "no_validation":
-                continue
-            constraints = [make_constraint(c) for c in declared]
+            constraints = [as_constraint(c) for c in declared]
             values = [type("BadType", (), {})()]
             for constraint in constraints:
-                try:
-                    values.append(generate_invalid_param_val(constraint))
-                except NotImplementedError:
-                    pass
+                values += _invalid_values(constraint)
             for value in values:
                 if not any(c.is_satisfied_by(value) for c in constraints):
                     cases.append(pytest.param(est_name, param, value, id=f"{est_name}-{param}"))
@@ -190,19 +206,17 @@ def test_every_parameter_out_of_range_is_rejected_at_fit_naming_it(name, param, 
         est.fit(X, y)
 
 
-def test_the_parameter_error_is_scikit_learns_and_the_packages():
-    # One type for every estimator: scikit-learn's (its conventions and checks catch it) and
-    # the package's own (one except clause catches every bad input).
-    from sklearn.utils._param_validation import InvalidParameterError
-
+def test_the_parameter_error_is_the_packages_a_value_and_a_type_error():
+    # One type for every estimator: the package's own (one except clause catches every bad
+    # input), a ValueError and a TypeError as scikit-learn's (code written for it still works).
     from zeronorm_opt import ParameterError
 
     X, y = _data("GreedyRLS")
-    with pytest.raises(InvalidParameterError) as info:
+    with pytest.raises(ParameterError) as info:
         zn.GreedyRLS(alpha=-1.0).fit(X, y)
-    assert isinstance(info.value, ParameterError)
     assert isinstance(info.value, InputError)
     assert isinstance(info.value, ValueError)
+    assert isinstance(info.value, TypeError)
 
 
 def _estimator_classes():
@@ -230,7 +244,7 @@ def test_conventions_of_every_estimator_class(name):
     undeclared = {p.name for p in params} - set(getattr(cls, "_parameter_constraints", {}))
     assert not undeclared, f"{name}: parameters without a constraint: {sorted(undeclared)}"
     assert not {p.name for p in params} & {"norm", "eps", "method", "step"}
-    # fit runs under scikit-learn's _fit_context (which validates the parameters).
+    # fit validates the parameters first (zeronorm_opt._validation.validates_params).
     assert hasattr(cls.fit, "__wrapped__")
 
 

@@ -7,10 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.linear_model import Lasso
-from sklearn.utils._param_validation import InvalidParameterError
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from zeronorm_opt import BridgeRegression, InfeasibleError, InputError, LassoISTA
+from zeronorm_opt import BridgeRegression, InfeasibleError, InputError, LassoISTA, ParameterError
 from zeronorm_opt.fast.bridge import bridge_regression
 from zeronorm_opt.fast.ista import fista, ista, lasso_dual_gap, lasso_objective, soft_threshold
 from zeronorm_opt.formulations.regression import (
@@ -298,7 +297,7 @@ def test_bridge_constraint_sees_each_folds_training_data():
 
 def test_estimators_reject_bad_input():
     X, y = np.ones((10, 3)), np.arange(10.0)
-    # Parameters outside their declared range: scikit-learn's InvalidParameterError, which
+    # Parameters outside their declared range: the package's ParameterError, which
     # names the parameter and what it accepts.
     for bad in (
         LassoISTA(algorithm="lars"),
@@ -311,7 +310,7 @@ def test_estimators_reject_bad_input():
         BridgeRegression(epsilon=0.0),
     ):
         (name,) = {k for k, v in bad.get_params().items() if v != type(bad)().get_params()[k]}
-        with pytest.raises(InvalidParameterError, match=f"'{name}' parameter"):
+        with pytest.raises(ParameterError, match=f"'{name}' parameter"):
             bad.fit(X, y)
     with pytest.raises(InputError, match="NaN"):
         LassoISTA().fit(np.full((10, 3), np.nan), y)

@@ -133,6 +133,13 @@ def test_transformer_names_and_output():
     assert fm.get_feature_names_out(["a", "b", "c"])[4] == "a*b"
 
 
+@pytest.mark.parametrize("names", [["a", "b"], ["a", "b", "c", "d"]])
+def test_transformer_refuses_input_names_of_another_width(names):
+    fm = PolynomialFeatureMap(degree=2).fit(np.ones((2, 3)))
+    with pytest.raises(InputError, match="input_features must name the 3 columns seen in fit"):
+        fm.get_feature_names_out(names)
+
+
 # --------------------------------------------------------------------------------------------
 # Kernel SVM = linear SVM on the explicit map
 # --------------------------------------------------------------------------------------------

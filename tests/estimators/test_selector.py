@@ -12,9 +12,16 @@ from _user_formulations import SparseSVR
 from sklearn.base import clone
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GridSearchCV, KFold
-from sklearn.utils._param_validation import InvalidParameterError
 
-from zeronorm_opt import AROM, FSV, InputError, MulticlassAROM, ZeroNormCV, ZeroNormSelector
+from zeronorm_opt import (
+    AROM,
+    FSV,
+    InputError,
+    MulticlassAROM,
+    ParameterError,
+    ZeroNormCV,
+    ZeroNormSelector,
+)
 from zeronorm_opt.formulations import MarginFormulation
 from zeronorm_opt.surrogates import LogSurrogate, PowerSurrogate
 
@@ -185,7 +192,7 @@ def test_extra_constraints_act_on_the_variables():
 
 
 # ---------------------------------------------------------------------------------------------
-# Parameters out of range: scikit-learn's InvalidParameterError naming the parameter
+# Parameters out of range: the package's ParameterError naming the parameter
 # ---------------------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("cls", "param", "value"),
@@ -215,7 +222,7 @@ def test_extra_constraints_act_on_the_variables():
 )
 def test_parameter_out_of_range_is_invalid_parameter_error(cls, param, value):
     X, y = AROM_DATA()
-    with pytest.raises(InvalidParameterError, match=f"'{param}' parameter") as info:
+    with pytest.raises(ParameterError, match=f"'{param}' parameter") as info:
         cls(**{param: value}).fit(X, y)
     assert isinstance(info.value, InputError)
 
@@ -233,7 +240,7 @@ def test_parameter_out_of_range_is_invalid_parameter_error(cls, param, value):
 )
 def test_generic_and_cv_parameters_out_of_range(make, param):
     X, y = AROM_DATA()
-    with pytest.raises(InvalidParameterError, match=f"'{param}' parameter"):
+    with pytest.raises(ParameterError, match=f"'{param}' parameter"):
         make().fit(X, y)
 
 

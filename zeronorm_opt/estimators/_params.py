@@ -1,21 +1,17 @@
-"""Parameter constraints shared by the estimators (scikit-learn's ``_parameter_constraints``).
+"""Parameter constraints shared by the estimators (their ``_parameter_constraints``).
 
-scikit-learn validates the constructor parameters declared here when ``fit`` starts (the
-``_fit_context`` decorator) and raises ``InvalidParameterError`` (a ``ValueError`` and a
-``TypeError``, from :mod:`sklearn.utils._param_validation`) naming the parameter, the value
-and what it accepts; :class:`PackageParameterErrors` retypes it as the package's
-:class:`~zeronorm_opt.ParameterError` (that error and an :class:`~zeronorm_opt.InputError` at
-once). Bounds that depend on the data (a budget larger than the number of features) are
-checked in ``fit``.
+``fit`` checks the constructor parameters declared here when it starts
+(:func:`~zeronorm_opt._validation.validates_params`) and raises the package's
+:class:`~zeronorm_opt.ParameterError` naming the parameter, the value and what it accepts.
+Bounds that depend on the data (a budget larger than the number of features) are checked in
+``fit``.
 """
 
 from __future__ import annotations
 
 from numbers import Integral, Real
 
-from sklearn.utils._param_validation import HasMethods, Interval, RealNotInt
-
-from .._validation import validate_estimator_params
+from .._validation import HasMethods, Interval, RealNotInt
 
 #: A feature budget: an exact count, a fraction of the features in (0, 1], or None (whose
 #: meaning each estimator states).
@@ -57,16 +53,3 @@ ZERO_NORM: dict = {
     "backend": BACKEND,
 }
 
-
-class PackageParameterErrors:
-    """Mixin (before ``BaseEstimator``): scikit-learn's parameter validation, retyped.
-
-    ``_fit_context`` calls ``_validate_params``; this runs scikit-learn's own validation of
-    ``_parameter_constraints`` and re-raises its ``InvalidParameterError`` as the package's
-    :class:`~zeronorm_opt.ParameterError`, so every estimator of the package raises one type
-    for a parameter out of range (also rejecting ``max_iter=True`` and NaN/inf tolerances,
-    which ``Interval`` lets through).
-    """
-
-    def _validate_params(self):
-        validate_estimator_params(self, super()._validate_params)

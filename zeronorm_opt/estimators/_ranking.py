@@ -13,7 +13,6 @@ from sklearn.utils.validation import check_is_fitted
 from .._validation import check_n_features_to_select
 from ..exceptions import InputError
 from ._budget import resolve_budget
-from ._params import PackageParameterErrors
 
 
 def _budget(k, n_features: int) -> int:
@@ -41,7 +40,7 @@ def _ranking_from_scores(scores: np.ndarray) -> np.ndarray:
     return ranking
 
 
-class _RankingSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
+class _RankingSelector(SelectorMixin, BaseEstimator):
     """Selector whose support is ``ranking_ <= n_selected``: the common tail of the baselines."""
 
     def _get_support_mask(self) -> np.ndarray:

@@ -13,15 +13,16 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.feature_selection import SelectorMixin
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import (
+    Interval,
+    StrOptions,
     require_dense,
-    validate_estimator_params,
     validate_labelled_data,
+    validates_params,
 )
 from ..driver import IterationRecord
 from ..exceptions import InputError
@@ -338,11 +339,6 @@ class AdaptiveScaling(SelectorMixin, ClassifierMixin, BaseEstimator):
                 "only products with X)",
             )
 
-    def _validate_params(self):
-        # A ParameterError: scikit-learn's InvalidParameterError and the package's InputError
-        # at once, with scikit-learn's message naming the allowed values (as every estimator).
-        validate_estimator_params(self, super()._validate_params)
-
     def _scaled_kernel(self) -> ScaledKernel:
         return ScaledKernel(self.kernel, self.degree)
 
@@ -356,7 +352,7 @@ class AdaptiveScaling(SelectorMixin, ClassifierMixin, BaseEstimator):
             return (2.0 if self.kernel == "rbf" else 1.0) / (X.shape[1] * var)
         return float(self.sigma0)
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @validates_params
     def fit(self, X, y):
         """Learn the scale factors and the SVM on ``(X, y)`` (choosing ``C``, ``σ₀`` first
         when ``C`` is ``"span"`` or ``"cv"``).

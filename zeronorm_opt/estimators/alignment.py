@@ -5,15 +5,17 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
-from sklearn.base import _fit_context, clone
+from sklearn.base import clone
 from sklearn.model_selection import train_test_split
 from sklearn.svm import SVC
-from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._validation import (
+    Interval,
+    StrOptions,
     check_finite_matrix,
     require_dense,
     validate_labelled_data,
+    validates_params,
 )
 from ..exceptions import InputError
 from ..fast.alignment import (
@@ -223,7 +225,7 @@ class AlignmentSelector(_RankingSelector):
         self.random_state = random_state
 
     def _check_params(self, n_features: int, has_validation_set: bool) -> int | None:
-        """The checks that involve the data or several parameters (ranges: _fit_context)."""
+        """The checks that involve the data or several parameters (ranges: validates_params)."""
         if self.gamma is not None:
             self.gamma_ = float(self.gamma)
         else:
@@ -259,7 +261,7 @@ class AlignmentSelector(_RankingSelector):
             return SVC(kernel="rbf", gamma=self.gamma_, C=self.C)
         return SVC(kernel="linear", C=self.C)
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @validates_params
     def fit(self, X, y, X_val=None, y_val=None, X_svm=None, y_svm=None) -> AlignmentSelector:
         """Run the selection procedure.
 

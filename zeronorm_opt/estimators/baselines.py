@@ -20,15 +20,16 @@ import numbers
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import _fit_context
 from sklearn.feature_selection import RFE
 from sklearn.svm import SVC
 from sklearn.utils import ClassifierTags
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.sparsefuncs import csc_median_axis_0, mean_variance_axis
 
 from .._validation import (
+    Interval,
+    StrOptions,
     validate_labelled_data,
+    validates_params,
 )
 from ..exceptions import InputError
 from ._params import N_FEATURES_TO_SELECT, POSITIVE
@@ -106,7 +107,7 @@ class FisherScore(_RankingSelector):
     def __init__(self, n_features_to_select: int | float | None = None) -> None:
         self.n_features_to_select = n_features_to_select
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @validates_params
     def fit(self, X, y) -> FisherScore:
         """Compute the scores and keep the ``n_features_to_select`` best features.
 
@@ -242,7 +243,7 @@ class SVMRFE(_RankingSelector):
         self.C = C
         self.halving_above = halving_above
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @validates_params
     def fit(self, X, y) -> SVMRFE:
         """Eliminate features recursively.
 
@@ -393,7 +394,7 @@ class InformationGainFilter(_RankingSelector):
         self.n_features_to_select = n_features_to_select
         self.threshold = threshold
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @validates_params
     def fit(self, X, y) -> InformationGainFilter:
         """Score every feature and keep the ``n_features_to_select`` best.
 

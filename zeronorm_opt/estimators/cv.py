@@ -12,18 +12,22 @@ import warnings
 from numbers import Integral
 
 import numpy as np
-from sklearn.base import BaseEstimator, MetaEstimatorMixin, _fit_context, clone, is_classifier
+from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone, is_classifier
 from sklearn.feature_selection import SelectorMixin
 from sklearn.metrics import check_scoring
 from sklearn.model_selection import check_cv
-from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import check_finite_target, check_min_samples, validate_xy
+from .._validation import (
+    StrOptions,
+    check_finite_target,
+    check_min_samples,
+    validate_xy,
+    validates_params,
+)
 from ..exceptions import InputError, RemovedCoefficientsRequiredError
 from ._budget import _user_stacklevel, support_at_budget
-from ._params import PackageParameterErrors
 from .selector import ZeroNormSelector
 from .zero_norm import AROM
 
@@ -40,7 +44,7 @@ def _default_grid(histories, n_features: int) -> np.ndarray:
     return np.unique(np.geomspace(1, top, 50).round().astype(int))
 
 
-class ZeroNormCV(PackageParameterErrors, MetaEstimatorMixin, SelectorMixin, BaseEstimator):
+class ZeroNormCV(MetaEstimatorMixin, SelectorMixin, BaseEstimator):
     """A zero-norm estimator whose number of features is chosen by cross-validation.
 
     For each fold, one run of ``estimator`` without a budget records the path of iterates;
@@ -162,7 +166,7 @@ class ZeroNormCV(PackageParameterErrors, MetaEstimatorMixin, SelectorMixin, Base
         # Budgets above the number of features all mean "every feature": keep one of them.
         return np.unique(np.minimum(grid.astype(int), n_features))
 
-    @_fit_context(prefer_skip_nested_validation=False)
+    @validates_params
     def fit(self, X, y):
         """Score every budget by cross-validation, pick one, refit on all the data."""
         base = clone(self._base())

@@ -5,21 +5,24 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
-from sklearn.base import BaseEstimator, RegressorMixin, _fit_context
+from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.feature_selection import SelectorMixin
-from sklearn.utils._param_validation import Interval, Options, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import (
+    Interval,
+    Options,
+    StrOptions,
     check_finite_target,
     check_min_samples,
     check_n_features_to_select,
     check_not_all_constant,
     validate_xy,
+    validates_params,
 )
 from ..exceptions import InputError
 from ..fast.greedy_rls import greedy_rls
-from ._params import N_FEATURES_TO_SELECT, PackageParameterErrors
+from ._params import N_FEATURES_TO_SELECT
 
 __all__ = ["GreedyRLS", "resolve_n_features"]
 
@@ -43,7 +46,7 @@ def resolve_n_features(value, n_features: int) -> int:
     return check_n_features_to_select(value, n_features)
 
 
-class GreedyRLS(PackageParameterErrors, SelectorMixin, RegressorMixin, BaseEstimator):
+class GreedyRLS(SelectorMixin, RegressorMixin, BaseEstimator):
     """Greedy forward selection for regularised least squares by leave-one-out loss.
 
     Starts from the empty feature set and adds, each round, the feature whose addition gives
@@ -110,7 +113,7 @@ class GreedyRLS(PackageParameterErrors, SelectorMixin, RegressorMixin, BaseEstim
 
     Raises
     ------
-    sklearn.utils._param_validation.InvalidParameterError
+    zeronorm_opt.ParameterError
         At ``fit``, for a parameter of the wrong type or out of range (a ``ValueError``).
     zeronorm_opt.InputError
         At ``fit``, for bad data (NaN/inf, all-constant ``X``, more features asked than ``X``
@@ -180,7 +183,7 @@ class GreedyRLS(PackageParameterErrors, SelectorMixin, RegressorMixin, BaseEstim
         self.verbose = verbose
         self.dtype = dtype
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @validates_params
     def fit(self, X, y):
         """Select features greedily and fit RLS on them.
 

@@ -6,11 +6,17 @@ from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, RegressorMixin, _fit_context
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import check_finite_target, support_mask, validate_xy
+from .._validation import (
+    Interval,
+    StrOptions,
+    check_finite_target,
+    support_mask,
+    validate_xy,
+    validates_params,
+)
 from ..fast.bridge import bridge_regression
 from ..fast.ista import centred_operator, fista, ista, lasso_dual_gap
 from ..formulations.regression import LassoFormulation
@@ -21,7 +27,6 @@ from ._params import (
     SOLVER,
     SOLVER_OPTIONS,
     TOL,
-    PackageParameterErrors,
 )
 
 __all__ = ["BridgeRegression", "LassoISTA"]
@@ -45,7 +50,7 @@ def _centre(X, y, fit_intercept):
     return X - x_mean, y - y_mean, x_mean, y_mean
 
 
-class _SparseLinearRegressor(PackageParameterErrors, RegressorMixin, BaseEstimator):
+class _SparseLinearRegressor(RegressorMixin, BaseEstimator):
     """Shared fit/predict plumbing: validation, centring, intercept, support."""
 
     #: Whether ``fit`` and ``predict`` take a ``scipy.sparse`` X (dense-only ones raise
@@ -239,7 +244,7 @@ class LassoISTA(_SparseLinearRegressor):
         tags.input_tags.sparse = True
         return tags
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @validates_params
     def fit(self, X, y):
         """Fit the Lasso.
 
@@ -403,7 +408,7 @@ class BridgeRegression(_SparseLinearRegressor):
         self.solver_options = solver_options
         self.extra_constraints = extra_constraints
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @validates_params
     def fit(self, X, y):
         """Fit bridge regression.
 

@@ -14,8 +14,8 @@ from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.utils._param_validation import Interval, StrOptions
 
+from .._validation import Interval, StrOptions
 from ..exceptions import InputError
 from ..fast.one_vs_rest import OneVsRestLibsvm
 from ..formulations.multiclass import (

@@ -12,12 +12,10 @@ import numbers
 import cvxpy as cp
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import _fit_context
 from sklearn.svm import SVC
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.sparsefuncs import mean_variance_axis
 
-from .._validation import validate_labelled_data
+from .._validation import Interval, StrOptions, validate_labelled_data, validates_params
 from ..solvers import solve_problem
 from ._params import N_FEATURES_TO_SELECT, POSITIVE, SOLVER, SOLVER_OPTIONS, TOL
 from ._ranking import _budget, _RankingSelector
@@ -226,7 +224,7 @@ class R2W2(_RankingSelector):
         self.solver = solver
         self.solver_options = solver_options
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @validates_params
     def fit(self, X, y) -> R2W2:
         """Run the gradient descent on σ and keep the largest scale factors.
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, _fit_context, clone
+from sklearn.base import BaseEstimator, clone
 from sklearn.feature_selection import SelectorMixin
 from sklearn.metrics import accuracy_score, r2_score
 from sklearn.utils import ClassifierTags, RegressorTags
@@ -28,6 +28,7 @@ from .._validation import (
     require_dense,
     validate_labelled_data,
     validate_xy,
+    validates_params,
 )
 from ..backends import choose_backend, get_backend, takes_sparse, unwrap
 from ..driver import successive_linearisation
@@ -36,7 +37,7 @@ from ..formulations.contract import TASKS, check_selector_formulation
 from ..scaling import data_scale
 from ..surrogates import LogSurrogate
 from ._budget import budget_ranking, refit_keeping_required, resolve_budget
-from ._params import ZERO_NORM, PackageParameterErrors
+from ._params import ZERO_NORM
 
 
 def formulation_solution(formulation) -> tuple[np.ndarray, np.ndarray | float]:
@@ -47,7 +48,7 @@ def formulation_solution(formulation) -> tuple[np.ndarray, np.ndarray | float]:
     return np.asarray(coef, dtype=float), float(intercept) if intercept.ndim == 0 else intercept
 
 
-class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
+class ZeroNormSelector(SelectorMixin, BaseEstimator):
     """Zero-norm feature selection and prediction over any reweighted formulation.
 
     Runs the successive-linearisation driver (:func:`~zeronorm_opt.successive_linearisation`)
@@ -435,7 +436,7 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
         problem, result = get_backend(self.backend_).run(formulation, X, y_fit, drive)
         return result, formulation_solution(problem)
 
-    @_fit_context(prefer_skip_nested_validation=False)
+    @validates_params
     def fit(self, X, y):
         """Run the successive linearisation on ``(X, y)`` and fit the final model.
 
@@ -456,7 +457,7 @@ class ZeroNormSelector(PackageParameterErrors, SelectorMixin, BaseEstimator):
 
         Raises
         ------
-        InvalidParameterError
+        ParameterError
             A parameter outside its declared range.
         InputError
             Bad data (NaN/inf, one class, all features constant, budget above the number of
