@@ -41,6 +41,7 @@ from ..exceptions import InputError
 from ..formulations.binary import HARD_MARGIN_HINT, check_slack_penalty
 from ..surrogates import ExpSurrogate, LogSurrogate
 from .highs_model import HighsStepResult, SplitMarginLP
+from .working_set_lp import margin_lp
 
 __all__ = [
     "HighsStepResult",
@@ -202,7 +203,7 @@ def l1_arom_highs(
     C = check_positive(C, "C", allow_none=True)
     check_slack_penalty(slack_penalty, C)
     surrogate = LogSurrogate(eps=epsilon)
-    lp = SplitMarginLP(X, y, C, slack_scale=slack_scale if slack_penalty == "l0" else None)
+    lp = margin_lp(X, y, C, slack_scale=slack_scale if slack_penalty == "l0" else None)
     result, last = highs_successive_linearisation(
         lp,
         surrogate,
@@ -287,7 +288,7 @@ def fsv_highs(
         pos = y_pm > 0
         slack_costs = (1.0 - trade_off) * np.where(pos, 1.0 / pos.sum(), 1.0 / (~pos).sum())
         scale = float(trade_off)
-    lp = SplitMarginLP(X, y_pm, slack_costs, penalty_scale=scale)
+    lp = margin_lp(X, y_pm, slack_costs, penalty_scale=scale)
     if slack_costs is None:  # FSVFormulation's wording: its soft margin is the trade-off
         lp.infeasible_hint = HARD_MARGIN_HINT.replace(
             "C=<positive number>", "trade_off=<λ in [0, 1)>"
