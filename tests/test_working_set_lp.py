@@ -120,3 +120,5 @@ def test_sparse_input_is_never_densified(no_densification):
     fsv_highs(X, y, C=1.0)
     assert AROM(penalty="l1", C=1.0).fit(X, y).support_.any()
     assert FSV(C=1.0).fit(X, y).support_.any()
+    l2 = AROM(penalty="l2", C=1.0).fit(X, y)  # libsvm's dual on CSR rows
+    assert l2.backend_ == "libsvm" and l2.support_.any()
