@@ -29,10 +29,13 @@ from pathlib import Path
 
 import numpy as np
 
+from .bench_many_samples import many_samples
 from .bench_zero_norm_cv import zero_norm_cv
 from .workloads import NOT_QUICK, PARTS, WORKLOADS, Config
 
-WORKLOADS = {**WORKLOADS, "zero_norm_cv": zero_norm_cv}  # a workload with its own module
+# Workloads with their own modules; many_samples (up to an hour) only in the full run.
+WORKLOADS = {**WORKLOADS, "zero_norm_cv": zero_norm_cv, "many_samples": many_samples}
+NOT_QUICK = (*NOT_QUICK, "many_samples")
 
 
 def slope(xs, ys) -> float:
