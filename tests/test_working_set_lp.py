@@ -122,3 +122,22 @@ def test_sparse_input_is_never_densified(no_densification):
     assert FSV(C=1.0).fit(X, y).support_.any()
     l2 = AROM(penalty="l2", C=1.0).fit(X, y)  # libsvm's dual on CSR rows
     assert l2.backend_ == "libsvm" and l2.support_.any()
+
+
+def test_a_long_fit_reports_each_step(caplog):
+    """After its first seconds (here: at once) a fit logs step, active features, objective."""
+    from zeronorm_opt.fast.progress import FitProgress
+
+    X, y = _tall_data(300, 6)
+    records = []
+    progress = FitProgress(after=0.0, then=records.append)
+    lp = SampleWorkingSetLP(X, y, 1.0)
+    with caplog.at_level("INFO", logger="zeronorm_opt"):
+        result, _ = highs_successive_linearisation(
+            lp, LogSurrogate(), normalise_weights=True, callback=progress
+        )
+    lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("step ")]
+    assert len(records) == result.n_iter and len(lines) == result.n_iter
+    last = result.history[-1]
+    assert f"{last.support_size} active features" in lines[-1]
+    assert f"objective {last.objective:.6g}" in lines[-1]

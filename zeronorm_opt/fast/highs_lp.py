@@ -41,6 +41,7 @@ from ..exceptions import InputError
 from ..formulations.binary import HARD_MARGIN_HINT, check_slack_penalty
 from ..surrogates import ExpSurrogate, LogSurrogate
 from .highs_model import HighsStepResult, SplitMarginLP
+from .progress import FitProgress
 from .working_set_lp import margin_lp
 
 __all__ = [
@@ -110,18 +111,22 @@ initial_weights, callback
     """
     if not isinstance(lp, SplitMarginLP):
         raise InputError(f"lp must be a SplitMarginLP; got {type(lp).__name__}.")
-    result = driver.successive_linearisation(
-        lp,
-        surrogate,
-        max_iter=check_max_iter(max_iter),
-        tol=tol,
-        prune_tol=prune_tol,
-        normalise_weights=normalise_weights,
-        max_weight_ratio=max_weight_ratio,
-        n_features_to_select=n_features_to_select,
-        initial_weights=initial_weights,
-        callback=callback,
-    )
+    progress = FitProgress(then=callback)  # a line per step once the fit takes seconds
+    try:
+        result = driver.successive_linearisation(
+            lp,
+            surrogate,
+            max_iter=check_max_iter(max_iter),
+            tol=tol,
+            prune_tol=prune_tol,
+            normalise_weights=normalise_weights,
+            max_weight_ratio=max_weight_ratio,
+            n_features_to_select=n_features_to_select,
+            initial_weights=initial_weights,
+            callback=progress,
+        )
+    finally:
+        progress.close()
     return result, lp.last_step
 
 
