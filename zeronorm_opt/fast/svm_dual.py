@@ -124,7 +124,9 @@ class LibsvmRescaledDual(RescaledSVMStep):
         self._hard_margin_box = LIBSVM_HARD_MARGIN_C / data_scale(self.X) ** 2
         if kernel == "auto":
             m = self.X.shape[0]
-            gram_fits = 8 * m * m <= GRAM_MAX_BYTES and not sp.issparse(self.X)
+            # Sparse X too: its Gram product is cheap, and libsvm's linear kernel on CSR rows
+            # took 6.9 s against 1.1 s for the Gram on 1000 × 5000 at 1 % (13 steps).
+            gram_fits = 8 * m * m <= GRAM_MAX_BYTES
             kernel = "precomputed" if gram_fits or self.slack_scale is not None else "linear"
         self.kernel = kernel
 
