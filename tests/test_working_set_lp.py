@@ -8,7 +8,7 @@ from zeronorm_opt import AROM, FSV, InputError
 from zeronorm_opt.driver import successive_linearisation
 from zeronorm_opt.fast.highs_lp import fsv_highs, highs_successive_linearisation, l1_arom_highs
 from zeronorm_opt.fast.highs_model import SplitMarginLP
-from zeronorm_opt.fast.working_set_lp import InteriorStartLP, SampleWorkingSetLP, margin_lp
+from zeronorm_opt.fast.working_set_lp import SampleWorkingSetLP, margin_lp
 from zeronorm_opt.formulations import FSVFormulation, MarginFormulation
 from zeronorm_opt.surrogates import ExpSurrogate, LogSurrogate
 
@@ -35,22 +35,19 @@ def _assert_same_run(fast, ref):
 
 
 # m > n, m ≫ n, dense and sparse; C small enough that most margins are slack.
-_SHAPES = [(90, 20, False), (400, 8, False), (150, 30, True), (500, 10, True), (90, 40, True)]
+_SHAPES = [(90, 20, False), (400, 8, False), (150, 30, True), (500, 10, True)]
 
 
 @pytest.mark.parametrize(("m", "n", "sparse"), _SHAPES)
 def test_l1_arom_on_a_working_set_is_the_declarative_run(m, n, sparse):
     X, y = _tall_data(m, n, sparse)
-    if m > 3 * n:
-        lp = SampleWorkingSetLP(X, y, 0.5, sample_batch=40)
-    else:  # what margin_lp chooses for sparse X with m ≤ 3n: an interior-point cold start
-        lp = InteriorStartLP(X, y, 0.5)
+    lp = SampleWorkingSetLP(X, y, 0.5, sample_batch=40)
     fast, _ = highs_successive_linearisation(lp, LogSurrogate(), normalise_weights=True)
     ref = successive_linearisation(
         MarginFormulation(X, y, penalty="l1", C=0.5), LogSurrogate(), normalise_weights=True
     )
     _assert_same_run(fast, ref)
-    assert not isinstance(lp, SampleWorkingSetLP) or lp.sample_rows.size < m  # never all rows
+    assert lp.sample_rows.size < m  # the model never held every sample
     # The slacks are the whole LP's: ξ_i = max(0, 1 − y_i f(x_i)) for every sample.
     last = lp.last_step
     margins = y * (X @ np.where(lp.active, last.coef, 0.0) + last.b)
@@ -73,8 +70,6 @@ def test_the_soft_margin_paths_choose_the_working_set_when_samples_are_many():
     assert isinstance(margin_lp(X, y, 1.0), SampleWorkingSetLP)
     assert type(margin_lp(X[:20], y[:20], 1.0)) is SplitMarginLP  # few samples: every row
     assert type(margin_lp(X, y)) is SplitMarginLP  # the hard margin: every row
-    wide = scipy.sparse.csr_matrix(np.hstack([X[:100]] * 5))  # 100 × 40
-    assert type(margin_lp(wide, y[:100], 1.0)) is InteriorStartLP  # sparse, m ≤ 3n
     with pytest.raises(InputError, match="soft margin"):
         SampleWorkingSetLP(X, y, None)
 

@@ -41,7 +41,7 @@ import scipy.sparse as sp
 from ..exceptions import InputError
 from .highs_model import _INF, SplitMarginLP, _colwise_dense
 
-__all__ = ["ROW_GENERATION_RATIO", "InteriorStartLP", "SampleWorkingSetLP", "margin_lp"]
+__all__ = ["ROW_GENERATION_RATIO", "SampleWorkingSetLP", "margin_lp"]
 
 #: Constraint generation is automatic when the samples outnumber the features by more than
 #: this (soft margin): then most margins are slack at the optimum.
@@ -248,44 +248,12 @@ class SampleWorkingSetLP(SplitMarginLP):
         return xi
 
 
-class InteriorStartLP(SplitMarginLP):
-    """:class:`~zeronorm_opt.fast.highs_model.SplitMarginLP` solved cold by HiGHS's
-    interior-point method (with crossover to an optimal basis), then warm by the simplex.
-
-    On sparse data with about as many features as samples the first soft-margin LP (uniform
-    weights, nearly every sample on its margin) is degenerate and long for the simplex
-    (1000 × 5000 at 1 %: 61 s dual simplex, 6.8 s interior point); the reweighted LPs restart
-    from the crossover's basis by the primal simplex (costs changed: the basis stays primal
-    feasible).
-
-    Examples
-    --------
-    >>> import scipy.sparse as sp
-    >>> X = sp.random(60, 80, density=0.2, random_state=0, format="csr")
-    >>> y = np.where(np.arange(60) % 2, 1, -1)
-    >>> step = InteriorStartLP(X, y, 1.0).solve_weighted(np.ones(80))
-    >>> whole = SplitMarginLP(X, y, 1.0).solve_weighted(np.ones(80))
-    >>> bool(np.allclose(step.coef, whole.coef, atol=1e-6))
-    True
-    """
-
-    def _run(self):
-        h = self.highs
-        warm = h.getBasis().valid
-        h.setOptionValue("solver", "simplex" if warm else "ipm")
-        h.setOptionValue("simplex_strategy", _PRIMAL if warm else _DUAL)
-        try:
-            return super()._run()
-        finally:
-            h.setOptionValue("solver", "choose")
-
-
 def margin_lp(X, y, slack_costs=None, *, slack_scale=None, penalty_scale=1.0) -> SplitMarginLP:
     """The margin LP model for these data: on a working set of samples when they are many.
 
     :class:`SampleWorkingSetLP` for the soft margin when the samples outnumber the features more
-    than :data:`ROW_GENERATION_RATIO` to one, else :class:`InteriorStartLP` for the soft margin
-    on sparse X, :class:`SplitMarginLP` otherwise (all solve the same LP).
+    than :data:`ROW_GENERATION_RATIO` to one, :class:`SplitMarginLP` otherwise (both solve the
+    same LP).
 
     Examples
     --------
@@ -296,8 +264,6 @@ def margin_lp(X, y, slack_costs=None, *, slack_scale=None, penalty_scale=1.0) ->
     'SplitMarginLP'
     """
     m, n = np.shape(X) if not sp.issparse(X) else X.shape
-    soft = slack_costs is not None and slack_scale is None
-    if soft and m > ROW_GENERATION_RATIO * n:
+    if slack_costs is not None and slack_scale is None and m > ROW_GENERATION_RATIO * n:
         return SampleWorkingSetLP(X, y, slack_costs, penalty_scale=penalty_scale)
-    model = InteriorStartLP if soft and sp.issparse(X) else SplitMarginLP
-    return model(X, y, slack_costs, slack_scale=slack_scale, penalty_scale=penalty_scale)
+    return SplitMarginLP(X, y, slack_costs, slack_scale=slack_scale, penalty_scale=penalty_scale)
