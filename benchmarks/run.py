@@ -35,10 +35,13 @@ import numpy as np
 
 from .bench_exact_microarray import exact_p1
 from .bench_l0l2_el0ps import l0l2_el0ps
+from .bench_many_samples import many_samples
 from .bench_zero_norm_cv import zero_norm_cv
 from .workloads import NOT_QUICK, PARTS, WORKLOADS, Config
 
-WORKLOADS = {**WORKLOADS, "zero_norm_cv": zero_norm_cv}  # a workload with its own module
+# Workloads with their own modules; many_samples (up to an hour) only in the full run.
+WORKLOADS = {**WORKLOADS, "zero_norm_cv": zero_norm_cv, "many_samples": many_samples}
+NOT_QUICK = (*NOT_QUICK, "many_samples")
 #: Run only when named with ``--only`` (never in the default or quick suite): the exact
 #: hard-margin zero-norm on colon, lymphoma and leukemia, up to 15 min a set plus the MILP;
 #: the exact L0L2 problem against El0ps (minutes; El0ps is installed apart, see

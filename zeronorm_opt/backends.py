@@ -69,10 +69,10 @@ import scipy.sparse as sp
 
 from ._threads import blas_controller, blas_threads
 from .exceptions import InputError, ParameterError
-from .fast.highs_model import SplitMarginLP
 from .fast.one_vs_rest import OneVsRestLibsvm
 from .fast.svm_dual import LibsvmRescaledDual
 from .fast.svm_primal_ipm import IPM_MIN_EXAMPLES_PER_FEATURE, IpmRescaledSVM
+from .fast.working_set_lp import margin_lp
 from .formulations import FSVFormulation, MarginFormulation, OneVsRestFormulation
 from .surrogates import LogSurrogate
 
@@ -212,10 +212,10 @@ class HighsBackend(Backend):
         # cvxpy problem is only compiled when solved, which never happens here).
         f = formulation(X, y)
         if isinstance(f, FSVFormulation):
-            lp = SplitMarginLP(f.X, f.y, f.slack_costs, penalty_scale=f.penalty_scale)
+            lp = margin_lp(f.X, f.y, f.slack_costs, penalty_scale=f.penalty_scale)
             lp.infeasible_hint = f.infeasible_hint or lp.infeasible_hint
             return lp
-        return SplitMarginLP(f.X, f.y, f.C, slack_scale=_l0_slack_scale(f))
+        return margin_lp(f.X, f.y, f.C, slack_scale=_l0_slack_scale(f))
 
 
 def _l0_slack_scale(f) -> float | None:
@@ -236,6 +236,11 @@ class LibsvmBackend(Backend):
 
     name = "libsvm"
     description = "the l2 step by libsvm"
+    sparse_input = True
+
+    def accepts_sparse(self, formulation) -> bool:
+        # The binary dual reads CSR rows (zeronorm_opt.fast.svm_dual); one-vs-rest needs dense X.
+        return unwrap(formulation) is not OneVsRestFormulation
 
     def refusal(self, formulation, surrogate) -> str | None:
         cls = unwrap(formulation)
@@ -423,7 +428,11 @@ of penalty='l1' (AROM) and of FSV; pass backend='cvxpy' (or 'auto') for this con
     if requested == "auto":
         if not cvxpy_only:
             for backend in _REGISTRY.values():
-                if backend.suits(X) and backend.refusal(formulation, surrogate) is None:
+                if (
+                    backend.suits(X)
+                    and (not sp.issparse(X) or backend.accepts_sparse(formulation))
+                    and backend.refusal(formulation, surrogate) is None
+                ):
                     return backend
         return _REGISTRY["cvxpy"]
     backend = get_backend(requested, owner)

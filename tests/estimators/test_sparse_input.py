@@ -283,7 +283,7 @@ def test_r2w2_on_sparse_input_equals_dense(radius, fmt):
     [
         (lambda: AlignmentSelector(kernel="poly", n_features_to_select=2), "kernel='linear'"),
         (lambda: AlignmentSelector(kernel="rbf", algorithm="one_shot"), "kernel='linear'"),
-        (lambda: AROM(penalty="l2", backend="libsvm"), "backend='cvxpy'"),
+        (lambda: AROM(penalty="l2", C=1.0, backend="ipm"), "backend='libsvm'"),
         (
             lambda: MulticlassAROM(scheme="ovr", penalty="l2", C=1.0, backend="libsvm"),
             "backend='cvxpy'",
@@ -292,7 +292,7 @@ def test_r2w2_on_sparse_input_equals_dense(radius, fmt):
     ids=[
         "AlignmentSelector-poly",
         "AlignmentSelector-rbf",
-        "l2-AROM-libsvm",
+        "l2-AROM-ipm",
         "Multiclass-libsvm",
     ],
 )
@@ -376,16 +376,18 @@ def test_a_fraction_of_the_features_is_the_rounded_down_count(make, fraction, co
 
 @pytest.mark.parametrize("wide", [True, False], ids=["n>m", "m>n"])
 def test_sparse_input_runs_l2_arom_in_the_primal_with_the_dense_support(wide):
-    # Dense X goes to libsvm's dual (whatever the shape), sparse X to the primal QPs in cvxpy,
-    # which keep it sparse. Same iterates up to the solvers.
+    # Dense and sparse X both go to libsvm's dual (sparse X read as CSR rows, never densified),
+    # sparse X to the primal QPs in cvxpy on request. Same iterates up to the solvers.
     X, y = _sparse_data()
     if wide:
         X = np.hstack([X, X[:, ::-1] * 0.5])
     dense = AROM(penalty="l2", C=1.0).fit(X, y)
     sparse = AROM(penalty="l2", C=1.0).fit(sp.csr_matrix(X), y)
-    assert (dense.backend_, sparse.backend_) == ("libsvm", "cvxpy")
-    np.testing.assert_array_equal(sparse.support_, dense.support_)
-    np.testing.assert_allclose(sparse.coef_, dense.coef_, atol=1e-4)
+    primal = AROM(penalty="l2", C=1.0, backend="cvxpy").fit(sp.csr_matrix(X), y)
+    assert (dense.backend_, sparse.backend_) == ("libsvm", "libsvm")
+    for fit in (sparse, primal):
+        np.testing.assert_array_equal(fit.support_, dense.support_)
+        np.testing.assert_allclose(fit.coef_, dense.coef_, atol=1e-4)
 
 
 def test_non_finite_sparse_entries_are_an_input_error():

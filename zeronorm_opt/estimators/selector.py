@@ -30,9 +30,10 @@ from .._validation import (
     validate_xy,
     validates_params,
 )
-from ..backends import choose_backend, get_backend, takes_sparse, unwrap
+from ..backends import backend_names, choose_backend, get_backend, takes_sparse, unwrap
 from ..driver import successive_linearisation
 from ..exceptions import ContractError, InputError
+from ..fast.progress import FitProgress
 from ..formulations.contract import TASKS, check_selector_formulation
 from ..scaling import data_scale
 from ..surrogates import LogSurrogate
@@ -420,17 +421,22 @@ class ZeroNormSelector(SelectorMixin, BaseEstimator):
 
         def drive(problem):
             problem = self._with_user_constraints(problem)
-            return successive_linearisation(
-                problem,
-                self._surrogate(),
-                max_iter=self.max_iter,
-                tol=self.tol,
-                prune_tol=self.prune_tol,
-                n_features_to_select=budget,
-                solver=self.solver,
-                solver_options=self.solver_options,
-                **self._driver_options(problem),
-            )
+            progress = FitProgress()  # a line per step once the fit takes seconds
+            try:
+                return successive_linearisation(
+                    problem,
+                    self._surrogate(),
+                    max_iter=self.max_iter,
+                    tol=self.tol,
+                    prune_tol=self.prune_tol,
+                    n_features_to_select=budget,
+                    solver=self.solver,
+                    solver_options=self.solver_options,
+                    callback=progress,
+                    **self._driver_options(problem),
+                )
+            finally:
+                progress.close()
 
         formulation = self._formulation(self.data_scale_)
         problem, result = get_backend(self.backend_).run(formulation, X, y_fit, drive)
@@ -515,9 +521,17 @@ class ZeroNormSelector(SelectorMixin, BaseEstimator):
 
     def _check_sparse_backend(self, X) -> None:
         if not self._takes_sparse(self.backend_):
+            formulation, surrogate = self._formulation(), self._surrogate()
+            others = [
+                name
+                for name in backend_names()[1:]
+                if self._takes_sparse(name)
+                and get_backend(name).refusal(formulation, surrogate) is None
+            ]
             alternative = (
-                "backend='cvxpy' (or 'auto') solves the same problem with sparse X"
-                if self._takes_sparse("cvxpy")
+                " or ".join(f"backend={name!r}" for name in others)
+                + " (or 'auto') solves the same problem with sparse X"
+                if others
                 else "a formulation that states its problem with a scipy.sparse X (e.g. X @ w "
                 "as a sparse cvxpy constant) declares it with the class attribute "
                 "accepts_sparse = True; AROM, FSV and MulticlassAROM take sparse X (the l1 LPs "

@@ -482,7 +482,7 @@ class SplitMarginLP:
         coef[owner[sign > 0]] = x[sign > 0]
         coef[owner[sign < 0]] -= x[sign < 0]
         if self.slack_costs is not None:
-            self._xi = np.maximum(x[1 : 1 + self.X.shape[0]], 0.0)
+            self._xi = self._slack_values(x)
         self.last_step = HighsStepResult(
             coef=coef,
             b=float(x[0]),
@@ -492,6 +492,10 @@ class SplitMarginLP:
             simplex_iterations=iterations,
         )
         return self.last_step
+
+    def _slack_values(self, x: np.ndarray) -> np.ndarray:
+        """The slacks ``ξ`` of every sample from HiGHS's column values ``x``."""
+        return np.maximum(x[1 : 1 + self.X.shape[0]], 0.0)
 
     def base_objective_value(self) -> float:
         """The slack part ``Σ d_i ξ_i`` of the last solve (0 for the hard margin)."""

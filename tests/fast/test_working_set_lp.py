@@ -1,0 +1,169 @@
+"""The soft-margin LPs on a working set of samples against the declarative formulations."""
+
+import numpy as np
+import pytest
+import scipy.sparse
+from _backend_runs import fsv, l1_arom
+
+from zeronorm_opt import AROM, FSV, InputError
+from zeronorm_opt.driver import successive_linearisation
+from zeronorm_opt.fast.highs_model import SplitMarginLP
+from zeronorm_opt.fast.working_set_lp import SampleWorkingSetLP, margin_lp
+from zeronorm_opt.formulations import FSVFormulation, MarginFormulation
+from zeronorm_opt.surrogates import ExpSurrogate, LogSurrogate
+
+
+def _tall_data(m, n, sparse=False, seed=0):
+    """Gaussian (or ~30 % dense sparse) data, labels from a noisy rule on 3 columns."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((m, n))
+    if sparse:
+        X = np.where(rng.random((m, n)) < 0.3, X, 0.0)
+    y = np.sign(X[:, :3] @ np.array([1.0, -0.8, 0.6]) + 0.5 * rng.standard_normal(m))
+    y[y == 0] = 1.0
+    return (scipy.sparse.csr_matrix(X) if sparse else X), y
+
+
+def _assert_same_run(fast, ref):
+    """Same support path, support and objective path; coefficients to solver accuracy."""
+    assert fast.n_iter == ref.n_iter and fast.stop_reason == ref.stop_reason
+    np.testing.assert_array_equal(fast.support_path, ref.support_path)
+    np.testing.assert_array_equal(fast.support, ref.support)
+    np.testing.assert_allclose(fast.objective_path, ref.objective_path, rtol=1e-6, atol=1e-7)
+    scale = np.abs(ref.coef).max()
+    np.testing.assert_allclose(fast.coef, ref.coef, rtol=0, atol=1e-5 * scale)
+
+
+# m > n, m ≫ n, dense and sparse; C small enough that most margins are slack.
+_SHAPES = [(90, 20, False), (400, 8, False), (150, 30, True), (500, 10, True)]
+
+
+@pytest.mark.parametrize(("m", "n", "sparse"), _SHAPES)
+def test_l1_arom_on_a_working_set_is_the_declarative_run(m, n, sparse):
+    X, y = _tall_data(m, n, sparse)
+    lp = SampleWorkingSetLP(X, y, 0.5, sample_batch=40)
+    fast = successive_linearisation(lp, LogSurrogate(), normalise_weights=True)
+    ref = successive_linearisation(
+        MarginFormulation(X, y, penalty="l1", C=0.5), LogSurrogate(), normalise_weights=True
+    )
+    _assert_same_run(fast, ref)
+    assert lp.sample_rows.size < m  # the model never held every sample
+    # The slacks are the whole LP's: ξ_i = max(0, 1 − y_i f(x_i)) for every sample.
+    last = lp.last_step
+    margins = y * (X @ np.where(lp.active, last.coef, 0.0) + last.b)
+    np.testing.assert_allclose(last.xi, np.maximum(0.0, 1.0 - margins), atol=1e-6)
+
+
+@pytest.mark.parametrize(("m", "n", "sparse"), _SHAPES)
+@pytest.mark.parametrize("soft", [{"C": 0.5}, {"trade_off": 0.3}])
+def test_fsv_on_a_working_set_is_the_declarative_run(m, n, sparse, soft):
+    X, y = _tall_data(m, n, sparse, seed=1)
+    fast, step = fsv(X, y, **soft)
+    assert isinstance(step, SampleWorkingSetLP) == (m > 3 * n)  # the highs backend's choice
+    ref = successive_linearisation(
+        FSVFormulation(X, y, **soft), ExpSurrogate(5.0), initial_weights=np.full(n, 5.0)
+    )
+    _assert_same_run(fast, ref)
+
+
+def test_the_soft_margin_paths_choose_the_working_set_when_samples_are_many():
+    X, y = _tall_data(400, 8)
+    assert isinstance(margin_lp(X, y, 1.0), SampleWorkingSetLP)
+    assert type(margin_lp(X[:20], y[:20], 1.0)) is SplitMarginLP  # few samples: every row
+    assert type(margin_lp(X, y)) is SplitMarginLP  # the hard margin: every row
+    with pytest.raises(InputError, match="soft margin"):
+        SampleWorkingSetLP(X, y, None)
+
+
+def test_rows_and_columns_generated_together_reach_the_whole_lp():
+    """Many samples and many more features: both working sets, the whole LP's optimum."""
+    X, y = _tall_data(120, 800, sparse=True, seed=2)
+    lp = SampleWorkingSetLP(X, y, 0.2, column_generation=True, sample_batch=30)
+    whole = SplitMarginLP(X, y, 0.2, column_generation=False)
+    weights = np.random.default_rng(0).uniform(1.0, 3.0, X.shape[1])
+    step, reference = lp.solve_weighted(weights), whole.solve_weighted(weights)
+    assert not lp.in_model.all() and lp.sample_rows.size < X.shape[0]
+    value = lp.highs.getInfo().objective_function_value
+    assert value == pytest.approx(whole.highs.getInfo().objective_function_value, rel=1e-8)
+    np.testing.assert_allclose(step.coef, reference.coef, atol=1e-6)
+
+
+_M, _N = 400, 10  # the shape of the sparse X below
+
+
+@pytest.fixture
+def no_densification(monkeypatch):
+    """Densifying the sparse ``_M × _N`` X, or a block of its rows or columns, raises.
+
+    (Reductions such as a row of column extrema, and the ``_M × _M`` Gram matrix of libsvm's
+    dual, may be dense.)
+    """
+
+    def guarded(original):
+        def densify(self, *args, **kwargs):
+            rows, cols = self.shape
+            if (cols == _N and rows > 1) or (rows == _M and 1 < cols < _M):
+                raise AssertionError("a sparse X was densified")
+            return original(self, *args, **kwargs)
+
+        return densify
+
+    for cls in (
+        scipy.sparse.csr_matrix,
+        scipy.sparse.csc_matrix,
+        scipy.sparse.coo_matrix,
+        scipy.sparse.csr_array,
+        scipy.sparse.csc_array,
+        scipy.sparse.coo_array,
+    ):
+        for name in ("toarray", "todense"):
+            monkeypatch.setattr(cls, name, guarded(getattr(cls, name)))
+
+
+def test_sparse_input_is_never_densified(no_densification):
+    X, y = _tall_data(_M, _N, sparse=True)
+    for block in (X, X[:5], X[:, :3]):
+        with pytest.raises(AssertionError, match="densified"):
+            block.toarray()  # the fixture bites
+    result, _ = l1_arom(X, y, 1.0)
+    assert 0 < result.support.sum() < 10
+    fsv(X, y, C=1.0)
+    assert AROM(penalty="l1", C=1.0).fit(X, y).support_.any()
+    assert FSV(C=1.0).fit(X, y).support_.any()
+    l2 = AROM(penalty="l2", C=1.0).fit(X, y)  # libsvm's dual on CSR rows
+    assert l2.backend_ == "libsvm" and l2.support_.any()
+
+
+def test_a_long_fit_reports_each_step(caplog):
+    """After its first seconds (here: at once) a fit logs step, active features, objective."""
+    from zeronorm_opt.fast.progress import FitProgress
+
+    X, y = _tall_data(300, 6)
+    records = []
+    progress = FitProgress(after=0.0, then=records.append)
+    lp = SampleWorkingSetLP(X, y, 1.0)
+    with caplog.at_level("INFO", logger="zeronorm_opt"):
+        result = successive_linearisation(
+            lp, LogSurrogate(), normalise_weights=True, callback=progress
+        )
+    lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("step ")]
+    assert len(records) == result.n_iter and len(lines) == result.n_iter
+    last = result.history[-1]
+    assert f"{last.support_size} active features" in lines[-1]
+    assert f"objective {last.objective:.6g}" in lines[-1]
+
+
+@pytest.mark.parametrize("params", [{"penalty": "l1"}, {"penalty": "l2"}, {"backend": "cvxpy"}])
+def test_every_estimator_path_reports_its_steps(params, caplog, monkeypatch):
+    """The estimators' driver runs report progress whatever the backend (here at once)."""
+    from functools import partial
+
+    from zeronorm_opt.estimators import selector
+    from zeronorm_opt.fast.progress import FitProgress
+
+    monkeypatch.setattr(selector, "FitProgress", partial(FitProgress, after=0.0))
+    X, y = _tall_data(60, 8)
+    with caplog.at_level("INFO", logger="zeronorm_opt"):
+        model = AROM(C=1.0, **params).fit(X, y)
+    lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("step ")]
+    assert len(lines) == model.n_iter_
