@@ -372,6 +372,14 @@ def takes_sparse(name, formulation) -> bool:
     return backend is not None and backend.accepts_sparse(formulation)
 
 
+def serves(backend: Backend, formulation, surrogate, X) -> bool:
+    """Whether ``backend`` solves exactly the steps of ``formulation`` with ``surrogate`` on this
+    X (a ``scipy.sparse`` X only if it takes one as it comes)."""
+    return (not sp.issparse(X) or backend.accepts_sparse(formulation)) and backend.refusal(
+        formulation, surrogate
+    ) is None
+
+
 def choose_backend(requested, formulation, surrogate, X, cvxpy_only=(), owner="the estimator"):
     """The backend that solves the steps: the one place where a backend is chosen.
 
@@ -428,11 +436,7 @@ of penalty='l1' (AROM) and of FSV; pass backend='cvxpy' (or 'auto') for this con
     if requested == "auto":
         if not cvxpy_only:
             for backend in _REGISTRY.values():
-                if (
-                    backend.suits(X)
-                    and (not sp.issparse(X) or backend.accepts_sparse(formulation))
-                    and backend.refusal(formulation, surrogate) is None
-                ):
+                if backend.suits(X) and serves(backend, formulation, surrogate, X):
                     return backend
         return _REGISTRY["cvxpy"]
     backend = get_backend(requested, owner)

@@ -30,7 +30,7 @@ from .._validation import (
     validate_xy,
     validates_params,
 )
-from ..backends import backend_names, choose_backend, get_backend, takes_sparse, unwrap
+from ..backends import backend_names, choose_backend, get_backend, serves, takes_sparse, unwrap
 from ..driver import successive_linearisation
 from ..exceptions import ContractError, InputError
 from ..fast.progress import FitProgress
@@ -525,8 +525,7 @@ class ZeroNormSelector(SelectorMixin, BaseEstimator):
             others = [
                 name
                 for name in backend_names()[1:]
-                if self._takes_sparse(name)
-                and get_backend(name).refusal(formulation, surrogate) is None
+                if serves(get_backend(name), formulation, surrogate, X)
             ]
             alternative = (
                 " or ".join(f"backend={name!r}" for name in others)

@@ -263,7 +263,7 @@ def margin_lp(X, y, slack_costs=None, *, slack_scale=None, penalty_scale=1.0) ->
     >>> type(margin_lp(X, np.sign(X[:, 0]))).__name__  # hard margin: every row
     'SplitMarginLP'
     """
-    m, n = np.shape(X) if not sp.issparse(X) else X.shape
+    m, n = X.shape
     if slack_costs is not None and slack_scale is None and m > ROW_GENERATION_RATIO * n:
         return SampleWorkingSetLP(X, y, slack_costs, penalty_scale=penalty_scale)
     return SplitMarginLP(X, y, slack_costs, slack_scale=slack_scale, penalty_scale=penalty_scale)
