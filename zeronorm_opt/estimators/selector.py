@@ -520,7 +520,9 @@ class ZeroNormSelector(SelectorMixin, BaseEstimator):
         return takes_sparse(self.backend if name is None else name, self._formulation())
 
     def _check_sparse_backend(self, X) -> None:
-        if not self._takes_sparse(self.backend_):
+        # Only a sparse X on a backend that needs dense data is refused (the alternatives are
+        # looked up then, not on every fit).
+        if sp.issparse(X) and not self._takes_sparse(self.backend_):
             formulation, surrogate = self._formulation(), self._surrogate()
             others = [
                 name
