@@ -23,7 +23,14 @@ from zeronorm_opt import (
     backends,
 )
 from zeronorm_opt._validation import validate_params
-from zeronorm_opt.backends import Backend, choose_backend, get_backend, register_backend, unwrap
+from zeronorm_opt.backends import (
+    Backend,
+    choose_backend,
+    get_backend,
+    register_backend,
+    unregister_backend,
+    unwrap,
+)
 from zeronorm_opt.datasets import make_weston_linear
 from zeronorm_opt.estimators.selector import ZeroNormSelector as Selector
 from zeronorm_opt.formulations import (
@@ -235,3 +242,15 @@ def test_choose_backend_is_the_one_place_and_registering_checks_the_contract(reg
         register_backend(NoBuild())
     with pytest.raises(InputError, match="'auto'"):
         register_backend(type("Auto", (RecordingHighs,), {"name": "auto"})())
+
+
+def test_an_unregistered_backend_is_no_longer_chosen_and_built_ins_stay(registry):
+    register_backend(RecordingHighs())
+    assert type(unregister_backend("recording-highs")) is RecordingHighs
+    with pytest.raises(InputError, match="recording-highs"):
+        AROM(backend="recording-highs").fit(*make_weston_linear(20, random_state=0))
+    with pytest.raises(InputError, match="no backend named 'recording-highs'"):
+        unregister_backend("recording-highs")
+    for name in ("highs", "cvxpy"):
+        with pytest.raises(InputError, match="package's own"):
+            unregister_backend(name)

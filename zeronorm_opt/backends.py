@@ -82,6 +82,7 @@ __all__ = [
     "choose_backend",
     "get_backend",
     "register_backend",
+    "unregister_backend",
     "takes_sparse",
     "unwrap",
 ]
@@ -119,6 +120,7 @@ class Backend:
 
     >>> from zeronorm_opt import AROM
     >>> from zeronorm_opt.backends import Backend, register_backend, unwrap
+    >>> from zeronorm_opt.backends import unregister_backend
     >>> from zeronorm_opt.formulations import MarginFormulation
     >>> class MarginOnSCS(Backend):
     ...     name, description = "scs-margin", "the margin formulation on SCS"
@@ -136,6 +138,7 @@ class Backend:
     >>> X, y = make_weston_linear(30, random_state=0)
     >>> AROM(C=1.0, n_features_to_select=2, backend="scs-margin").fit(X, y).backend_
     'scs-margin'
+    >>> _ = unregister_backend("scs-margin")  # registered for the whole process otherwise
     """
 
     #: The value of ``backend=`` that chooses it.
@@ -344,8 +347,36 @@ def register_backend(backend: Backend) -> Backend:
     return backend
 
 
-for _backend in (HighsBackend(), IpmBackend(), LibsvmBackend(), CvxpyBackend()):
+_BUILT_IN = (HighsBackend(), IpmBackend(), LibsvmBackend(), CvxpyBackend())
+for _backend in _BUILT_IN:
     register_backend(_backend)
+
+
+def unregister_backend(name: str) -> Backend:
+    """Remove the backend registered as ``name`` and return it (built-in ones stay).
+
+    Raises
+    ------
+    InputError
+        When no backend of that name is registered, or it is one of the package's own.
+
+    Examples
+    --------
+    >>> class Renamed(Backend):
+    ...     name = "highs-again"
+    >>> _ = register_backend(Renamed())
+    >>> "highs-again" in backend_names(), type(unregister_backend("highs-again")).__name__
+    (True, 'Renamed')
+    >>> "highs-again" in backend_names()
+    False
+    """
+    if name in {backend.name for backend in _BUILT_IN}:
+        raise InputError(f"{name!r} is one of the package's own backends; it cannot be removed.")
+    if name not in _REGISTRY:
+        raise InputError(
+            f"no backend named {name!r} is registered; registered: {', '.join(_REGISTRY)}."
+        )
+    return _REGISTRY.pop(name)
 
 
 def backend_names() -> tuple[str, ...]:

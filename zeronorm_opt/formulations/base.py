@@ -23,6 +23,7 @@ from ..exceptions import InputError, SolverError
 from ..solvers import SolveInfo, solve_problem
 from .diagnosis import diagnose_failure
 from .penalty import ReweightedPenalty
+from .pricing import solve_on_working_columns
 from .statement import build_statement
 
 ConstraintSpec = cp.Constraint | Iterable[cp.Constraint] | Callable[["Formulation"], Any]
@@ -318,6 +319,14 @@ class ReweightedFormulation(Formulation):
         """The constraints of the problem, stated on ``self.coef`` (default: none)."""
         return []
 
+    def loss_column_prices(self, duals) -> np.ndarray | None:
+        """``A_jᵀ duals`` for every feature ``j``, ``A`` the feature columns of the first loss
+        constraint (a ``≥`` constraint), or None (the default): then every solve is of the
+        whole problem. An l1 formulation that gives them is solved by column generation when
+        its active features far outnumber that constraint's rows
+        (:mod:`~zeronorm_opt.formulations.pricing`)."""
+        return None
+
     def _objective_terms(self) -> list[cp.Expression]:
         return [self.reweighted.term, *self.loss_terms()]
 
@@ -369,7 +378,12 @@ class ReweightedFormulation(Formulation):
         # ReweightedPenalty.cost_unit); the reported value is in the problem's own units.
         invariant = not self.loss_terms() and not self._user_objective
         self.reweighted.set_scale_invariant(invariant)
-        info = super().solve(solver, solver_options)
+        # Many more active features than samples: column generation (the same optimum).
+        info = solve_on_working_columns(self, solver, solver_options)
+        if info is None:
+            info = super().solve(solver, solver_options)
+        else:
+            self.last_solve = info
         if self.reweighted.cost_unit != 1.0:
             info = replace(info, value=info.value * self.reweighted.cost_unit)
             self.last_solve = info

@@ -152,6 +152,11 @@ class MarginFormulation(ReweightedFormulation):
     def loss_terms(self):
         return [] if self.xi is None else [self.C_param * cp.sum(self.xi)]
 
+    def loss_column_prices(self, duals):
+        """``Xᵀ(y ∘ duals)``: the margins' column of each weight times their duals (column
+        generation; none in the augmented form, whose slack coordinates are penalised too)."""
+        return None if self.u is not None else self.X.T @ (self.y * duals)
+
     def loss_constraints(self):
         rhs = 1.0 if self.xi is None else 1.0 - self.xi
         return [self.margins() >= rhs]

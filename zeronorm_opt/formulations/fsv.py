@@ -121,6 +121,11 @@ class FSVFormulation(ReweightedFormulation):
         rhs = 1.0 if self.xi is None else 1.0 - self.xi
         return [cp.multiply(self.y, scores) >= rhs]
 
+    def loss_column_prices(self, duals):
+        """``Xᵀ(y ∘ duals)``: the margins' column of each weight times their duals (column
+        generation)."""
+        return self.X.T @ (self.y * duals)
+
     def solution(self) -> tuple[np.ndarray, float]:
         """``(w, b)`` of the last solve (``w`` zero where ``v`` is inactive)."""
         return self.coef_value(), float(self.b.value)

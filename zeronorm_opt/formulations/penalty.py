@@ -339,6 +339,22 @@ class ReweightedPenalty:
             return "full"
         return np.flatnonzero(active)
 
+    def set_loss_columns(self, columns) -> None:
+        """Write the loss on the coefficients ``columns`` only (None: back to the usual layout).
+
+        The loss then reads ``A_K (a_K ∘ x_K)`` with ``K = columns``; an active coefficient
+        outside ``K`` appears in the penalty alone, where its positive cost holds it at 0: the
+        problem is the full one with those coefficients fixed at zero. This is the restricted
+        problem of column generation (see :mod:`~zeronorm_opt.formulations.pricing`); the
+        layout returns to the one :meth:`set_active` keeps when ``columns`` is None.
+        """
+        if columns is None:
+            self._layout = self._next_layout(None, self._active)
+            return
+        if not self.compact_loss:
+            raise InputError("only a penalty created with compact_loss=True has loss columns.")
+        self._layout = np.unique(np.asarray(columns, dtype=np.int64))
+
     @property
     def layout_key(self):
         """``None``, ``"full"`` or the bytes of the restricted index set."""
