@@ -51,6 +51,7 @@ def test_column_generation_reaches_the_whole_lp_optimum(case, seed, sparse, monk
     info = f.solve(solver="HIGHS")
     # It ran on a working set, and the whole problem (restored) holds its optimum.
     assert f._working_columns.size < X.shape[1]
+    assert info.solve_time > 0 and info.status == "optimal"
     assert f.problem.constraints[0].expr.shape == (X.shape[0],)
     assert info.value == pytest.approx(expected, rel=1e-6)
     assert f.problem.objective.value == pytest.approx(expected, rel=1e-6)

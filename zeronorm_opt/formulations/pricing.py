@@ -35,6 +35,8 @@ Research 23, 2022.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from ..exceptions import SolverError
@@ -83,8 +85,8 @@ def solve_on_working_columns(formulation, solver, solver_options) -> SolveInfo |
     Returns
     -------
     SolveInfo or None
-        The last restricted solve (its value is the whole problem's), or None: then solve the
-        whole problem.
+        The last restricted solve's status, solver and value (the whole problem's), with the
+        times and iterations of every round summed; or None: then solve the whole problem.
     """
     if not prices_columns(formulation):
         return None
@@ -113,9 +115,10 @@ def solve_on_working_columns(formulation, solver, solver_options) -> SolveInfo |
             penalty.set_loss_columns(np.flatnonzero(working_mask))
             problem = formulation.problem
             try:
-                info = solve_problem(problem, solver, solver_options)
+                last = solve_problem(problem, solver, solver_options)
             except SolverError:  # e.g. K alone cannot separate: the whole problem decides
                 return None
+            info = last if info is None else _combined(info, last)
             duals = problem.constraints[0].dual_value
             if duals is None:
                 return None
@@ -136,3 +139,17 @@ def solve_on_working_columns(formulation, solver, solver_options) -> SolveInfo |
         values[outside] = 0.0
         part.value = values
     return info
+
+
+def _combined(before: SolveInfo, last: SolveInfo) -> SolveInfo:
+    """``last`` with the solve and setup times and the iterations of ``before`` added."""
+
+    def total(a, b):
+        return None if a is None or b is None else a + b
+
+    return replace(
+        last,
+        solve_time=before.solve_time + last.solve_time,
+        setup_time=total(before.setup_time, last.setup_time),
+        num_iters=total(before.num_iters, last.num_iters),
+    )
