@@ -74,7 +74,7 @@ def test_next_solve_starts_from_the_last_working_set_and_stays_exact(monkeypatch
     assert value == pytest.approx(expected, rel=1e-6)
 
 
-def test_user_constraints_and_few_features_solve_the_whole_problem():
+def test_user_constraints_few_features_and_first_order_solvers_solve_the_whole_problem():
     X, y = _data(3)
     f = MarginFormulation(X, y, "l1", C=1.0).add_constraints(lambda g: [g.coef[:3] == 0])
     assert not pricing.prices_columns(f)
@@ -82,6 +82,9 @@ def test_user_constraints_and_few_features_solve_the_whole_problem():
     assert np.all(f.coef_value()[:3] == 0.0)
     assert not pricing.prices_columns(MarginFormulation(X[:, :200], y, "l1"))
     assert not pricing.prices_columns(MarginFormulation(X, y, "l2"))
+    for first_order in ("SCS", ["HIGHS", "OSQP"]):
+        assert not pricing.prices_columns(MarginFormulation(X, y, "l1"), first_order)
+    assert pricing.prices_columns(MarginFormulation(X, y, "l1"), ["HIGHS", "clarabel"])
     augmented = MarginFormulation(X, y, "l1", slack_penalty="l0")
     augmented.solve(solver="HIGHS")  # its slack coordinates are penalised too: never priced
     assert not hasattr(augmented, "_working_columns")
@@ -111,3 +114,15 @@ def _fail_first(solve):
         return solve(*args, **kwargs)
 
     return failing
+
+
+@pytest.mark.parametrize("solver", ["CLARABEL", "ECOS"])
+@pytest.mark.parametrize("case", ["soft margin", "FSV hard"])
+def test_interior_point_duals_price_to_the_same_optimum(case, solver, monkeypatch):
+    X, y = _data(5)
+    weights = np.random.default_rng(5).uniform(0.2, 3.0, X.shape[1])
+    expected = _whole(lambda: CASES[case](X, y), weights, monkeypatch)
+    f = CASES[case](X, y)
+    f.set_weights(weights)
+    assert f.solve(solver=solver).value == pytest.approx(expected, rel=1e-6)
+    assert f._working_columns.size < X.shape[1]
