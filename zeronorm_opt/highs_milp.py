@@ -31,6 +31,9 @@ from .exceptions import InputError, SolverError
 
 __all__ = ["MILPProgress", "solve_watched"]
 
+#: Ctrl-C presses after which the caller stops waiting for HiGHS to stop (the first asks it to).
+GIVE_UP_AFTER = 3
+
 
 @dataclass
 class MILPProgress:
@@ -194,7 +197,8 @@ def solve_watched(
     Raises
     ------
     KeyboardInterrupt
-        Ctrl-C before HiGHS found any solution (nothing to return), or a second Ctrl-C.
+        Ctrl-C before HiGHS found any solution (nothing to return), or a third Ctrl-C while
+        HiGHS has not yet stopped (the solve is then abandoned).
     SolverError
         HiGHS stopped at a limit before finding a solution, or failed.
 
@@ -219,24 +223,30 @@ def solve_watched(
     highs.cbMipInterrupt.subscribe(watch.on_interrupt_check)
 
     outcome: dict = {}
+    finished = threading.Event()
 
     def run() -> None:
         try:
             highs.run()
         except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
             outcome["error"] = exc
+        finally:
+            finished.set()
 
     # HiGHS runs in a worker thread (highspy releases the GIL in run()), so that the caller's
-    # thread stays free to receive Ctrl-C; the callbacks then ask HiGHS to stop.
-    worker = threading.Thread(target=run, name="highs-milp", daemon=True)
-    worker.start()
-    while worker.is_alive():
+    # thread stays free to receive Ctrl-C; the callbacks then ask HiGHS to stop. The caller
+    # waits on an Event: a KeyboardInterrupt inside Thread.join can leave the thread marked
+    # as finished while it still runs (CPython issue 90882).
+    threading.Thread(target=run, name="highs-milp", daemon=True).start()
+    presses = 0
+    while not finished.is_set():
         try:
-            worker.join(0.1)
+            finished.wait(0.1)
         except KeyboardInterrupt:
-            if watch.stop_requested:  # a second Ctrl-C: give up waiting
-                raise
             watch.stop_requested = True
+            presses += 1
+            if presses >= GIVE_UP_AFTER:  # HiGHS does not answer: stop waiting for it
+                raise
     if watch.error is not None:
         raise watch.error
     if "error" in outcome:
