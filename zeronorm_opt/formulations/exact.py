@@ -11,8 +11,11 @@ program::
 
 (budget form: ``Σ_j s_j ≤ r`` and the objective ``C Σ_i ξ_i [+ ρ‖w‖²]``). The multiclass
 version shares one indicator ``s_j`` between the weights ``w_kj`` of every class. HiGHS solves
-the MILPs through cvxpy; with ``ridge=ρ`` the problem is a mixed-integer QP, which needs SCIP
-(``pip install pyscipopt``, the extra ``zeronorm-opt[miqp]``) or a commercial solver.
+the MILPs, on the model cvxpy compiles, watched (:func:`zeronorm_opt.highs_milp.solve_watched`:
+a progress line on request, Ctrl-C keeps the incumbent and the proven bound); any other
+mixed-integer solver runs through ``Problem.solve``. With ``ridge=ρ`` the problem is a
+mixed-integer QP, which needs SCIP (``pip install pyscipopt``, the extra
+``zeronorm-opt[miqp]``) or a commercial solver.
 
 **How M is chosen.** There is no a priori bound on the weights of a sparsest separating
 hyperplane (a support may need arbitrarily large weights), so ``M`` is derived from the data:
@@ -91,7 +94,8 @@ class ExactSolveInfo(SolveInfo):
     gap : float
         ``(value − bound) / max(|value|, 1)``: 0 when optimality is proven.
     proven_optimal : bool
-        False when a time (or node) limit stopped the solver with an incumbent only.
+        False when a time (or node) limit, or Ctrl-C (``status="interrupted"``), stopped the
+        solver with an incumbent only.
     big_m : float
         The bound ``M`` of the last solve.
     big_m_doublings : int
