@@ -51,6 +51,20 @@ class MILPProgress:
         Seconds since the solve started.
     improved : bool
         This snapshot reports a new incumbent.
+
+    Examples
+    --------
+    >>> p = MILPProgress(incumbent=4.0, bound=1.0, nodes=950, elapsed=12.3)
+    >>> p.gap
+    0.75
+    >>> p.line()
+    'MILP: incumbent 4, proven bound 1, gap 75 % | 950 nodes | 12 s'
+
+    References
+    ----------
+    .. [1] Q. Huangfu and J. A. J. Hall, "Parallelizing the dual revised simplex method",
+       *Mathematical Programming Computation* 10(1):119–142, 2018 (HiGHS; its callbacks:
+       https://ergo-code.github.io/HiGHS/, "Callbacks").
     """
 
     incumbent: float
@@ -209,6 +223,12 @@ def solve_watched(
     >>> problem = cp.Problem(cp.Minimize(cp.sum(x)), [x[0] + x[1] >= 1, x[1] + x[2] >= 1])
     >>> solve_watched(problem), problem.status, round(problem.value)
     (False, 'optimal', 1)
+
+    References
+    ----------
+    .. [2] Q. Huangfu and J. A. J. Hall, "Parallelizing the dual revised simplex method",
+       *Mathematical Programming Computation* 10(1):119–142, 2018 (HiGHS; its callbacks:
+       https://ergo-code.github.io/HiGHS/, "Callbacks").
     """
     import highspy
 

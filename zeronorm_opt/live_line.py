@@ -26,6 +26,11 @@ class LiveLine:
     >>> line = LiveLine()
     >>> line.show("incumbent 4, proven bound 1, gap 75 % | 3 s")  # doctest: +SKIP
     >>> line.close()
+
+    References
+    ----------
+    .. [1] W. McGugan, *Rich* (terminal rendering for Python), ``rich.console.Console``:
+       https://rich.readthedocs.io/.
     """
 
     def __init__(self, interval: float = 0.5) -> None:
