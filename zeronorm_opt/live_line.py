@@ -18,8 +18,11 @@ class LiveLine:
     Parameters
     ----------
     interval : float, default=0.5
-        Seconds between two updates; an update passed with ``now=True`` (a new incumbent, the
-        end of a stage) is shown at once.
+        Seconds between two updates on a terminal; an update passed with ``now=True`` (a new
+        incumbent, the end of a stage) is shown at once.
+    log_interval : float, default=10.0
+        Seconds between two updates when stderr is not a terminal (a log file gets one line
+        per update, not a rewrite: a 15-minute solve leaves about a hundred lines, not 1800).
 
     Examples
     --------
@@ -33,11 +36,11 @@ class LiveLine:
        https://rich.readthedocs.io/.
     """
 
-    def __init__(self, interval: float = 0.5) -> None:
+    def __init__(self, interval: float = 0.5, log_interval: float = 10.0) -> None:
         from rich.console import Console
 
         self.console = Console(stderr=True)
-        self.interval = float(interval)
+        self.interval = float(interval if self.console.is_terminal else log_interval)
         self.last = -float("inf")
         self.shown = False
 
