@@ -7,6 +7,7 @@ values are the minimum over supports of ``|S| + C·(best hinge loss on S)``.
 
 from __future__ import annotations
 
+import signal
 from itertools import combinations
 
 import cvxpy as cp
@@ -20,6 +21,7 @@ from zeronorm_opt.formulations import (
     ExactZeroNormFormulation,
 )
 from zeronorm_opt.formulations import exact as exact_module
+from zeronorm_opt.highs_milp import solve_watched
 from zeronorm_opt.solvers import installed_solvers
 
 # ---------------------------------------------------------------------------------------------
@@ -264,3 +266,101 @@ def test_miqp_ridge_budget_equals_enumeration():
     info = f.solve()
     assert info.solver == "SCIP"
     assert info.value == pytest.approx(best, rel=1e-4, abs=1e-5)
+
+
+# ---------------------------------------------------------------------------------------------
+# watched HiGHS solves: the same answer as cvxpy's own call, progress, Ctrl-C
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("form", [{}, {"C": 0.3}, {"max_features": 2}])
+@pytest.mark.parametrize("seed", range(2))
+def test_watched_highs_writes_what_problem_solve_writes(seed, form):
+    X, y = random_problem(seed + 30, m=20, n=8, noise=0.3 if form else 0.0)
+    f = ExactZeroNormFormulation(X, y, **form)
+    f.big_m.value = 1e3
+    f.problem.solve(solver="HIGHS")
+    plain = {v.name(): v.value for v in f.problem.variables()}
+    status, value = f.problem.status, f.problem.value
+    bound = f.problem.solver_stats.extra_stats.mip_dual_bound
+    assert solve_watched(f.problem, {}) is False  # not interrupted
+    assert (f.problem.status, f.problem.value) == (status, value)
+    assert f.problem.solver_stats.extra_stats.mip_dual_bound == bound
+    for v in f.problem.variables():
+        np.testing.assert_allclose(v.value, plain[v.name()], rtol=0, atol=1e-12)
+
+
+def test_other_solvers_take_cvxpys_path():
+    X, y = random_problem(1, n=7)
+    _, expected = brute_force(X, y)
+    info = ExactZeroNormFormulation(X, y).solve(solver="SCIPY")
+    assert info.solver == "SCIPY" and info.n_selected == expected and info.proven_optimal
+    with pytest.raises(InputError, match="progress= needs HiGHS"):
+        ExactZeroNormFormulation(X, y).solve(solver="SCIPY", progress=True)
+    with pytest.raises(InputError, match="progress must be"):
+        ExactZeroNormFormulation(X, y).solve(progress="yes")
+    with pytest.raises(InputError, match="HiGHS rejected the option"):
+        ExactZeroNormFormulation(X, y).solve(solver_options={"no_such_option": 1})
+
+
+def _hard_instance():
+    """Random labels on 60 points, 45 features: HiGHS finds a first separator at once and
+    needs minutes to prove the sparsest one."""
+    rng = np.random.default_rng(0)
+    return rng.normal(size=(60, 45)), rng.choice([-1.0, 1.0], size=60)
+
+
+@pytest.mark.parametrize("form", [{}, {"max_features": 3}])
+def test_interrupt_returns_the_incumbent_with_its_bound(form):
+    X, y = _hard_instance()
+    f = ExactZeroNormFormulation(X, y, **form)
+    seen = []
+
+    def stop_at_first_incumbent(p):
+        seen.append(p)
+        if p.improved:
+            raise KeyboardInterrupt
+
+    info = f.solve(progress=stop_at_first_incumbent)
+    assert info.status == "interrupted" and not info.proven_optimal
+    first = next(p for p in seen if p.improved)
+    assert info.value <= first.incumbent + 1e-9  # the incumbent (polished), not a restart
+    assert seen[-1].bound - 1e-9 <= info.bound <= info.value  # HiGHS's bound, kept
+    assert info.gap == pytest.approx((info.value - info.bound) / max(info.value, 1.0))
+    w, b = f.solution()
+    margins = y * (X @ w + b)
+    if form:  # the budget: at most r features, the value is the hinge loss of (w, b)
+        assert info.n_selected <= 3
+        assert info.value == pytest.approx(np.maximum(0.0, 1 - margins).sum(), rel=1e-6)
+    else:  # the hard margin: a separator with n_selected features
+        assert np.all(margins >= 1 - 1e-5)
+        assert info.value == pytest.approx(info.n_selected) and info.bound >= 1
+
+
+def test_ctrl_c_stops_highs_and_keeps_the_incumbent():
+    """A real SIGINT, sent while HiGHS runs: the caller's thread asks HiGHS to stop."""
+    X, y = _hard_instance()
+    sent = []
+
+    def press_ctrl_c(p):
+        if p.improved and not sent:
+            sent.append(p)
+            signal.raise_signal(signal.SIGINT)  # delivered to the main thread, which waits
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        info = ExactZeroNormFormulation(X, y).solve(progress=press_ctrl_c)
+    except KeyboardInterrupt:  # pragma: no cover - the failure this test is about
+        pytest.fail("Ctrl-C during the MILP escaped as KeyboardInterrupt")
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert sent and info.status == "interrupted" and info.bound <= info.value
+
+
+def test_progress_line_when_asked_and_silence_otherwise(capsys):
+    X, y = random_problem(3, n=8)
+    ExactZeroNormFormulation(X, y).solve(progress=True)
+    err = capsys.readouterr().err
+    assert "incumbent" in err and "proven bound" in err and "gap" in err and " s" in err
+    ExactZeroNormFormulation(X, y).solve()
+    assert capsys.readouterr() == ("", "")

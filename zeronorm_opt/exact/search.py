@@ -36,6 +36,7 @@ import numpy as np
 
 from .._validation import check_binary_labels, check_finite_matrix
 from ..exceptions import InputError, NotSeparableError
+from ..live_line import LiveLine
 from . import _kernels as K
 from .certificate import SeparabilityCertificate, validated_one_feature_certificates
 from .farkas import (
@@ -140,31 +141,6 @@ class _Stop(Exception):
     def __init__(self, status: str) -> None:
         super().__init__(status)
         self.status = status
-
-
-class _RichLine:
-    """A live line on stderr (rich), refreshed at most every half second; one line per
-    update when stderr is not a terminal (a log file)."""
-
-    def __init__(self) -> None:
-        from rich.console import Console
-
-        self.console = Console(stderr=True)
-        self.last = 0.0
-        self.shown = False
-
-    def __call__(self, p: SearchProgress) -> None:
-        now = time.perf_counter()
-        if now - self.last < 0.5 and p.done < p.total:
-            return
-        self.last = now
-        self.shown = True
-        end = "\r" if self.console.is_terminal else "\n"
-        self.console.print(p.line(), end=end, markup=False, highlight=False, soft_wrap=True)
-
-    def close(self) -> None:
-        if self.shown and self.console.is_terminal:
-            self.console.print()
 
 
 class _Search:
@@ -467,8 +443,13 @@ def minimum_separating_support(
         raise InputError(f"time_limit must be a positive number of seconds; got {time_limit!r}.")
     if not (isinstance(per_feature, int | np.integer) and per_feature >= 3):
         raise InputError(f"per_feature must be an integer ≥ 3; got {per_feature!r}.")
+    line = None
     if progress is True:
-        progress = _RichLine()
+        line = LiveLine()
+
+        def progress(p: SearchProgress) -> None:
+            line.show(p.line(), now=p.done >= p.total)
+
     elif progress is False or progress is None:
         progress = None
     elif not callable(progress):
@@ -483,8 +464,8 @@ def minimum_separating_support(
         if search.best is None:
             raise
         status = "interrupted"
-    if isinstance(progress, _RichLine):
-        progress.close()
+    if line is not None:
+        line.close()
     S, wZ, bZ = search.best
     sd = X.std(axis=0)
     mean = X.mean(axis=0)

@@ -11,8 +11,11 @@ program::
 
 (budget form: ``Σ_j s_j ≤ r`` and the objective ``C Σ_i ξ_i [+ ρ‖w‖²]``). The multiclass
 version shares one indicator ``s_j`` between the weights ``w_kj`` of every class. HiGHS solves
-the MILPs through cvxpy; with ``ridge=ρ`` the problem is a mixed-integer QP, which needs SCIP
-(``pip install pyscipopt``, the extra ``zeronorm-opt[miqp]``) or a commercial solver.
+the MILPs, on the model cvxpy compiles, watched (:func:`zeronorm_opt.highs_milp.solve_watched`:
+a progress line on request, Ctrl-C keeps the incumbent and the proven bound); any other
+mixed-integer solver runs through ``Problem.solve``. With ``ridge=ρ`` the problem is a
+mixed-integer QP, which needs SCIP (``pip install pyscipopt``, the extra
+``zeronorm-opt[miqp]``) or a commercial solver.
 
 **How M is chosen.** There is no a priori bound on the weights of a sparsest separating
 hyperplane (a support may need arbitrarily large weights), so ``M`` is derived from the data:
@@ -41,6 +44,7 @@ from __future__ import annotations
 
 import time
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cvxpy as cp
@@ -53,6 +57,8 @@ from .._validation import (
     check_positive,
 )
 from ..exceptions import InfeasibleError, InputError, SolverError
+from ..highs_milp import MILPProgress, solve_watched
+from ..live_line import LiveLine
 from ..scaling import data_scale
 from ..solvers import SolveInfo, installed_solvers, solve_problem
 from .base import Formulation
@@ -88,7 +94,8 @@ class ExactSolveInfo(SolveInfo):
     gap : float
         ``(value − bound) / max(|value|, 1)``: 0 when optimality is proven.
     proven_optimal : bool
-        False when a time (or node) limit stopped the solver with an incumbent only.
+        False when a time (or node) limit, or Ctrl-C (``status="interrupted"``), stopped the
+        solver with an incumbent only.
     big_m : float
         The bound ``M`` of the last solve.
     big_m_doublings : int
@@ -280,8 +287,15 @@ class _ExactZeroNorm(Formulation):
         *,
         time_limit: float | None = None,
         max_doublings: int = 4,
+        progress: bool | Callable[[MILPProgress], None] = False,
     ) -> ExactSolveInfo:
         """Solve the mixed-integer program; return the incumbent and its proven gap.
+
+        With HiGHS (the default for the MILPs) the solve can be watched and stopped: Ctrl-C
+        ends it with the best solution found so far and the bound proven so far
+        (``status="interrupted"``) instead of a traceback, and ``progress=True`` shows a live
+        line (incumbent, proven bound, gap, nodes, elapsed). Other solvers run through
+        ``cvxpy.Problem.solve`` as given.
 
         Parameters
         ----------
@@ -296,12 +310,42 @@ class _ExactZeroNorm(Formulation):
             ``bound``/``gap`` say how far from optimal it may be.
         max_doublings : int
             How many times ``M`` may be doubled when a weight sits at the bound.
+        progress : bool or callable, default=False
+            True: a live line on stderr; a callable receives a
+            :class:`~zeronorm_opt.highs_milp.MILPProgress` at each new incumbent and at most
+            every half second between (and may raise ``KeyboardInterrupt`` to stop the solve
+            like Ctrl-C). HiGHS only.
 
         Returns
         -------
         ExactSolveInfo
+            ``status="interrupted"`` when Ctrl-C stopped the solve (``proven_optimal`` False,
+            ``bound`` the bound proven until then).
         """
         name = self._pick_solver(solver)
+        line = None
+        if progress is True:
+            line = LiveLine()
+
+            def progress(p: MILPProgress) -> None:
+                line.show(p.line(), now=p.improved)
+
+        elif progress is False or progress is None:
+            progress = None
+        elif not callable(progress):
+            raise InputError("progress must be True, False or a callable receiving a MILPProgress.")
+        if progress is not None and name != "HIGHS":
+            raise InputError(
+                f"progress= needs HiGHS, the solver whose solve the package watches; {name} "
+                "reports through its own log: pass solver_options={'verbose': True} instead."
+            )
+        try:
+            return self._solve_loop(name, solver_options, time_limit, max_doublings, progress)
+        finally:
+            if line is not None:
+                line.close()
+
+    def _solve_loop(self, name, solver_options, time_limit, max_doublings, progress):
         options = dict(solver_options or {})
         options.update(_time_limit_options(name, time_limit))
         if not self._big_m_ready:
@@ -312,7 +356,7 @@ class _ExactZeroNorm(Formulation):
         doublings = 0
         while True:
             try:
-                status, elapsed = self._solve_once(name, options)
+                status, elapsed, interrupted = self._solve_once(name, options, progress)
             except InfeasibleError:
                 # The margins alone are feasible (the LP for M was solved), so the bound M
                 # (or a user constraint) is what cuts every solution off: enlarge M first.
@@ -324,7 +368,7 @@ class _ExactZeroNorm(Formulation):
             bound = _dual_bound(self.problem, name)
             value = self._polish(name, float(self.problem.value))
             top = float(np.max(np.abs(self._weights().value)))
-            if top < (1 - AT_BOUND_TOL) * self.big_m.value:
+            if interrupted or top < (1 - AT_BOUND_TOL) * self.big_m.value:
                 break
             if doublings >= max_doublings:
                 warnings.warn(
@@ -349,7 +393,7 @@ class _ExactZeroNorm(Formulation):
         bound = min(bound, value)
         stats = self.problem.solver_stats
         self.last_solve = ExactSolveInfo(
-            status=status,
+            status="interrupted" if interrupted else status,
             solver=name,
             value=value,
             solve_time=float(getattr(stats, "solve_time", None) or elapsed),
@@ -398,15 +442,20 @@ class _ExactZeroNorm(Formulation):
                 var.value = val
         return value
 
-    def _solve_once(self, name: str, options: dict) -> tuple[str, float]:
+    def _solve_once(self, name: str, options: dict, progress) -> tuple[str, float, bool]:
+        """One MILP solve: HiGHS watched (progress, Ctrl-C), other solvers through cvxpy."""
         problem = self.problem
         start = time.perf_counter()
+        interrupted = False
         try:
             with warnings.catch_warnings():
-                # cvxpy warns "Solution may be inaccurate" when a time limit stops the solver;
-                # the gap reported in ExactSolveInfo says how inaccurate.
+                # cvxpy warns "Solution may be inaccurate" when a time limit (or Ctrl-C) stops
+                # the solver; the gap reported in ExactSolveInfo says how inaccurate.
                 warnings.filterwarnings("ignore", message="Solution may be inaccurate")
-                problem.solve(solver=name, **options)
+                if name == "HIGHS":
+                    interrupted = solve_watched(problem, options, progress)
+                else:
+                    problem.solve(solver=name, **options)
         except cp.error.SolverError as exc:
             raise SolverError(
                 f"{name} failed on the exact problem ({exc}); try another mixed-integer solver "
@@ -432,7 +481,7 @@ class _ExactZeroNorm(Formulation):
                 solver=name,
                 stats=problem.solver_stats,
             )
-        return status, elapsed
+        return status, elapsed, interrupted
 
     # -- values of the last solve ---------------------------------------------------------------
     def support(self) -> np.ndarray:
