@@ -330,12 +330,12 @@ def minimum_hinge_loss(
             status = search.pairs(deadline)
         else:
             status = search.enumerate(max_supports)
-    _, S, pi = search.best
+    value, S, pi = search.best
     coef, intercept = _in_units_of_x(X, S, pi)
     loss = float(np.maximum(0.0, 1.0 - y * (X @ coef + intercept)).sum())
     if status != "optimal":
         bound = 0.0
-    elif loss == 0.0:
+    elif value <= 0.0:
         bound = 0.0  # nothing is below 0: no dual needed
     else:  # the family vectors are all above the level; each explicit support has its dual
         explicit = [float(a.sum()) for S_, a in zip(search.supports, search.alphas, strict=True)
