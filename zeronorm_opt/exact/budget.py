@@ -177,11 +177,13 @@ class _Search:
             self.offer([a], values[a], pi)
         return values
 
-    def greedy(self, singles: np.ndarray, starts: int = 5) -> None:
-        """Forward selection from each of the best ``starts`` single features."""
+    def greedy(self, singles: np.ndarray, candidates: list, starts: int = 5) -> None:
+        """Forward selection to ``budget`` features from each candidate support and from each
+        of the best ``starts`` single features."""
         n = self.Z.shape[1]
-        for a in np.argsort(singles, kind="stable")[:starts]:
-            S = [int(a)]
+        seeds = [list(S) for S in candidates if 0 < len(S) < self.budget]
+        seeds += [[int(a)] for a in np.argsort(singles, kind="stable")[:starts]]
+        for S in seeds:
             while len(S) < self.budget:
                 trials = [(self.solve([*S, b])[0], b) for b in range(n)
                           if self.cls[b] not in self.cls[S]]  # fmt: skip
@@ -260,7 +262,8 @@ def minimum_hinge_loss(
     budget : int
         At most this many features (≥ 1).
     supports : sequence of array-like of int, optional
-        Candidate supports (e.g. the relaxations'); the best becomes the first incumbent.
+        Candidate supports (e.g. the relaxations', or the optimum of a smaller budget): each is
+        an incumbent and, if smaller than the budget, a start of the forward selection.
     time_limit : float, optional
         Seconds for the pair scan; when it ends first the bound is 0 (the scan proves nothing
         until every pair is bounded).
@@ -310,8 +313,8 @@ def minimum_hinge_loss(
         raise InputError("progress must be True, False or a callable receiving a BudgetProgress.")
     search = _Search(X, y, int(budget), float(tol), progress)
     n = X.shape[1]
-    for S in supports:
-        S = np.unique(np.asarray(S, dtype=np.int64))
+    candidates = [np.unique(np.asarray(S, dtype=np.int64)) for S in supports]
+    for S in candidates:
         if S.size > budget or (S.size and (S.min() < 0 or S.max() >= n)):
             raise InputError(
                 f"a candidate support must hold at most {budget} feature indices in "
@@ -321,10 +324,9 @@ def minimum_hinge_loss(
     singles = search.singles()
     search.stats = {}
     status = "optimal"
-    if search.budget == 1:
-        pass
-    elif search.best[0] > 0:
-        search.greedy(singles)
+    if search.budget > 1 and search.best[0] > 0:
+        search.greedy(singles, candidates)
+    if search.budget > 1 and search.best[0] > 0:  # (a loss of 0 needs no bound)
         if search.budget == 2:
             deadline = None if time_limit is None else search.start + time_limit
             status = search.pairs(deadline)

@@ -63,7 +63,7 @@ class HingeLossCertificate:
         frac = (A != 0.0) & ~ones
         rows, cols = np.nonzero(frac)
         width = max(len(S) for S in self.supports) if self.supports else 0
-        sup = np.full((len(self.supports), width), -1, np.int64)
+        sup = np.full((len(self.supports), width), -1, np.int32)
         for t, S in enumerate(self.supports):
             sup[t, : len(S)] = S
         np.savez_compressed(
