@@ -210,3 +210,18 @@ def test_bad_input(kwargs, match):
     X, y = random_instance(1)
     with pytest.raises(InputError, match=match):
         minimum_hinge_loss(X[:, :5], y, **kwargs)
+
+
+def test_pair_scan_stopped_early_claims_nothing():
+    """When the time limit ends the scan before its last anchor, the bound is the trivial 0 and
+    the incumbent is still a real support with its loss."""
+    rng = np.random.default_rng(11)
+    X = rng.normal(size=(30, 150))  # more anchors than one compiled chunk
+    y = np.where(X[:, 0] + rng.normal(size=30) > 0, 1, -1)
+    seen = []
+    result = minimum_hinge_loss(X, y, 2, time_limit=1e-9, progress=seen.append)
+    assert result.status == "time_limit" and result.lower_bound == 0.0
+    assert not result.proven_optimal
+    assert result.loss == pytest.approx(hinge_loss(X, y, result.support), abs=1e-7)
+    assert check_hinge_certificate(X, y, result.certificate) == 0.0
+    assert len(seen) == 1 and seen[0].done < seen[0].total and "anchors" in seen[0].line()
