@@ -12,8 +12,8 @@ The black marks are the exact problem: a dot where the optimum is proven, a bar 
 proven lower bound to the best support known where it is not. Every dot here is proven
 (:func:`zeronorm_opt.exact.minimum_hinge_loss`): for ``r = 1`` by the enumeration of the 2000
 genes; for ``r = 2`` by LP duality over all 2 million pairs — dual vectors of the per-pair LP,
-a few per gene, bound nearly every pair at once and the 3000 or so left get their own small
-LP (the certificate, about 24 000 dual vectors, is re-checked from the data by
+a few per gene, bound nearly every pair at once and the 300 or so left get their own small
+LP (the certificate, about 17 000 dual vectors, is re-checked from the data by
 :func:`zeronorm_opt.exact.check_hinge_certificate`); from ``r = 3`` a support separates the
 data (loss 0, which nothing beats). The big-M MILP (HiGHS, 90 s per budget) had left
 ``r = 2, 3`` as the intervals [0, 15.44] and [0, 12.13]; the exact pair (genes 355 and 376,

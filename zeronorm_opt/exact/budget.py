@@ -20,7 +20,7 @@ colon data for r = 2 and 3 after minutes. The duals bound without ``M``:
   polytope, where all vertices look alike; each further family vector is the vertex of value
   ``≥ L`` that pushes the residuals the family has on the still unbounded pairs across zero (a
   Lagrangian LP with the least multiplier keeping ``Σα ≥ L``). On colon (62 × 2000) about eight
-  such vertices per gene bound all but a few thousand of the 2 million pairs;
+  such vertices per gene bound all but about 300 of the 2 million pairs;
 * **an exact LP per leftover pair** — a 3-unknown LP solved by a small bounded-variable simplex
   on its dual (:func:`~zeronorm_opt.exact._kernels.dual_vertex`, about 50 µs), whose optimal
   ``α`` joins the certificate; every pair below ``L`` is such a leftover, so the least of them
@@ -177,7 +177,7 @@ class _Search:
             self.offer([a], values[a], pi)
         return values
 
-    def greedy(self, singles: np.ndarray, candidates: list, starts: int = 5) -> None:
+    def greedy(self, singles: np.ndarray, candidates: list, starts: int = 16) -> None:
         """Forward selection to ``budget`` features from each candidate support and from each
         of the best ``starts`` single features."""
         n = self.Z.shape[1]

@@ -11,7 +11,7 @@ combination of two vectors vanishing on ``a`` that zeroes ``g_b`` with value ``â
 
 The vectors are vertices of small LPs: all but a few entries are 0 or 1, so
 :meth:`HingeLossCertificate.save` stores the 1-entries as bits and the others explicitly (the
-colon proof for r = 2, about 24 000 vectors, takes half a megabyte).
+colon proof for r = 2, about 17 000 vectors, takes about 350 kB).
 """
 
 from __future__ import annotations
