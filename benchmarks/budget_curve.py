@@ -7,10 +7,12 @@ support (an LP, :func:`hinge_loss_on_support`). The exact row is
 :func:`zeronorm_opt.exact.minimum_hinge_loss` (the budget form, C = 1), started from the
 relaxations' supports and the previous budget's optimum (:func:`exact_row`): r = 1 enumerates
 the 2000 genes, r = 2 bounds all 2 million pairs by LP duality (anchor families of dual
-vertices, one small LP for each pair they leave), r ≥ 4 has a relaxation that separates (loss
-0). For r = 3 the 1.3 billion triples are not bounded: the row is the best support known over
-the trivial bound 0. Each positive bound is saved with its certificate (``colon_r{r}.npz``),
-which ``tests/docs/test_budget_curve.py`` re-checks from the data. (The big-M MILP of
+vertices, one small LP for each pair they leave), and from r = 3 a support separates (loss 0:
+the best pair and one more gene, found by forward selection; no triple needs bounding). Where a
+budget cannot be bounded (more supports than the enumeration takes, a loss above 0) the row is
+the best support known over the trivial bound 0. Each positive bound is saved with its
+certificate (``colon_r{r}.npz``), which ``tests/docs/test_budget_curve.py`` re-checks from the
+data. (The big-M MILP of
 ``ExactZeroNormFormulation(X, y, max_features=r)`` proved nothing here: its bound stayed 0
 after 90 s for r = 2 and 3, the relaxation of ``|w_j| ≤ M s_j`` being nearly free.)
 The relaxations are run with ``n_features_to_select=r``
