@@ -2,7 +2,8 @@
 
 l1-AROM, FSV and l2-AROM (``C = 1``, the estimators' default paths) on a sparse X (CSR,
 ``scipy.sparse.random`` at 0.5 %) and on a dense X. Each fit runs in a fresh process, after a
-small fit that loads the libraries, and reports two peaks against the bytes of X itself
+small fit that loads the libraries, and reports two peaks (of two fits: tracemalloc's own
+tables would inflate the resident one) against the bytes of X itself
 (``X.data + X.indices + X.indptr`` for CSR, ``X.nbytes`` dense):
 
 * the *traced* peak: the largest amount of memory allocated through Python and NumPy during
@@ -12,10 +13,10 @@ small fit that loads the libraries, and reports two peaks against the bytes of X
   (``ru_maxrss``), which adds what the solver libraries allocate themselves (HiGHS's copy of
   the LP, libsvm's kernel cache), invisible to tracemalloc.
 
-Opt-in (the full sizes take about ten minutes, most of it l1-AROM's first LP on the sparse
-set): ``python -m benchmarks.run --only memory`` (``--quick`` for the small sizes), or alone,
-from the repository root, ``python -m benchmarks.bench_memory [--quick]``. The table's
-"package" and "reference" columns hold megabytes here, not seconds: the ratio is the traced
+Opt-in (the full sizes take tens of minutes, most of it l1-AROM's LPs on the sparse set,
+fitted twice): ``python -m benchmarks.run --only memory`` (``--quick`` for the small sizes),
+or alone, from the repository root, ``python -m benchmarks.bench_memory [--quick]``. The
+table's "package" and "reference" columns hold megabytes here, not seconds: the ratio is the traced
 peak as a multiple of X's bytes.
 """
 
@@ -87,21 +88,25 @@ def _peak_resident_bytes() -> int:
 
 
 def measure(method: str, X, y) -> dict:
-    """One fit of ``method`` on ``(X, y)`` in this process: its traced and resident peaks.
+    """Two fits of ``method`` on ``(X, y)`` in this process: the resident peak of the first,
+    the traced peak of the second.
 
-    A fit on the first 100 rows loads the libraries first; the resident peak is the rise of
+    A fit on the first 100 rows loads the libraries first. The resident peak is the rise of
     ``ru_maxrss`` above the resident size before the fit (0 if the fit stayed below an earlier
-    high-water mark, hence a fresh process per fit).
+    high-water mark, hence a fresh process); it is measured without tracemalloc, whose own
+    tables (a record per live allocation) would add tens of MB to it.
     """
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         _estimator(method).fit(X[:100], y[:100])
     estimator = _estimator(method)
     before = _resident_bytes()
-    tracemalloc.start()
     start = time.perf_counter()
     estimator.fit(X, y)
     seconds = time.perf_counter() - start
+    resident = max(0, _peak_resident_bytes() - before)
+    tracemalloc.start()
+    _estimator(method).fit(X, y)
     traced = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     return {
@@ -109,7 +114,7 @@ def measure(method: str, X, y) -> dict:
         "seconds": seconds,
         "x_bytes": x_bytes(X),
         "traced_peak": traced,
-        "resident_rise": max(0, _peak_resident_bytes() - before),
+        "resident_rise": resident,
         "backend": estimator.backend_,
         "n_iter": estimator.n_iter_,
         "stop_reason": estimator.stop_reason_,

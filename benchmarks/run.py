@@ -49,7 +49,7 @@ NOT_QUICK = (*NOT_QUICK, "many_samples")
 #: hard-margin zero-norm on colon, lymphoma and leukemia, up to 15 min a set plus the MILP;
 #: the exact L0L2 problem against El0ps (minutes; El0ps is installed apart, see
 #: benchmarks/requirements-el0ps.txt); the peak memory of the soft-margin fits against X's own
-#: size (about ten minutes, one fresh process per fit).
+#: size (tens of minutes, one fresh process per fit).
 OPT_IN = {"exact_p1": exact_p1, "l0l2_el0ps": l0l2_el0ps, "memory": memory}
 
 
