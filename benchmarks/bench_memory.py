@@ -2,19 +2,18 @@
 
 l1-AROM, FSV and l2-AROM (``C = 1``, the estimators' default paths) on a sparse X (CSR,
 ``scipy.sparse.random`` at 0.5 %) and on a dense X. Each fit runs in a fresh process, after a
-small fit that loads the libraries, and reports two peaks (of two fits: tracemalloc's own
-tables would inflate the resident one) against the bytes of X itself
+small fit that loads the libraries, and reports two peaks against the bytes of X itself
 (``X.data + X.indices + X.indptr`` for CSR, ``X.nbytes`` dense):
 
 * the *traced* peak: the largest amount of memory allocated through Python and NumPy during
   the fit (:mod:`tracemalloc`; NumPy reports its array buffers to it), which a dense copy of a
   sparse X, or any array of X's shape, would dominate;
 * the *resident* peak: the rise of the process's peak resident set size over the fit
-  (``ru_maxrss``), which adds what the solver libraries allocate themselves (HiGHS's copy of
+  (``VmHWM`` on Linux), which adds what the solver libraries allocate themselves (HiGHS's copy of
   the LP, libsvm's kernel cache), invisible to tracemalloc.
 
-Opt-in (the full sizes take tens of minutes, most of it l1-AROM's LPs on the sparse set,
-fitted twice): ``python -m benchmarks.run --only memory`` (``--quick`` for the small sizes),
+Opt-in (the full sizes take ten minutes or more, most of it l1-AROM's LPs on the sparse
+set): ``python -m benchmarks.run --only memory`` (``--quick`` for the small sizes),
 or alone, from the repository root, ``python -m benchmarks.bench_memory [--quick]``. The
 table's "package" and "reference" columns hold megabytes here, not seconds: the ratio is the traced
 peak as a multiple of X's bytes.
@@ -24,8 +23,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -74,47 +71,58 @@ def make_data(kind: str, m: int, n: int, density: float, seed: int = 0):
     return sparse_data(m, n, density, seed) if kind == "sparse" else dense_data(m, n, seed)
 
 
-def _resident_bytes() -> int:
-    """The process's current resident set size (Linux ``/proc``; 0 elsewhere)."""
+def _status_bytes(field: str) -> int:
+    """A size from ``/proc/self/status`` (Linux; 0 elsewhere), e.g. ``VmRSS``, ``VmHWM``."""
     try:
-        pages = int(Path("/proc/self/statm").read_text().split()[1])
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) * 1024  # kB
     except OSError:
-        return 0
-    return pages * os.sysconf("SC_PAGE_SIZE")
+        pass
+    return 0
+
+
+def _resident_bytes() -> int:
+    """The process's current resident set size."""
+    return _status_bytes("VmRSS")
 
 
 def _peak_resident_bytes() -> int:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # kB on Linux
+    """The process's peak resident set size since it started (``VmHWM``). Not ``ru_maxrss``:
+    that one survives ``exec``, so a child of a large parent starts with the parent's size."""
+    return _status_bytes("VmHWM")
 
 
 def measure(method: str, X, y) -> dict:
-    """Two fits of ``method`` on ``(X, y)`` in this process: the resident peak of the first,
-    the traced peak of the second.
+    """One fit of ``method`` on ``(X, y)`` in this process: its traced and resident peaks.
 
     A fit on the first 100 rows loads the libraries first. The resident peak is the rise of
-    ``ru_maxrss`` above the resident size before the fit (0 if the fit stayed below an earlier
-    high-water mark, hence a fresh process); it is measured without tracemalloc, whose own
-    tables (a record per live allocation) would add tens of MB to it.
+    the peak resident size over the resident size before the fit, less the memory tracemalloc
+    holds for its own records (0 if the fit stayed below an earlier high-water mark: hence a
+    fresh process).
     """
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         _estimator(method).fit(X[:100], y[:100])
     estimator = _estimator(method)
     before = _resident_bytes()
+    tracemalloc.start()
     start = time.perf_counter()
     estimator.fit(X, y)
     seconds = time.perf_counter() - start
-    resident = max(0, _peak_resident_bytes() - before)
-    tracemalloc.start()
-    _estimator(method).fit(X, y)
     traced = tracemalloc.get_traced_memory()[1]
+    own_records = tracemalloc.get_tracemalloc_memory()
     tracemalloc.stop()
+    peak = _peak_resident_bytes()
     return {
         "method": method,
         "seconds": seconds,
         "x_bytes": x_bytes(X),
         "traced_peak": traced,
-        "resident_rise": resident,
+        "resident_before": before,
+        "resident_peak": peak,
+        "tracemalloc_records": own_records,
+        "resident_rise": max(0, peak - before - own_records),
         "backend": estimator.backend_,
         "n_iter": estimator.n_iter_,
         "stop_reason": estimator.stop_reason_,
