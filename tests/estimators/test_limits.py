@@ -9,6 +9,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
 
 import zeronorm_opt.driver as driver
@@ -31,7 +32,7 @@ CASES = {
     "l2-AROM/libsvm": (AROM(penalty="l2", backend="libsvm"), "weston"),
     "l2-AROM/ipm": (AROM(penalty="l2", C=1.0, backend="ipm"), "many"),
     "FSV/highs": (FSV(C=1.0, backend="highs"), "weston"),
-    "MulticlassAROM/cvxpy": (MulticlassAROM(scheme="ovr", penalty="l2", C=1.0), "many"),
+    "MulticlassAROM/libsvm": (MulticlassAROM(scheme="ovr", penalty="l2", C=1.0), "many"),
 }
 
 
@@ -56,11 +57,12 @@ def _support_of(record, n):
 def test_max_iter_keeps_that_steps_iterate_and_warns(name):
     template, kind = CASES[name]
     X, y = _data(kind)
-    full = type(template)(**template.get_params())
+    full = clone(template)
     assert _fit_recording(full, X, y) == []  # a converged run says nothing
     assert full.stop_reason_ == "converged" and full.n_iter_ > 2, name
+    assert full.backend_ == name.split("/")[1]
     k = 2
-    stopped = type(template)(**{**template.get_params(), "max_iter": k})
+    stopped = clone(template).set_params(max_iter=k)
     said = _fit_recording(stopped, X, y)
     assert stopped.stop_reason_ == "max_iter" and stopped.n_iter_ == k
     assert [(w.step, w.limit, w.value) for w in said] == [(k, "max_iter", k)]
@@ -79,13 +81,13 @@ def test_max_iter_keeps_that_steps_iterate_and_warns(name):
 def test_a_time_limit_that_expires_mid_run_keeps_a_completed_step(name, monkeypatch):
     template, kind = CASES[name]
     X, y = _data(kind)
-    reference = type(template)(**template.get_params()).fit(X, y)
+    reference = clone(template).fit(X, y)
     assert reference.n_iter_ > 2
     # The driver's clock advances 10 s each time it is read (at the start, then after each
     # step): a limit of 15 s expires during the second step, which is finished and kept.
     ticks = itertools.count()
     monkeypatch.setattr(driver, "time", SimpleNamespace(monotonic=lambda: 10.0 * next(ticks)))
-    estimator = type(template)(**{**template.get_params(), "time_limit": 15.0})
+    estimator = clone(template).set_params(time_limit=15.0)
     said = _fit_recording(estimator, X, y)
     assert estimator.stop_reason_ == "time_limit" and estimator.n_iter_ == 2
     assert [(w.step, w.limit, w.value) for w in said] == [(2, "time_limit", 15.0)]
