@@ -18,6 +18,8 @@ machine under load) runs smaller sizes, fewer splits and skips lymphoma and FSV
 most of it FSV on lymphoma, the greedy RLS cold runs and the largest scaling sizes.
 ``--only l0l2_el0ps`` runs the exact L0L2 squared-hinge rows against El0ps (install it first:
 ``pip install -r benchmarks/requirements-el0ps.txt``; skipped with a message without it).
+``--only memory`` runs the opt-in peak-memory rows (:mod:`benchmarks.bench_memory`: l1-AROM,
+FSV and l2-AROM on sparse and dense X, the peak as a multiple of X's bytes; columns in MB).
 
 Run from the repository root with the microarray data reachable (``ZERONORM_OPT_DATA``).
 """
@@ -36,6 +38,7 @@ import numpy as np
 from .bench_exact_microarray import exact_p1
 from .bench_l0l2_el0ps import l0l2_el0ps
 from .bench_many_samples import many_samples
+from .bench_memory import memory
 from .bench_zero_norm_cv import zero_norm_cv
 from .workloads import NOT_QUICK, PARTS, WORKLOADS, Config
 
@@ -45,8 +48,9 @@ NOT_QUICK = (*NOT_QUICK, "many_samples")
 #: Run only when named with ``--only`` (never in the default or quick suite): the exact
 #: hard-margin zero-norm on colon, lymphoma and leukemia, up to 15 min a set plus the MILP;
 #: the exact L0L2 problem against El0ps (minutes; El0ps is installed apart, see
-#: benchmarks/requirements-el0ps.txt).
-OPT_IN = {"exact_p1": exact_p1, "l0l2_el0ps": l0l2_el0ps}
+#: benchmarks/requirements-el0ps.txt); the peak memory of the soft-margin fits against X's own
+#: size (tens of minutes, one fresh process per fit).
+OPT_IN = {"exact_p1": exact_p1, "l0l2_el0ps": l0l2_el0ps, "memory": memory}
 
 
 def slope(xs, ys) -> float:

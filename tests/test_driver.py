@@ -223,3 +223,30 @@ def test_both_l2_dual_steps_check_the_active_mask_alike(e1_data):
         np.testing.assert_array_equal(coefs[-1][~mask], 0.0)
     assert messages == {f"the active mask must have shape ({n},); got shape ({n + 1},)."}
     np.testing.assert_allclose(coefs[0], coefs[1], atol=1e-5 * np.abs(coefs[1]).max())
+
+
+def test_a_limit_stops_the_driver_on_its_last_completed_step(e1_data, monkeypatch):
+    import itertools
+    from types import SimpleNamespace
+
+    import zeronorm_opt.driver as driver
+    from zeronorm_opt import LimitReachedWarning
+
+    X, y = e1_data
+    _, full = _run("fsv", X, y, tol=1e-9)
+    assert full.n_iter > 3
+    with pytest.warns(LimitReachedWarning, match="step 3 by max_iter=3") as said:
+        _, by_steps = _run("fsv", X, y, tol=1e-9, max_iter=3)
+    # The driver's clock advances 1 s per reading (the start, then after each step).
+    ticks = itertools.count()
+    monkeypatch.setattr(driver, "time", SimpleNamespace(monotonic=lambda: float(next(ticks))))
+    with pytest.warns(LimitReachedWarning, match="step 3 by time_limit=2.5 s") as said_t:
+        _, by_time = _run("fsv", X, y, tol=1e-9, time_limit=2.5)
+    for res, reason in ((by_steps, "max_iter"), (by_time, "time_limit")):
+        assert res.stop_reason == reason and res.n_iter == 3
+        np.testing.assert_array_equal(res.coef, res.history[-1].coef)
+        np.testing.assert_allclose(res.coef, full.history[2].coef, atol=1e-8)
+        np.testing.assert_array_equal(res.support, res.coef[: X.shape[1]] != 0)
+    assert [w.message.step for w in [*said, *said_t]] == [3, 3]
+    with pytest.raises(InputError, match="time_limit"):
+        _run("fsv", X, y, time_limit=0.0)

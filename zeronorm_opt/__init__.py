@@ -33,6 +33,7 @@ _HOMES = {
     "InputError": ".exceptions",
     "InputTypeError": ".exceptions",
     "LassoISTA": ".estimators.lasso",
+    "LimitReachedWarning": ".exceptions",
     "LogSurrogate": ".surrogates",
     "MulticlassAROM": ".estimators.multiclass",
     "NotSeparableError": ".exceptions",

@@ -21,13 +21,15 @@ method with exact line search on a quadratic model or the 2/(k+2) step.
 
 from __future__ import annotations
 
+import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ._validation import check_n_features_to_select, support_mask
-from .exceptions import InfeasibleError, InputError, SolverError
+from .exceptions import InfeasibleError, InputError, LimitReachedWarning, SolverError
 from .formulations.contract import Linearisable, check_linearisable
 from .formulations.linear_oracle import LinearOracle
 from .surrogates import check_surrogate as validate_surrogate
@@ -64,7 +66,11 @@ class LinearisationResult:
         budget ``r`` it holds exactly ``r`` features (the budget procedure of Weston et al., 2003).
     history : list of IterationRecord
     n_iter : int
-    stop_reason : {"converged", "max_iter", "budget"}
+    stop_reason : {"converged", "budget", "max_iter", "time_limit"}
+        ``"max_iter"`` and ``"time_limit"``: a limit stopped the run before it converged
+        (a :class:`~zeronorm_opt.LimitReachedWarning` said so); ``coef`` and ``support`` are
+        then those of the last completed step, the best iterate of the run (the surrogate
+        objective never increases).
     """
 
     coef: np.ndarray
@@ -99,6 +105,7 @@ def successive_linearisation(
     surrogate,
     *,
     max_iter: int = 50,
+    time_limit: float | None = None,
     tol: float = 1e-5,
     prune_tol: float = 1e-6,
     normalise_weights: bool = False,
@@ -124,7 +131,14 @@ def successive_linearisation(
         The concave penalty φ (``LogSurrogate`` for AROM, ``ExpSurrogate`` for FSV,
         ``PowerSurrogate`` for the bridge penalty, or a ``CustomSurrogate``).
     max_iter : int, default=50
-        Maximum number of convex solves.
+        Maximum number of convex solves. A run that reaches it before converging returns the
+        iterate of its last step and warns (:class:`~zeronorm_opt.LimitReachedWarning`).
+    time_limit : float or None, default=None
+        Seconds of wall-clock time for the run (its convex solves and their bookkeeping),
+        checked after each step: once they have passed, the run stops and returns the iterate
+        of the step just completed, with a :class:`~zeronorm_opt.LimitReachedWarning`. A step
+        in progress is never cut short (its solve is what makes the iterate valid), so a run
+        may exceed the limit by up to one step; the first step always completes. None: no limit.
     tol : float, default=1e-5
         Stop when the support is unchanged and either the relative decrease of the objective
         or the largest change of ``h/max h`` is at most ``tol``.
@@ -167,6 +181,18 @@ def successive_linearisation(
     Returns
     -------
     LinearisationResult
+        When ``max_iter`` or ``time_limit`` stops the run, the *best support found so far*:
+        the last completed step's iterate. Each step minimises a majoriser of the surrogate
+        objective that touches it at the current iterate, so the objective never increases
+        along the run and the last iterate is its best (a removed coefficient counts
+        ``φ(0)``, which is −∞ for AROM's ``ln t``; with a feature budget, the budget's
+        procedure is applied to the last iterate).
+
+    Warns
+    -----
+    LimitReachedWarning
+        When ``max_iter`` or ``time_limit`` stopped the run before it converged: the step
+        reached, the limit, and what to pass to let the run converge.
 
     Raises
     ------
@@ -199,6 +225,10 @@ def successive_linearisation(
         )
     if int(max_iter) != max_iter or max_iter < 1:
         raise InputError(f"max_iter must be a positive integer; got {max_iter!r}.")
+    if time_limit is not None and not time_limit > 0:
+        raise InputError(
+            f"time_limit must be a positive number of seconds or None; got {time_limit!r}."
+        )
     n_feat = formulation.n_features
     budget = check_n_features_to_select(n_features_to_select, n_feat)
     n_coef = formulation.n_coef
@@ -216,6 +246,7 @@ def successive_linearisation(
     # vanishing coefficient to infinity; with φ'(0) finite (FSV's exp, capped-l1, SCAD) a large
     # ratio comes from a tiny weight on a *large* coefficient, which is no reason to remove it.
     ratio = max_weight_ratio if _unbounded_derivative(surrogate) else None
+    start = time.monotonic()
     for it in range(1, int(max_iter) + 1):
         w = bound_weight_range(weights, active, ratio)
         if normalise_weights:
@@ -258,15 +289,51 @@ def successive_linearisation(
             callback(record)
 
         stop = stop_rule(record, budget, h, prev_h, obj, prev_obj, tol)
+        if stop is None and it < max_iter and time_limit is not None:
+            if time.monotonic() - start >= time_limit:
+                stop = "time_limit"
         if stop is not None:
             stop_reason = stop
             break
         prev_h, prev_obj = h, obj
         weights = next_weights(surrogate, h, active)
 
+    if stop_reason in ("max_iter", "time_limit"):
+        limit = max_iter if stop_reason == "max_iter" else time_limit
+        warnings.warn(
+            limit_reached(history, stop_reason, limit, time.monotonic() - start),
+            stacklevel=2,
+        )
     support = final_support(history, budget, n_feat, prune_tol)
     return LinearisationResult(
         coef=coef, support=support, history=history, n_iter=len(history), stop_reason=stop_reason
+    )
+
+
+def limit_reached(history, limit: str, value, elapsed: float) -> LimitReachedWarning:
+    """The warning of a run that ``limit`` (``"max_iter"`` or ``"time_limit"``) stopped:
+    the step reached, where the run stood, and what to pass instead."""
+    last = history[-1]
+    where = f"{last.support_size} features, objective {last.objective:.6g}"
+    if len(history) > 1:
+        where += f"; its last step went from {history[-2].support_size} features"
+    if limit == "max_iter":
+        reached = f"max_iter={value}"
+        instead = f"pass a larger max_iter (e.g. max_iter={2 * value})"
+    else:
+        reached = f"time_limit={value:g} s after {elapsed:.3g} s"
+        instead = (
+            f"pass time_limit=None or a larger time_limit (a step took "
+            f"{elapsed / len(history):.3g} s on average)"
+        )
+    return LimitReachedWarning(
+        f"successive linearisation stopped at step {last.iteration} by {reached}, before "
+        f"converging ({where}). The result is step {last.iteration}'s iterate, the best of the "
+        "run (each step minimises a majoriser of the surrogate objective, which never "
+        f"increases). To let it converge, {instead}, or a larger tol.",
+        step=last.iteration,
+        limit=limit,
+        value=value,
     )
 
 

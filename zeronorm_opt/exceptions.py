@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from sklearn.exceptions import ConvergenceWarning
+
 
 class ZeroNormError(Exception):
     """Base class of every error raised on purpose by zeronorm_opt."""
@@ -192,6 +194,51 @@ class SolverInaccurateError(SolverError):
     The message says which solver and status, and what to change (another solver or a
     fallback list, tighter tolerances, a larger iteration limit).
     """
+
+
+class LimitReachedWarning(ConvergenceWarning):
+    """A successive-linearisation run stopped at ``max_iter`` or ``time_limit`` before converging.
+
+    The run's result is then the *best support found so far*: the iterate of the last
+    completed step (a step in progress is always finished, never cut short). Each step
+    minimises a majoriser of the surrogate objective, so that objective never increases from
+    one step to the next and the last completed step's iterate is the best of the run; with a
+    feature budget the budget's procedure is applied to it. The message names the step
+    reached, the limit and what to pass instead.
+
+    A :class:`sklearn.exceptions.ConvergenceWarning`, so the filters written for
+    scikit-learn's estimators apply (``warnings.simplefilter("ignore", ConvergenceWarning)``).
+
+    Attributes
+    ----------
+    step : int
+        The last completed step, whose iterate the run returns.
+    limit : {"max_iter", "time_limit"}
+        The parameter that stopped the run.
+    value : int or float
+        Its value.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from zeronorm_opt import AROM, LimitReachedWarning
+    >>> from zeronorm_opt.datasets import make_weston_linear
+    >>> X, y = make_weston_linear(30, random_state=0)
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     arom = AROM(max_iter=1).fit(X, y)
+    >>> [(w.message.step, w.message.limit) for w in caught
+    ...  if isinstance(w.message, LimitReachedWarning)]
+    [(1, 'max_iter')]
+    >>> arom.stop_reason_, arom.n_iter_
+    ('max_iter', 1)
+    """
+
+    def __init__(self, message: str, *, step=None, limit=None, value=None) -> None:
+        super().__init__(message)
+        self.step = step
+        self.limit = limit
+        self.value = value
 
 
 class DataNotFoundError(FileNotFoundError):

@@ -27,6 +27,8 @@ SOLVER_OPTIONS = [None, dict]
 POSITIVE = [Interval(Real, 0, None, closed="neither")]
 NON_NEGATIVE = [Interval(Real, 0, None, closed="left")]
 MAX_ITER = [Interval(Integral, 1, None, closed="left")]
+#: Seconds a run may take (checked after each step), or None for no limit.
+TIME_LIMIT = [None, Interval(Real, 0, None, closed="neither")]
 TOL = [Interval(Real, 0, None, closed="left")]
 #: A concave penalty φ (an object with ``value`` and ``derivative``), or None for the default.
 SURROGATE = [HasMethods(["value", "derivative"]), None]
@@ -45,6 +47,7 @@ ZERO_NORM: dict = {
     "n_features_to_select": N_FEATURES_TO_SELECT,
     "estimator": ESTIMATOR,
     "max_iter": MAX_ITER,
+    "time_limit": TIME_LIMIT,
     "tol": TOL,
     "prune_tol": [Interval(Real, 0, 1, closed="left")],
     "solver": SOLVER,

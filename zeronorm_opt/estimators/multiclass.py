@@ -124,6 +124,15 @@ class MulticlassAROM(ZeroNormSelector):
         machine (with a budget and ``extra_constraints``, on a selection that keeps the
         features the constraints require: ``required_features_``).
     max_iter : int, default=50
+        Maximum number of convex solves; a run that reaches it before converging keeps
+        the last step's iterate and warns (:class:`~zeronorm_opt.LimitReachedWarning`).
+    time_limit : float or None, default=None
+        Seconds the successive-linearisation run may take, checked after each step: once
+        they have passed, the run stops with the last completed step's iterate (the best
+        support found so far: the surrogate objective never increases from step to step) and
+        a :class:`~zeronorm_opt.LimitReachedWarning`. A step in progress is finished first;
+        building the problem and fitting the final model are not counted. Honoured whatever
+        the backend (the limit is the driver's). None: no limit.
     tol : float, default=1e-5
         Convergence tolerance of the driver (support unchanged and small change).
     epsilon : float, default=0.0
@@ -183,9 +192,11 @@ class MulticlassAROM(ZeroNormSelector):
         (``coef``), the weights, solver status and time.
     n_iter_ : int
         Number of convex problems solved by the successive-linearisation driver.
-    stop_reason_ : {"converged", "max_iter", "budget"}
-        Why the driver stopped: ``"converged"`` (the weights stopped changing), ``"max_iter"``
-        or ``"budget"`` (the support reached ``n_features_to_select``).
+    stop_reason_ : {"converged", "budget", "max_iter", "time_limit"}
+        Why the driver stopped: ``"converged"`` (the weights stopped changing), ``"budget"``
+        (the support reached ``n_features_to_select``), or ``"max_iter"`` / ``"time_limit"``
+        (that limit stopped the run before it converged, with a
+        :class:`~zeronorm_opt.LimitReachedWarning`; the selection is the last step's).
     backend_ : {"cvxpy", "libsvm"}
         What solved the steps.
     data_scale_ : float
@@ -245,6 +256,7 @@ class MulticlassAROM(ZeroNormSelector):
         surrogate=None,
         estimator=None,
         max_iter=50,
+        time_limit=None,
         tol=1e-5,
         epsilon=0.0,
         prune_tol=1e-6,
@@ -263,6 +275,7 @@ class MulticlassAROM(ZeroNormSelector):
         self.surrogate = surrogate
         self.estimator = estimator
         self.max_iter = max_iter
+        self.time_limit = time_limit
         self.tol = tol
         self.epsilon = epsilon
         self.prune_tol = prune_tol

@@ -14,13 +14,14 @@ training data (for targets that are not sparse, where every rescaling costs accu
 from __future__ import annotations
 
 import numbers
+import warnings
 
 import numpy as np
 from sklearn.model_selection import train_test_split
 from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.utils.validation import check_is_fitted
 
-from ..exceptions import InputError
+from ..exceptions import InputError, LimitReachedWarning
 from ..kernels import PolynomialFeatureMap, merge_symmetric_copies
 from .zero_norm import AROM
 
@@ -250,5 +251,8 @@ def validation_stopped_arom(
         ]
     )
     best_k = int(np.flatnonzero(errors == errors.min())[-1]) + 1
-    model = PolynomialAROM(degree, **{**arom_params, "max_iter": best_k}).fit(X, y)
+    with warnings.catch_warnings():
+        # Stopping at step k is the choice made here, not a limit the run ran into.
+        warnings.simplefilter("ignore", LimitReachedWarning)
+        model = PolynomialAROM(degree, **{**arom_params, "max_iter": best_k}).fit(X, y)
     return model, errors

@@ -97,7 +97,15 @@ class ZeroNormSelector(SelectorMixin, BaseEstimator):
         Divide the weights by their smallest positive value before each solve (valid when
         the minimiser does not depend on the scale of the penalty, e.g. hard-margin problems).
     max_iter : int, default=50
-        Maximum number of convex solves.
+        Maximum number of convex solves; a run that reaches it before converging keeps
+        the last step's iterate and warns (:class:`~zeronorm_opt.LimitReachedWarning`).
+    time_limit : float or None, default=None
+        Seconds the successive-linearisation run may take, checked after each step: once
+        they have passed, the run stops with the last completed step's iterate (the best
+        support found so far: the surrogate objective never increases from step to step) and
+        a :class:`~zeronorm_opt.LimitReachedWarning`. A step in progress is finished first;
+        building the problem and fitting the final model are not counted. Honoured whatever
+        the backend (the limit is the driver's). None: no limit.
     tol : float, default=1e-5
         Convergence tolerance of the driver.
     prune_tol : float, default=1e-6
@@ -135,9 +143,11 @@ class ZeroNormSelector(SelectorMixin, BaseEstimator):
         Per step: objective, support size, coefficients, weights, solver status and time.
     n_iter_ : int
         Number of convex problems solved by the successive-linearisation driver.
-    stop_reason_ : {"converged", "max_iter", "budget"}
-        Why the driver stopped: ``"converged"`` (the weights stopped changing), ``"max_iter"``
-        or ``"budget"`` (the support reached ``n_features_to_select``).
+    stop_reason_ : {"converged", "budget", "max_iter", "time_limit"}
+        Why the driver stopped: ``"converged"`` (the weights stopped changing), ``"budget"``
+        (the support reached ``n_features_to_select``), or ``"max_iter"`` / ``"time_limit"``
+        (that limit stopped the run before it converged, with a
+        :class:`~zeronorm_opt.LimitReachedWarning`; the selection is the last step's).
     backend_ : str
         What solved the steps (the name of a backend of :mod:`zeronorm_opt.backends`).
     data_scale_ : float
@@ -197,6 +207,7 @@ class ZeroNormSelector(SelectorMixin, BaseEstimator):
         estimator=None,
         normalise_weights=False,
         max_iter=50,
+        time_limit=None,
         tol=1e-5,
         prune_tol=1e-6,
         solver=None,
@@ -210,6 +221,7 @@ class ZeroNormSelector(SelectorMixin, BaseEstimator):
         self.estimator = estimator
         self.normalise_weights = normalise_weights
         self.max_iter = max_iter
+        self.time_limit = time_limit
         self.tol = tol
         self.prune_tol = prune_tol
         self.solver = solver
@@ -427,6 +439,7 @@ class ZeroNormSelector(SelectorMixin, BaseEstimator):
                     problem,
                     self._surrogate(),
                     max_iter=self.max_iter,
+                    time_limit=self.time_limit,
                     tol=self.tol,
                     prune_tol=self.prune_tol,
                     n_features_to_select=budget,

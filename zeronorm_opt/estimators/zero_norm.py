@@ -115,7 +115,15 @@ class AROM(_BinaryZeroNorm):
         SVM (``predict`` delegates to it); with a budget and ``extra_constraints``, on a
         selection that keeps the features the constraints require (``required_features_``).
     max_iter : int, default=50
-        Maximum number of LPs/QPs.
+        Maximum number of LPs/QPs; a run that reaches it before converging keeps the last
+        step's iterate and warns (:class:`~zeronorm_opt.LimitReachedWarning`).
+    time_limit : float or None, default=None
+        Seconds the successive-linearisation run may take, checked after each step: once
+        they have passed, the run stops with the last completed step's iterate (the best
+        support found so far: the surrogate objective never increases from step to step) and
+        a :class:`~zeronorm_opt.LimitReachedWarning`. A step in progress is finished first;
+        building the problem and fitting the final model are not counted. Honoured whatever
+        the backend (the limit is the driver's). None: no limit.
     tol : float, default=1e-5
         Convergence tolerance on the normalised scale factors.
     epsilon : float, default=0.0
@@ -185,9 +193,11 @@ class AROM(_BinaryZeroNorm):
         and time.
     n_iter_ : int
         Number of convex problems solved by the successive-linearisation driver.
-    stop_reason_ : {"converged", "max_iter", "budget"}
-        Why the driver stopped: ``"converged"`` (the weights stopped changing), ``"max_iter"``
-        or ``"budget"`` (the support reached ``n_features_to_select``).
+    stop_reason_ : {"converged", "budget", "max_iter", "time_limit"}
+        Why the driver stopped: ``"converged"`` (the weights stopped changing), ``"budget"``
+        (the support reached ``n_features_to_select``), or ``"max_iter"`` / ``"time_limit"``
+        (that limit stopped the run before it converged, with a
+        :class:`~zeronorm_opt.LimitReachedWarning`; the selection is the last step's).
     backend_ : {"cvxpy", "highs", "libsvm", "ipm"}
         What solved the steps.
     data_scale_ : float
@@ -244,6 +254,7 @@ class AROM(_BinaryZeroNorm):
         surrogate=None,
         estimator=None,
         max_iter=50,
+        time_limit=None,
         tol=1e-5,
         epsilon=0.0,
         prune_tol=1e-6,
@@ -261,6 +272,7 @@ class AROM(_BinaryZeroNorm):
         self.surrogate = surrogate
         self.estimator = estimator
         self.max_iter = max_iter
+        self.time_limit = time_limit
         self.tol = tol
         self.epsilon = epsilon
         self.prune_tol = prune_tol
@@ -325,8 +337,10 @@ class FSV(_BinaryZeroNorm):
     surrogate : object with ``value`` and ``derivative``, default=None
         None: ``ExpSurrogate(alpha)``. Another concave penalty runs the same LPs with its
         weights (the first LP uses ``φ'(0)`` where finite, else unit weights).
-    estimator, max_iter, tol, prune_tol, refit_C, solver, solver_options, extra_constraints
-        As in :class:`AROM`; ``extra_constraints`` receives the
+    estimator, max_iter, time_limit, tol, prune_tol, refit_C, solver, solver_options
+        As in :class:`AROM`.
+    extra_constraints : callable or None, default=None
+        As in :class:`AROM`; it receives the
         :class:`~zeronorm_opt.formulations.FSVFormulation` (``formulation.w``, ``.b``, ``.X``).
     backend : {"auto", "cvxpy", "highs"} or str, default="auto"
         What solves the LPs (:mod:`zeronorm_opt.backends`; the l2 backends ``"libsvm"`` and
@@ -352,9 +366,11 @@ class FSV(_BinaryZeroNorm):
         and time.
     n_iter_ : int
         Number of convex problems solved by the successive-linearisation driver.
-    stop_reason_ : {"converged", "max_iter", "budget"}
-        Why the driver stopped: ``"converged"`` (the weights stopped changing), ``"max_iter"``
-        or ``"budget"`` (the support reached ``n_features_to_select``).
+    stop_reason_ : {"converged", "budget", "max_iter", "time_limit"}
+        Why the driver stopped: ``"converged"`` (the weights stopped changing), ``"budget"``
+        (the support reached ``n_features_to_select``), or ``"max_iter"`` / ``"time_limit"``
+        (that limit stopped the run before it converged, with a
+        :class:`~zeronorm_opt.LimitReachedWarning`; the selection is the last step's).
     backend_ : str
         What solved the steps (as in :class:`AROM`).
     required_features_ : ndarray of int
@@ -398,6 +414,7 @@ class FSV(_BinaryZeroNorm):
         surrogate=None,
         estimator=None,
         max_iter=50,
+        time_limit=None,
         tol=1e-5,
         prune_tol=1e-6,
         refit_C=1.0,
@@ -413,6 +430,7 @@ class FSV(_BinaryZeroNorm):
         self.surrogate = surrogate
         self.estimator = estimator
         self.max_iter = max_iter
+        self.time_limit = time_limit
         self.tol = tol
         self.prune_tol = prune_tol
         self.refit_C = refit_C
