@@ -136,8 +136,8 @@ def zero_norm(cfg: Config) -> list[Row]:
 def fsv(cfg: Config) -> list[Row]:
     """FSV (α = 5) against the HiGHS loop with costs α·exp(−α v); objectives compared.
 
-    Not part of the default ``--quick`` selection (one fit through cvxpy takes about a
-    minute on colon and many minutes on lymphoma); ``--quick --only fsv`` runs colon alone.
+    Not part of the default ``--quick`` selection (the hand-written loop takes seconds a fit
+    on lymphoma); ``--quick --only fsv`` runs colon alone.
     """
     from zeronorm_opt import FSV
 
