@@ -33,12 +33,14 @@ Research 23, 2022.
 from __future__ import annotations
 
 import time
+import warnings
 
 import highspy
 import numpy as np
 import scipy.sparse as sp
 
 from ..exceptions import InputError
+from ..formulations.penalty import check_weights
 from .highs_model import _INF, SplitMarginLP, _colwise_dense
 
 __all__ = ["ROW_GENERATION_RATIO", "SampleWorkingSetLP", "margin_lp"]
@@ -50,6 +52,11 @@ ROW_GENERATION_RATIO = 3
 MIN_SAMPLE_BATCH = 200
 #: HiGHS's ``simplex_strategy`` values: the (serial) dual simplex, the primal simplex.
 _DUAL, _PRIMAL = 1, 4
+#: Rows aggregating the margin errors (groups of samples in the order of their margins).
+ERROR_GROUPS = 16
+#: liblinear's guess of the first LP: its samples with margins in [this, 1) are rows (the
+#: others below, misclassified, aggregated in groups).
+FIRST_GUESS_ROWS_ABOVE = 0.0
 
 
 class SampleWorkingSetLP(SplitMarginLP):
@@ -107,6 +114,7 @@ class SampleWorkingSetLP(SplitMarginLP):
         penalty_scale: float = 1.0,
         column_generation: bool | None = None,
         sample_batch: int | None = None,
+        first_guess: str | None = "liblinear",
     ) -> None:
         if slack_costs is None:
             raise InputError(
@@ -114,6 +122,7 @@ class SampleWorkingSetLP(SplitMarginLP):
                 "use SplitMarginLP for the hard margin."
             )
         self._sample_batch = sample_batch
+        self.first_guess = first_guess
         super().__init__(
             X,
             y,
@@ -128,28 +137,93 @@ class SampleWorkingSetLP(SplitMarginLP):
         m, n = self.X.shape
         batch = self._sample_batch or max(2 * n, MIN_SAMPLE_BATCH)
         self.sample_batch = int(min(m, batch))
+        #: Margins ``y_i f(x_i)`` of every sample at the last optimal solve (None before).
+        self._margins: np.ndarray | None = None
+        # Evenly spaced samples: no randomness, both classes in the proportions of the data.
+        self._fresh_model(np.unique(np.linspace(0, m - 1, self.sample_batch).astype(np.int64)))
+        return self.highs
+
+    def _fresh_model(self, rows: np.ndarray, groups: np.ndarray | None = None) -> None:
+        """A new model: the bias, the errors' rows, the rows of ``rows`` (sorted), the errors'
+        ``groups`` (−1: none); no features."""
+        m = self.X.shape[0]
         self.sample_rows = np.empty(0, dtype=np.int64)
         self._in_rows = np.zeros(m, dtype=bool)
+        #: Group of each sample held as a margin error (aggregated in the group's row), −1
+        #: for the others (none on the first LP).
+        self._group = np.full(m, -1, dtype=np.int64)
+        #: ``Σ_{i∈E_g} d_i y_i x_i`` per group: the features' entries of the groups' rows.
+        self._error_gradient = np.zeros((ERROR_GROUPS, self.n_coef))
+        self._in_model = np.zeros(self.n_coef, dtype=bool)
         h = highspy.Highs()
         h.setOptionValue("output_flag", False)
         h.setOptionValue("presolve", "off")
+        # Row g < G aggregates the errors E_g of group g: Σ_{i∈E_g} d_i (y_i f(x_i) − 1) + t_g
+        # ≥ 0 with t_g ≥ 0 at cost 1, i.e. t_g = max(0, Σ_{i∈E_g} d_i (1 − y_i f(x_i))): at
+        # most their hinges' sum, and equal to it when no error is above its margin.
+        G = ERROR_GROUPS
+        h.addRows(
+            G,
+            np.zeros(G),
+            np.full(G, _INF),
+            0,
+            np.zeros(G, np.int32),
+            np.empty(0, np.int32),
+            np.empty(0),
+        )
         h.addCol(0.0, -_INF, _INF, 0, np.empty(0, np.int32), np.empty(0))
-        self._col_coef = np.full(1, -1, dtype=np.int64)  # −1: the bias; −2 − i: ξ_i
-        self._col_sign = np.zeros(1, dtype=np.int8)
+        h.addCols(
+            G,
+            np.ones(G),
+            np.zeros(G),
+            np.full(G, _INF),
+            G,
+            np.arange(G, dtype=np.int32),
+            np.arange(G, dtype=np.int32),
+            np.ones(G),
+        )
+        self._col_coef = np.full(1 + G, -1, dtype=np.int64)  # −1: the bias and t; −2 − i: ξ_i
+        self._col_sign = np.zeros(1 + G, dtype=np.int8)
         self.highs = h
-        # Evenly spaced samples: no randomness, both classes in the proportions of the data.
-        self._add_samples(np.unique(np.linspace(0, m - 1, self.sample_batch).astype(np.int64)))
-        return h
+        self._add_samples(rows)
+        if groups is not None:
+            self._set_groups(groups)
 
     def _signed_columns(self, coefs):
         features = np.asarray(coefs, dtype=np.int64)
         rows = self.sample_rows
         signed = self.X[rows][:, features]
         if sp.issparse(signed):
-            signed = sp.diags(self.y[rows]) @ signed
+            signed = sp.vstack(
+                [sp.csr_matrix(self._error_gradient[:, features]), sp.diags(self.y[rows]) @ signed]
+            )
         else:
-            signed = self.y[rows, None] * signed
+            signed = np.vstack([self._error_gradient[:, features], self.y[rows, None] * signed])
         return _colwise_dense(signed)
+
+    def _set_groups(self, groups: np.ndarray, changed=None) -> None:
+        """Hold the samples with ``groups ≥ 0`` as errors in their groups' rows (``changed``:
+        the groups whose members changed; None: all)."""
+        self._group = groups
+        G = ERROR_GROUPS
+        changed = np.arange(G) if changed is None else np.asarray(changed)
+        errors = np.flatnonzero(groups >= 0)
+        d = self.slack_costs[errors]
+        members = np.zeros((self.X.shape[0], G))
+        members[errors, groups[errors]] = d * self.y[errors]
+        # Xᵀ times a dense (m, G) array: a dense (n, G) product, X never densified.
+        self._error_gradient = np.asarray(self.X.T @ members).T
+        rhs = np.bincount(groups[errors], weights=d, minlength=G)
+        bias = members.sum(axis=0)
+        h = self.highs
+        columns = np.flatnonzero(self._col_coef >= 0)
+        owners, signs = self._col_coef[columns], self._col_sign[columns]
+        for g in changed.tolist():
+            h.changeRowBounds(g, float(rhs[g]), _INF)
+            h.changeCoeff(g, 0, float(bias[g]))  # the bias's entry
+            values = signs * self._error_gradient[g, owners]
+            for column, value in zip(columns.tolist(), values.tolist(), strict=True):
+                h.changeCoeff(g, column, value)
 
     def _add_samples(self, samples: np.ndarray) -> None:
         """Append the slack columns and margin rows of ``samples`` (sorted, not in the model)."""
@@ -195,6 +269,97 @@ class SampleWorkingSetLP(SplitMarginLP):
         self._in_rows[samples] = True
 
     # -- solving ----------------------------------------------------------------------------
+    def solve_weighted(self, weights):
+        """As :meth:`SplitMarginLP.solve_weighted`; from the second solve on, a new model
+        whose rows are the samples nearest the margin at the last solution and whose errors
+        are the others below it (this LP differs from the last in its costs only: the last
+        solution is a close guess of its margins)."""
+        self._costs = self.penalty_scale * check_weights(weights, self.n_coef)
+        if self._margins is None and self.first_guess == "liblinear":
+            self._reguess(*self._liblinear_margins(), rows_above=FIRST_GUESS_ROWS_ABOVE)
+        elif self._margins is not None:
+            # (A starting basis from the last solution measured slower than HiGHS's own.)
+            self._reguess(self._margins, None)
+        return super().solve_weighted(weights)
+
+    def _liblinear_margins(self) -> np.ndarray:
+        """Margins guessed by liblinear's l1-regularised squared-hinge SVM, scaled to this LP.
+
+        The features are divided by their costs and the samples weighted by their slack
+        costs (so liblinear's penalty is this LP's weighted l1 norm); the direction found is
+        then scaled by the factor ``a`` that minimises this LP's objective along it.
+        """
+        from sklearn.svm import LinearSVC
+
+        active = np.flatnonzero(self._active)
+        scale = 1.0 / np.maximum(self._costs[active], np.finfo(float).tiny)
+        X = self.X[:, active]
+        X = X @ sp.diags(scale) if sp.issparse(X) else X * scale
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # liblinear's ConvergenceWarning: a guess anyway
+            svc = LinearSVC(penalty="l1", loss="squared_hinge", dual=False, C=1.0)
+            svc.fit(X, self.y, sample_weight=self.slack_costs)
+        w = svc.coef_.ravel()
+        margins = self.y * (np.asarray(X @ w).ravel() + svc.intercept_[0])
+        penalty = float(np.abs(w).sum())
+        factors = np.geomspace(1e-2, 1e2, 161)
+        objective = [
+            self.slack_costs @ np.maximum(0.0, 1.0 - a * margins) + a * penalty for a in factors
+        ]
+        a = factors[int(np.argmin(objective))]
+        coef = np.zeros(self.n_coef)
+        coef[active] = a * scale * w
+        return a * margins, coef
+
+    def _reguess(self, margins: np.ndarray, coef, rows_above: float = 1.0) -> None:
+        """A new model from a guessed solution ``coef`` and its ``margins``: rows for the
+        samples nearest the margin and those with ``rows_above ≤ margin < 1``, the others below
+        the margin errors (in groups), the same feature columns, a starting basis."""
+        features = self._in_model & self._active
+        n_rows = self._sample_batch or max(2 * int(features.sum()) + 2, MIN_SAMPLE_BATCH)
+        n_rows = min(self.X.shape[0], n_rows)
+        self.sample_batch = n_rows
+        rows = (margins >= rows_above) & (margins < 1.0)
+        rows[np.argsort(np.abs(margins - 1.0), kind="stable")[:n_rows]] = True
+        errors = (margins < 1.0) & ~rows
+        # Groups of equal size in the order of the margins: a group's row caps only its own
+        # errors' pull (its hinges' sum), so errors near the margin cannot pass it for free.
+        order = np.flatnonzero(errors)[np.argsort(margins[errors], kind="stable")]
+        groups = np.full(self.X.shape[0], -1, dtype=np.int64)
+        groups[order] = np.arange(order.size) * ERROR_GROUPS // max(order.size, 1)
+        self._fresh_model(np.flatnonzero(rows), groups)
+        self._add_coefficients(np.flatnonzero(features), self._costs[features])
+        if coef is not None:
+            self._guess_basis(margins, coef)
+
+    def _guess_basis(self, margins: np.ndarray, coef: np.ndarray) -> None:
+        """A starting basis from a guessed solution (HiGHS completes it: an alien basis)."""
+        S = highspy.HighsBasisStatus
+        h = self.highs
+        owner, sign = self._col_coef, self._col_sign
+        rows = self.sample_rows
+        on_margin = np.zeros(self.X.shape[0], dtype=bool)
+        k = int(np.count_nonzero(coef)) + 1
+        on_margin[rows[np.argsort(np.abs(margins[rows] - 1.0), kind="stable")[:k]]] = True
+        below = margins < 1.0
+        col = np.full(owner.size, S.kLower, dtype=object)
+        col[0] = S.kBasic  # the bias
+        col[1 : 1 + ERROR_GROUPS] = S.kBasic  # the groups' t
+        features = owner >= 0
+        value = np.where(features, sign * coef[np.maximum(owner, 0)], 0.0)
+        col[features & (value > 0)] = S.kBasic
+        slack = owner <= -2
+        sample = -2 - owner
+        col[slack] = np.where(below[sample[slack]] & ~on_margin[sample[slack]], S.kBasic, S.kLower)
+        row = np.full(h.getNumRow(), S.kLower, dtype=object)
+        row[ERROR_GROUPS:] = np.where(below[rows] | on_margin[rows], S.kLower, S.kBasic)
+        basis = highspy.HighsBasis()
+        basis.col_status = list(col)
+        basis.row_status = list(row)
+        basis.alien = True
+        basis.valid = True
+        h.setBasis(basis)
+
     def _current_coef(self, x: np.ndarray) -> np.ndarray:
         owner, sign = self._col_coef, self._col_sign
         coef = np.zeros(self.n_coef)
@@ -203,7 +368,14 @@ class SampleWorkingSetLP(SplitMarginLP):
         return coef
 
     def _run(self):
-        """Solve the working set; add violated samples and re-solve until none is left."""
+        """Solve the working set; add the samples it misjudges and re-solve until none is left.
+
+        The model is a relaxation of the whole LP whatever the working sets: a sample held as
+        a row is exact, one held as an error contributes ``d_i (1 − y_i f(x_i))`` and one left
+        out 0, both at most its hinge ``d_i max(0, 1 − y_i f(x_i))``. Its optimum is the whole
+        LP's once every error has ``y_i f(x_i) ≤ 1`` and every left-out sample ``≥ 1`` (within
+        HiGHS's primal feasibility tolerance): the hinges are then what the model counts.
+        """
         h = self.highs
         tolerance = self._primal_tolerance()
         elapsed, iterations = 0.0, 0
@@ -213,39 +385,52 @@ class SampleWorkingSetLP(SplitMarginLP):
         # stays dual feasible: the dual simplex, as for a cold start.
         warm = h.getBasis().valid
         while True:
+            h = self.highs
             h.setOptionValue("simplex_strategy", _PRIMAL if warm else _DUAL)
             status, seconds, its = super()._run()
             warm = False
             elapsed, iterations = elapsed + seconds, iterations + its
-            if status != highspy.HighsModelStatus.kOptimal or self._in_rows.all():
-                return status, elapsed, iterations
             start = time.perf_counter()
+            if status != highspy.HighsModelStatus.kOptimal:
+                return status, elapsed, iterations
             x = np.asarray(h.getSolution().col_value)
             margins = self.y * (np.asarray(self.X @ self._current_coef(x)).ravel() + x[0])
-            shortfall = np.where(self._in_rows, 0.0, 1.0 - margins)
-            violated = np.flatnonzero(shortfall > tolerance)
+            self._margins = margins
+            outside = ~self._in_rows
+            # How far each sample outside the rows is from what the model assumes of it.
+            wrong = np.where(self._group >= 0, margins - 1.0, np.where(outside, 1.0 - margins, 0.0))
+            violated = np.flatnonzero(wrong > tolerance)
             if violated.size:
-                worst = violated[np.argsort(-shortfall[violated], kind="stable")]
-                self._add_samples(np.sort(worst[: self.sample_batch]))
+                worst = violated[np.argsort(-wrong[violated], kind="stable")]
+                self._move_to_rows(np.sort(worst[: self.sample_batch]))
             elapsed += time.perf_counter() - start
             if not violated.size:
                 return status, elapsed, iterations
+
+    def _move_to_rows(self, samples: np.ndarray) -> None:
+        """Make ``samples`` (sorted, outside the rows) rows, errors among them included."""
+        self._add_samples(samples)
+        changed = np.unique(self._group[samples])
+        changed = changed[changed >= 0]
+        if changed.size:
+            groups = self._group.copy()
+            groups[samples] = -1
+            self._set_groups(groups, changed)
 
     def _primal_tolerance(self) -> float:
         value = self.highs.getOptionValue("primal_feasibility_tolerance")
         return float(value[-1] if isinstance(value, tuple) else value)
 
     def _reduced_costs(self, coefs, costs):
+        row_duals = np.asarray(self.highs.getSolution().row_dual)
+        errors = self._group >= 0
         duals = np.zeros(self.X.shape[0])
-        duals[self.sample_rows] = np.asarray(self.highs.getSolution().row_dual)
+        duals[errors] = row_duals[self._group[errors]] * self.slack_costs[errors]
+        duals[self.sample_rows] = row_duals[ERROR_GROUPS:]
         return costs - np.abs(self._pricing(coefs, duals))
 
     def _slack_values(self, x: np.ndarray) -> np.ndarray:
-        xi = np.zeros(self.X.shape[0])
-        owner = self._col_coef
-        slack = owner <= -2
-        xi[-2 - owner[slack]] = np.maximum(x[slack], 0.0)
-        return xi
+        return np.maximum(1.0 - self._margins, 0.0)
 
 
 def margin_lp(X, y, slack_costs=None, *, slack_scale=None, penalty_scale=1.0) -> SplitMarginLP:
