@@ -154,36 +154,16 @@ class SampleWorkingSetLP(SplitMarginLP):
         self._group = np.full(m, -1, dtype=np.int64)
         #: ``Σ_{i∈E_g} d_i y_i x_i`` per group: the features' entries of the groups' rows.
         self._error_gradient = np.zeros((ERROR_GROUPS, self.n_coef))
+        #: Model row of each group (−1: none) and of each sample row (in ``sample_rows`` order).
+        self._group_row = np.full(ERROR_GROUPS, -1, dtype=np.int64)
+        self._sample_row_index = np.empty(0, dtype=np.int64)
         self._in_model = np.zeros(self.n_coef, dtype=bool)
         h = highspy.Highs()
         h.setOptionValue("output_flag", False)
         h.setOptionValue("presolve", "off")
-        # Row g < G aggregates the errors E_g of group g: Σ_{i∈E_g} d_i (y_i f(x_i) − 1) + t_g
-        # ≥ 0 with t_g ≥ 0 at cost 1, i.e. t_g = max(0, Σ_{i∈E_g} d_i (1 − y_i f(x_i))): at
-        # most their hinges' sum, and equal to it when no error is above its margin.
-        G = ERROR_GROUPS
-        h.addRows(
-            G,
-            np.zeros(G),
-            np.full(G, _INF),
-            0,
-            np.zeros(G, np.int32),
-            np.empty(0, np.int32),
-            np.empty(0),
-        )
         h.addCol(0.0, -_INF, _INF, 0, np.empty(0, np.int32), np.empty(0))
-        h.addCols(
-            G,
-            np.ones(G),
-            np.zeros(G),
-            np.full(G, _INF),
-            G,
-            np.arange(G, dtype=np.int32),
-            np.arange(G, dtype=np.int32),
-            np.ones(G),
-        )
-        self._col_coef = np.full(1 + G, -1, dtype=np.int64)  # −1: the bias and t; −2 − i: ξ_i
-        self._col_sign = np.zeros(1 + G, dtype=np.int8)
+        self._col_coef = np.full(1, -1, dtype=np.int64)  # −1: the bias and the t_g; −2 − i: ξ_i
+        self._col_sign = np.zeros(1, dtype=np.int8)
         self.highs = h
         self._add_samples(rows)
         if groups is not None:
@@ -192,18 +172,34 @@ class SampleWorkingSetLP(SplitMarginLP):
     def _signed_columns(self, coefs):
         features = np.asarray(coefs, dtype=np.int64)
         rows = self.sample_rows
+        live = np.flatnonzero(self._group_row >= 0)
         signed = self.X[rows][:, features]
-        if sp.issparse(signed):
-            signed = sp.vstack(
-                [sp.csr_matrix(self._error_gradient[:, features]), sp.diags(self.y[rows]) @ signed]
+        signed = (
+            sp.diags(self.y[rows]) @ signed if sp.issparse(signed) else self.y[rows, None] * signed
+        )
+        stacked = sp.coo_matrix(
+            sp.vstack(
+                [sp.csr_matrix(self._error_gradient[live][:, features]), sp.csr_matrix(signed)]
             )
-        else:
-            signed = np.vstack([self._error_gradient[:, features], self.y[rows, None] * signed])
-        return _colwise_dense(signed)
+        )
+        model_row = np.concatenate([self._group_row[live], self._sample_row_index])
+        return _colwise_dense(
+            sp.coo_matrix(
+                (stacked.data, (model_row[stacked.row], stacked.col)),
+                shape=(self.highs.getNumRow(), features.size),
+            )
+        )
 
     def _set_groups(self, groups: np.ndarray, changed=None) -> None:
         """Hold the samples with ``groups ≥ 0`` as errors in their groups' rows (``changed``:
-        the groups whose members changed; None: all)."""
+        the groups whose members changed; None: all).
+
+        Row g aggregates the errors E_g of group g: Σ_{i∈E_g} d_i (y_i f(x_i) − 1) + t_g ≥ 0
+        with t_g ≥ 0 at cost 1, i.e. t_g = max(0, Σ_{i∈E_g} d_i (1 − y_i f(x_i))): at most
+        their hinges' sum, and equal to it when no error is above its margin. A changed group's
+        row is freed (its bounds made infinite, t_g then 0) and a new one appended: HiGHS keeps
+        its basis, where changing the old row's coefficients one by one costs O(non-zeros) each.
+        """
         self._group = groups
         G = ERROR_GROUPS
         changed = np.arange(G) if changed is None else np.asarray(changed)
@@ -214,16 +210,28 @@ class SampleWorkingSetLP(SplitMarginLP):
         # Xᵀ times a dense (m, G) array: a dense (n, G) product, X never densified.
         self._error_gradient = np.asarray(self.X.T @ members).T
         rhs = np.bincount(groups[errors], weights=d, minlength=G)
+        counts = np.bincount(groups[errors], minlength=G)
         bias = members.sum(axis=0)
         h = self.highs
         columns = np.flatnonzero(self._col_coef >= 0)
         owners, signs = self._col_coef[columns], self._col_sign[columns]
         for g in changed.tolist():
-            h.changeRowBounds(g, float(rhs[g]), _INF)
-            h.changeCoeff(g, 0, float(bias[g]))  # the bias's entry
+            if self._group_row[g] >= 0:
+                h.changeRowBounds(int(self._group_row[g]), -_INF, _INF)
+                self._group_row[g] = -1
+            if not counts[g]:
+                continue
+            t = h.getNumCol()
+            h.addCol(1.0, 0.0, _INF, 0, np.empty(0, np.int32), np.empty(0))
+            self._col_coef = np.append(self._col_coef, -1)
+            self._col_sign = np.append(self._col_sign, 0)
             values = signs * self._error_gradient[g, owners]
-            for column, value in zip(columns.tolist(), values.tolist(), strict=True):
-                h.changeCoeff(g, column, value)
+            keep = values != 0.0
+            index = np.concatenate([[0], columns[keep], [t]]).astype(np.int32)
+            value = np.concatenate([[bias[g]], values[keep], [1.0]])
+            order = np.argsort(index)
+            self._group_row[g] = h.getNumRow()
+            h.addRow(float(rhs[g]), _INF, index.size, index[order], value[order])
 
     def _add_samples(self, samples: np.ndarray) -> None:
         """Append the slack columns and margin rows of ``samples`` (sorted, not in the model)."""
@@ -256,6 +264,7 @@ class SampleWorkingSetLP(SplitMarginLP):
         values = np.concatenate([block.data, y, np.ones(k)])
         matrix = sp.csr_matrix((values, (rows, cols)), shape=(k, first_xi + k))
         matrix.sort_indices()
+        first_row = h.getNumRow()
         h.addRows(
             k,
             np.ones(k),
@@ -266,6 +275,7 @@ class SampleWorkingSetLP(SplitMarginLP):
             matrix.data.astype(float),
         )
         self.sample_rows = np.concatenate([self.sample_rows, samples])
+        self._sample_row_index = np.concatenate([self._sample_row_index, first_row + np.arange(k)])
         self._in_rows[samples] = True
 
     # -- solving ----------------------------------------------------------------------------
@@ -276,8 +286,12 @@ class SampleWorkingSetLP(SplitMarginLP):
         solution is a close guess of its margins)."""
         self._costs = self.penalty_scale * check_weights(weights, self.n_coef)
         if self._margins is None and self.first_guess == "liblinear":
-            self._reguess(*self._liblinear_margins(), rows_above=FIRST_GUESS_ROWS_ABOVE)
-        elif self._margins is not None:
+            margins, coef = self._liblinear_margins()
+            if self.column_generation and not self._in_model.any():
+                # The working set of features starts from liblinear's support.
+                self._in_model[self._active & (coef != 0)] = True
+            self._reguess(margins, coef, rows_above=FIRST_GUESS_ROWS_ABOVE)
+        elif self._margins is not None and self.sample_rows.size > 2 * self._rows_needed():
             # (A starting basis from the last solution measured slower than HiGHS's own.)
             self._reguess(self._margins, None)
         return super().solve_weighted(weights)
@@ -311,14 +325,20 @@ class SampleWorkingSetLP(SplitMarginLP):
         coef[active] = a * scale * w
         return a * margins, coef
 
+    def _rows_needed(self) -> int:
+        """Rows of a new working set: twice the features in the model (an optimal vertex has
+        at most one sample on the margin per non-zero coefficient, plus one), at least
+        ``MIN_SAMPLE_BATCH``, or the ``sample_batch`` given."""
+        features = int((self._in_model & self._active).sum())
+        needed = self._sample_batch or max(2 * features + 2, MIN_SAMPLE_BATCH)
+        return int(min(self.X.shape[0], needed))
+
     def _reguess(self, margins: np.ndarray, coef, rows_above: float = 1.0) -> None:
         """A new model from a guessed solution ``coef`` and its ``margins``: rows for the
         samples nearest the margin and those with ``rows_above ≤ margin < 1``, the others below
         the margin errors (in groups), the same feature columns, a starting basis."""
         features = self._in_model & self._active
-        n_rows = self._sample_batch or max(2 * int(features.sum()) + 2, MIN_SAMPLE_BATCH)
-        n_rows = min(self.X.shape[0], n_rows)
-        self.sample_batch = n_rows
+        n_rows = self.sample_batch = self._rows_needed()
         rows = (margins >= rows_above) & (margins < 1.0)
         rows[np.argsort(np.abs(margins - 1.0), kind="stable")[:n_rows]] = True
         errors = (margins < 1.0) & ~rows
@@ -343,8 +363,7 @@ class SampleWorkingSetLP(SplitMarginLP):
         on_margin[rows[np.argsort(np.abs(margins[rows] - 1.0), kind="stable")[:k]]] = True
         below = margins < 1.0
         col = np.full(owner.size, S.kLower, dtype=object)
-        col[0] = S.kBasic  # the bias
-        col[1 : 1 + ERROR_GROUPS] = S.kBasic  # the groups' t
+        col[owner == -1] = S.kBasic  # the bias and the groups' t
         features = owner >= 0
         value = np.where(features, sign * coef[np.maximum(owner, 0)], 0.0)
         col[features & (value > 0)] = S.kBasic
@@ -352,7 +371,7 @@ class SampleWorkingSetLP(SplitMarginLP):
         sample = -2 - owner
         col[slack] = np.where(below[sample[slack]] & ~on_margin[sample[slack]], S.kBasic, S.kLower)
         row = np.full(h.getNumRow(), S.kLower, dtype=object)
-        row[ERROR_GROUPS:] = np.where(below[rows] | on_margin[rows], S.kLower, S.kBasic)
+        row[self._sample_row_index] = np.where(below[rows] | on_margin[rows], S.kLower, S.kBasic)
         basis = highspy.HighsBasis()
         basis.col_status = list(col)
         basis.row_status = list(row)
@@ -425,8 +444,8 @@ class SampleWorkingSetLP(SplitMarginLP):
         row_duals = np.asarray(self.highs.getSolution().row_dual)
         errors = self._group >= 0
         duals = np.zeros(self.X.shape[0])
-        duals[errors] = row_duals[self._group[errors]] * self.slack_costs[errors]
-        duals[self.sample_rows] = row_duals[ERROR_GROUPS:]
+        duals[errors] = row_duals[self._group_row[self._group[errors]]] * self.slack_costs[errors]
+        duals[self.sample_rows] = row_duals[self._sample_row_index]
         return costs - np.abs(self._pricing(coefs, duals))
 
     def _slack_values(self, x: np.ndarray) -> np.ndarray:
