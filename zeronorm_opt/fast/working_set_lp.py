@@ -82,8 +82,15 @@ class SampleWorkingSetLP(SplitMarginLP):
         As in :class:`~zeronorm_opt.fast.highs_model.SplitMarginLP` (the ratio counted against
         all ``m`` samples).
     sample_batch : int or None, default=None
-        Size of the first working set (evenly spaced samples) and most samples added per round;
-        None: ``max(2n, 200)``.
+        Size of the first working set (evenly spaced samples, or those nearest the margin at a
+        guess) and most samples added per round; None: ``max(2n, 200)`` at first, then twice
+        the features in the model plus two (at least 200).
+    first_guess : "liblinear", None or tuple (coef, intercept), default="liblinear"
+        The solution the first working sets are guessed from: liblinear's l1-regularised
+        squared-hinge SVM on the same costs (scikit-learn's ``LinearSVC``, a first-order
+        solution as Dedieu, Mazumder and Wang start from), a given ``(coef of shape (n,),
+        intercept)``, or None (the evenly spaced samples, no errors aggregated). Only the
+        speed depends on it.
 
     Attributes
     ----------
@@ -119,7 +126,7 @@ class SampleWorkingSetLP(SplitMarginLP):
         penalty_scale: float = 1.0,
         column_generation: bool | None = None,
         sample_batch: int | None = None,
-        first_guess: str | None = "liblinear",
+        first_guess="liblinear",
     ) -> None:
         if slack_costs is None:
             raise InputError(
@@ -127,7 +134,7 @@ class SampleWorkingSetLP(SplitMarginLP):
                 "use SplitMarginLP for the hard margin."
             )
         self._sample_batch = sample_batch
-        self.first_guess = first_guess
+        self.first_guess = _check_guess(first_guess, np.shape(X)[1])
         super().__init__(
             X,
             y,
@@ -285,15 +292,19 @@ class SampleWorkingSetLP(SplitMarginLP):
 
     # -- solving ----------------------------------------------------------------------------
     def solve_weighted(self, weights):
-        """As :meth:`SplitMarginLP.solve_weighted`; from the second solve on, a new model
-        whose rows are the samples nearest the margin at the last solution and whose errors
-        are the others below it (this LP differs from the last in its costs only: the last
-        solution is a close guess of its margins)."""
+        """As :meth:`SplitMarginLP.solve_weighted`, on working sets guessed from a solution.
+
+        The first solve starts from :attr:`first_guess` (rows for the samples near or inside
+        its margin, the misclassified ones aggregated, a starting basis); a later one from
+        the last solution (this LP differs from the last in its costs only) — the last model
+        kept, or a new one when it holds more than ``KEEP_ROWS`` times the rows needed.
+        Whatever the guess, the optimum returned is the whole LP's (see :meth:`_run`).
+        """
         self._costs = self.penalty_scale * check_weights(weights, self.n_coef)
-        if self._margins is None and self.first_guess == "liblinear":
-            margins, coef = self._liblinear_margins()
+        if self._margins is None and self.first_guess is not None:
+            margins, coef = self._guessed_margins()
             if self.column_generation and not self._in_model.any():
-                # The working set of features starts from liblinear's support.
+                # The working set of features starts from the guess's support.
                 self._in_model[self._active & (coef != 0)] = True
             self._reguess(margins, coef, rows_above=FIRST_GUESS_ROWS_ABOVE)
         elif self._margins is not None and self.sample_rows.size > KEEP_ROWS * self._rows_needed():
@@ -301,7 +312,14 @@ class SampleWorkingSetLP(SplitMarginLP):
             self._reguess(self._margins, None)
         return super().solve_weighted(weights)
 
-    def _liblinear_margins(self) -> np.ndarray:
+    def _guessed_margins(self) -> tuple[np.ndarray, np.ndarray]:
+        """Margins and coefficients of :attr:`first_guess`."""
+        if isinstance(self.first_guess, str):
+            return self._liblinear_margins()
+        coef, intercept = self.first_guess
+        return self.y * (np.asarray(self.X @ coef).ravel() + intercept), coef
+
+    def _liblinear_margins(self) -> tuple[np.ndarray, np.ndarray]:
         """Margins guessed by liblinear's l1-regularised squared-hinge SVM, scaled to this LP.
 
         The features are divided by their costs and the samples weighted by their slack
@@ -455,6 +473,23 @@ class SampleWorkingSetLP(SplitMarginLP):
 
     def _slack_values(self, x: np.ndarray) -> np.ndarray:
         return np.maximum(1.0 - self._margins, 0.0)
+
+
+def _check_guess(guess, n_features: int):
+    """``first_guess`` validated: "liblinear", None, or ``(coef of shape (n,), intercept)``."""
+    if guess is None or (isinstance(guess, str) and guess == "liblinear"):
+        return guess
+    try:
+        coef, intercept = guess
+        coef, intercept = np.asarray(coef, dtype=float), float(intercept)
+    except (TypeError, ValueError):
+        coef = None
+    if coef is None or coef.shape != (n_features,) or not np.all(np.isfinite(coef)):
+        raise InputError(
+            "first_guess must be 'liblinear', None or a pair (coef of shape "
+            f"({n_features},), intercept) of finite numbers; got {guess!r:.80}."
+        )
+    return coef, intercept
 
 
 def margin_lp(X, y, slack_costs=None, *, slack_scale=None, penalty_scale=1.0) -> SplitMarginLP:
