@@ -6,22 +6,39 @@ With many more samples than features, the soft-margin LP of l1-AROM and FSV::
     subject to  y_i (x_i·(p − q) + b) + ξ_i ≥ 1,    p, q, ξ ≥ 0
 
 has few binding margins at its optimum: a vertex has at most ``2n + 1`` non-zero ``p, q, b``, so
-apart from the margin errors (``ξ_i > 0``) only about ``n`` samples lie on the margin and every
-other row is slack. :class:`SampleWorkingSetLP` holds the rows (and slack columns) of a working
-set of samples only. Its optimum ``(w, b)`` is the whole LP's once every sample outside the set
-meets its margin, ``y_i (x_i·w + b) ≥ 1`` within HiGHS's primal feasibility tolerance: ``ξ_i = 0``
-there, so the restricted optimum (a lower bound, as a relaxation) is feasible for the whole LP
-at the same objective. Otherwise the most violated samples are added as rows and the model is
-re-solved warm (HiGHS's dual simplex keeps its basis when rows are added) — constraint
-generation, as Dedieu, Mazumder and Wang solve the l1-SVM with many samples. Rows stay in the
-model across reweighting steps (the next step's margins are mostly the same samples), and the
-column generation of :class:`~zeronorm_opt.fast.highs_model.SplitMarginLP` over the features
-runs on top (row duals of samples outside the set are zero).
+only about ``n`` samples lie on the margin; the others are slack (``ξ_i = 0``) or margin errors
+(``ξ_i > 0``, a hinge linear in ``(w, b)`` near the optimum). :class:`SampleWorkingSetLP` holds
+each sample in one of three ways:
 
-Measured (2 shared cores, Gaussian 3000 × 200 with labels from a noisy rule on 10 columns,
-C = 1): the first l1-AROM LP took 3.7 s on 937 of the 3000 rows against 8.0 s for the whole
-LP, the second (reweighted) 1.6 s against 20.7 s; whole l1-AROM fits 6.1 s against 22.1 s.
-With noisy labels the margin errors (rows of every LP) remain: there the first LP stays long.
+* a **row** (and its ξ_i), exactly as in the whole LP — the samples near the margin;
+* an **error**, in one of 16 aggregate rows ``Σ_{i∈E_g} d_i (y_i f(x_i) − 1) + t_g ≥ 0`` with
+  ``t_g ≥ 0`` at cost 1, i.e. ``t_g = max(0, Σ_{i∈E_g} d_i (1 − y_i f(x_i)))`` — the samples
+  below the margin, grouped in the order of their margins (one dense row per group, however
+  many errors: with noisy labels they are the bulk of the whole LP's rows);
+* **left out** (counted 0) — the samples above the margin.
+
+Whatever the sets, the model is a relaxation: an error's share and a left-out sample's 0 are at
+most their hinges. Its optimum ``(w, b)`` is the whole LP's once every error has
+``y_i f(x_i) ≤ 1`` and every left-out sample ``≥ 1`` (within HiGHS's primal feasibility
+tolerance): the hinges are then what the model counts, so the relaxation's optimum is feasible
+for the whole LP at the same objective. Each solve checks every sample's margin and moves the
+misjudged ones (most violated first) to rows until none is left — constraint generation, as
+Dedieu, Mazumder and Wang solve the l1-SVM with many samples; column generation over the
+features (:class:`~zeronorm_opt.fast.highs_model.SplitMarginLP`) runs on top, priced with the
+errors' duals ``t_g``'s row dual times ``d_i``.
+
+The sets are guessed from a solution. The first LP's, as Dedieu, Mazumder and Wang start from a
+first-order solution: liblinear's l1-regularised squared-hinge SVM on the same weighted costs
+(scikit-learn's ``LinearSVC``), scaled by the factor that minimises this LP's objective along
+it; its samples with margins in ``[0, 1)`` and the ``2n + 2`` nearest the margin become rows,
+the misclassified ones errors, and its signs and margins give HiGHS a starting basis. A later
+LP (same constraints, new costs) keeps the last model and basis, or is rebuilt from the last
+solution's margins when the last model holds more than ``KEEP_ROWS`` times the rows needed.
+
+Measured (2 cores shared with four other processes, load 4–6, so ratios within one run;
+``python -m benchmarks.bench_many_samples``, Gaussian ``m × 200`` with labels from a noisy rule
+on 10 columns, C = 1; before → after, seconds and ratio to liblinear's l1-SVM in the same run):
+MEASURED
 
 References
 ----------
