@@ -233,8 +233,6 @@ class SplitMarginLP:
         self._col_sign = np.empty(0, dtype=np.int8)
         self._xi = np.zeros(m)
         self._weights = np.ones(self.n_coef)
-        #: Penalty costs ``s·c`` of the current solve (one per coefficient).
-        self._costs = np.full(self.n_coef, self.penalty_scale)
         #: The last solve (None before the first): signed coefficients, bias, slacks.
         self.last_step: HighsStepResult | None = None
         #: Sentence of the InfeasibleError (what to pass instead), as the formulations say it.
@@ -302,7 +300,7 @@ class SplitMarginLP:
         for sign in (1.0, -1.0):  # all p columns, then all q columns
             self.highs.addCols(
                 k,
-                self._column_costs(coefs, np.asarray(costs, dtype=float), sign),
+                np.asarray(costs, dtype=float),
                 np.zeros(k),
                 np.full(k, _INF),
                 int(values.size),
@@ -315,21 +313,6 @@ class SplitMarginLP:
             [self._col_sign, np.ones(k, dtype=np.int8), -np.ones(k, dtype=np.int8)]
         )
         self._in_model[coefs] = True
-
-    def _column_costs(self, coefs: np.ndarray, costs: np.ndarray, sign) -> np.ndarray:
-        """HiGHS's costs of the ``p`` (``sign`` +1) or ``q`` (−1) columns of ``coefs`` at
-        penalty costs ``costs``: the costs themselves here."""
-        return costs
-
-    def _set_costs(self, costs: np.ndarray) -> None:
-        """Set the costs of every model column of an active coefficient (penalty ``costs``)."""
-        columns = self._model_columns(self._active & self._in_model)
-        if columns.size:
-            owner = self._col_coef[columns]
-            signs = self._col_sign[columns].astype(float)
-            self.highs.changeColsCost(
-                columns.size, columns, self._column_costs(owner, costs[owner], signs)
-            )
 
     def _model_columns(self, coefs_mask: np.ndarray) -> np.ndarray:
         """Model columns (p and q) of the coefficients where ``coefs_mask`` is True."""
@@ -447,8 +430,9 @@ class SplitMarginLP:
             score = uniform / np.maximum(costs[candidates], np.finfo(float).tiny)
             first = np.sort(candidates[np.argsort(-score, kind="stable")[: 2 * self.pricing_batch]])
             self._add_coefficients(first, costs[first])
-        self._costs = costs
-        self._set_costs(costs)
+        columns = self._model_columns(self._active & self._in_model)
+        if columns.size:
+            self.highs.changeColsCost(columns.size, columns, costs[self._col_coef[columns]])
         tolerance = self._dual_tolerance()
         elapsed, iterations = 0.0, 0
         while True:
