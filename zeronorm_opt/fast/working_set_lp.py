@@ -48,7 +48,8 @@ dense 10⁴×200   1.03 s     246 s (239×) → 23.7 s (23×)     170 s (165×) 
 ==============  =========  ==============================  ==============================
 
 Same supports and objectives. At 30 000 × 200 (after only, load 5.6): liblinear 2.3 s,
-l1-AROM 198 s (87×), FSV 95 s (42×). The first LP is most of it: the guess's samples inside
+l1-AROM 198 s (87×), FSV 95 s (42×); at 10⁴ × 1000 l1-AROM had not finished after 20 min
+(load 3). The first LP is most of it: the guess's samples inside
 the margin (``[0, 1)``) stay rows, a share of ``m``; holding them as errors too (rows only
 from margin 0.5 or 0.8) took 2.8–3.4× the simplex iterations, and 64 groups instead of 16
 0.9× (3000 × 200). With features outnumbering samples (the sparse text-like sets) the whole
