@@ -167,3 +167,45 @@ def test_every_estimator_path_reports_its_steps(params, caplog, monkeypatch):
         model = AROM(C=1.0, **params).fit(X, y)
     lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("step ")]
     assert len(lines) == model.n_iter_
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("guess", ["liblinear", None, "wrong"])
+def test_the_first_guess_changes_the_speed_only(sparse, guess):
+    """Working sets guessed from liblinear's solution, from none or from a wrong solution
+    (every sign flipped, a large bias): the whole LP's optimum each time."""
+    X, y = _tall_data(500, 6, sparse, seed=3)
+    if guess == "wrong":
+        guess = (-3.0 * np.array([1.0, -0.8, 0.6, 0.0, 0.0, 0.0]), 5.0)
+    weights = np.random.default_rng(1).uniform(0.5, 2.0, 6)
+    lp = SampleWorkingSetLP(X, y, 1.0, first_guess=guess)
+    whole = SplitMarginLP(X, y, 1.0)
+    step, reference = lp.solve_weighted(weights), whole.solve_weighted(weights)
+    value = lp.highs.getInfo().objective_function_value
+    assert value == pytest.approx(whole.highs.getInfo().objective_function_value, rel=1e-8)
+    np.testing.assert_allclose(step.coef, reference.coef, atol=1e-6)
+    assert step.b == pytest.approx(reference.b, abs=1e-6)
+    np.testing.assert_allclose(step.xi, reference.xi, atol=1e-6)
+
+
+def test_margin_errors_are_held_in_aggregate_rows_not_one_row_each():
+    """Noisy labels: more margin errors than the model has rows, the declarative run's path."""
+    rng = np.random.default_rng(4)
+    X = rng.standard_normal((1200, 5))
+    y = np.sign(X[:, 0] + X[:, 1] + 1.5 * rng.standard_normal(1200))
+    lp = SampleWorkingSetLP(X, y, 1.0)
+    fast = successive_linearisation(lp, LogSurrogate(), normalise_weights=True)
+    ref = successive_linearisation(
+        MarginFormulation(X, y, penalty="l1", C=1.0), LogSurrogate(), normalise_weights=True
+    )
+    _assert_same_run(fast, ref)
+    last = lp.last_step
+    errors = y * (X @ np.where(lp.active, last.coef, 0.0) + last.b) < 1.0 - 1e-6
+    assert lp.sample_rows.size < errors.sum()
+
+
+@pytest.mark.parametrize("guess", ["svc", (np.ones(3), 0.0), (np.ones(4), "b"), 3])
+def test_a_malformed_first_guess_is_refused(guess):
+    X, y = _tall_data(100, 4)
+    with pytest.raises(InputError, match="first_guess must be"):
+        SampleWorkingSetLP(X, y, 1.0, first_guess=guess)

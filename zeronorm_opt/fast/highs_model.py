@@ -424,7 +424,6 @@ class SplitMarginLP:
         # would make the LP unbounded).
         weights = check_weights(weights, self.n_coef)
         costs = self.penalty_scale * weights
-        h = self.highs
         if self.column_generation and not self._in_model.any():
             candidates = np.flatnonzero(self._active)
             uniform = np.abs(self._pricing(candidates, np.ones(self.X.shape[0])))
@@ -433,7 +432,7 @@ class SplitMarginLP:
             self._add_coefficients(first, costs[first])
         columns = self._model_columns(self._active & self._in_model)
         if columns.size:
-            h.changeColsCost(columns.size, columns, costs[self._col_coef[columns]])
+            self.highs.changeColsCost(columns.size, columns, costs[self._col_coef[columns]])
         tolerance = self._dual_tolerance()
         elapsed, iterations = 0.0, 0
         while True:
@@ -456,6 +455,7 @@ class SplitMarginLP:
             most = entering[np.argsort(reduced[entering], kind="stable")[: self.pricing_batch]]
             new = np.sort(outside[most])
             self._add_coefficients(new, costs[new])
+        h = self.highs  # (a subclass may have replaced the model while solving)
         if status in _INFEASIBLE:
             # This LP has no constraint of the user's: its infeasibility is the data's (the
             # features still active do not separate the classes).
