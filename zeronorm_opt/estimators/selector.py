@@ -100,12 +100,9 @@ class ZeroNormSelector(SelectorMixin, BaseEstimator):
         Maximum number of convex solves; a run that reaches it before converging keeps
         the last step's iterate and warns (:class:`~zeronorm_opt.LimitReachedWarning`).
     time_limit : float or None, default=None
-        Seconds the successive-linearisation run may take, checked after each step: once
-        they have passed, the run stops with the last completed step's iterate (the best
-        support found so far: the surrogate objective never increases from step to step) and
-        a :class:`~zeronorm_opt.LimitReachedWarning`. A step in progress is finished first;
-        building the problem and fitting the final model are not counted. Honoured whatever
-        the backend (the limit is the driver's). None: no limit.
+        Seconds the run may take, checked after each step (every backend): past them it
+        keeps the last completed step's iterate and warns, as ``max_iter`` does (see
+        :func:`~zeronorm_opt.successive_linearisation`). None: no limit.
     tol : float, default=1e-5
         Convergence tolerance of the driver.
     prune_tol : float, default=1e-6
