@@ -98,6 +98,22 @@ def solve_on_working_columns(formulation, solver, solver_options) -> SolveInfo |
     SolveInfo or None
         The last restricted solve's status, solver and value (the whole problem's), with the
         times and iterations of every round summed; or None: then solve the whole problem.
+
+    Examples
+    --------
+    ``MarginFormulation.solve`` calls it; the optimum has at most ``m + 1`` non-zero weights.
+
+    >>> import numpy as np
+    >>> from zeronorm_opt.formulations import MarginFormulation
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((20, 600))
+    >>> y = np.where(X[:, 0] + X[:, 1] > 0, 1, -1)
+    >>> f = MarginFormulation(X, y, "l1")
+    >>> info = solve_on_working_columns(f, "HIGHS", None)
+    >>> info.status, np.count_nonzero(f.coef_value()) <= 21
+    ('optimal', True)
+    >>> all(np.max(c.violation()) <= 1e-6 for c in f.problem.constraints)  # the whole problem
+    True
     """
     if not prices_columns(formulation, solver):
         return None
