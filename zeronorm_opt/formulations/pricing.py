@@ -110,9 +110,9 @@ def solve_on_working_columns(formulation, solver, solver_options) -> SolveInfo |
     >>> y = np.where(X[:, 0] + X[:, 1] > 0, 1, -1)
     >>> f = MarginFormulation(X, y, "l1")
     >>> info = solve_on_working_columns(f, "HIGHS", None)
-    >>> info.status, np.count_nonzero(f.coef_value()) <= 21
+    >>> info.status, bool(np.count_nonzero(f.coef_value()) <= 21)
     ('optimal', True)
-    >>> all(np.max(c.violation()) <= 1e-6 for c in f.problem.constraints)  # the whole problem
+    >>> all(bool(np.max(c.violation()) <= 1e-6) for c in f.problem.constraints)  # whole problem
     True
     """
     if not prices_columns(formulation, solver):
