@@ -12,7 +12,7 @@ from itertools import combinations
 
 import numpy as np
 import pytest
-from scipy.optimize import linprog
+from _hinge_lp import hinge_loss
 
 from zeronorm_opt.exact import (
     CertificateError,
@@ -23,18 +23,6 @@ from zeronorm_opt.exact import (
 from zeronorm_opt.exact import _kernels as K
 from zeronorm_opt.exact.farkas import standardise
 from zeronorm_opt.exceptions import InputError
-
-
-def hinge_loss(X, y, S) -> float:
-    """``min Σ ξ`` on the columns ``S`` (variables w, b, ξ), by scipy's HiGHS."""
-    Xs = X[:, list(S)]
-    m, k = Xs.shape
-    cost = np.concatenate([np.zeros(k + 1), np.ones(m)])
-    A = np.hstack([-y[:, None] * Xs, -y[:, None], -np.eye(m)])
-    bounds = [(None, None)] * (k + 1) + [(0, None)] * m
-    res = linprog(cost, A_ub=A, b_ub=-np.ones(m), bounds=bounds, method="highs")
-    assert res.status == 0
-    return float(res.fun)
 
 
 def brute_force(X, y, r) -> float:
