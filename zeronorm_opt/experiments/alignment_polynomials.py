@@ -239,24 +239,10 @@ def run_e7(config: E7Config | None = None, **options) -> list[dict]:
     return run(EXPERIMENT, config, **options)
 
 
-def _units(config: E7Config) -> list[dict]:
-    return [
-        {"run": r, "target": t, "n_train": int(n)}
-        for t in config.targets
-        for n in config.train_sizes
-        for r in range(config.n_runs)
-    ]
-
-
 def summarise_e7(records: list[dict], config: E7Config) -> str:
     """Table 5 of Català and Martin (recall %, inputs kept) per target and size, the test errors
     of dFSA and the SVM (mean ± standard error over the runs, as ``report`` prints them), and
     the paper's figures (:data:`PAPER`) where it prints them.
-
-    References
-    ----------
-    N. Català and M. Martin, "Feature selection for support vector machines by alignment with ideal
-    kernel", Universitat Politècnica de Catalunya, Barcelona.
     """
     lines = [
         f"E7 sparse quadratic polynomials: {config.n_inputs} inputs, validation {config.n_val}, "
@@ -330,7 +316,10 @@ EXPERIMENT = Experiment(
     ),
     config_class=E7Config,
     run_unit="run_trial",
-    units=_units,
+    units=lambda c: [
+        {"run": r, "target": t, "n_train": int(n)}
+        for t in c.targets for n in c.train_sizes for r in range(c.n_runs)
+    ],  # fmt: skip
     summarise=summarise_e7,
     trial_field="run",
     setting_fields=("target", "n_train"),

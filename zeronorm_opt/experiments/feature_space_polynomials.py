@@ -120,11 +120,7 @@ def _draw_problem(config: E5Config, target: str, trial: int):
     s = _sparseness(target)
     for _ in range(MAX_REDRAWS):
         if s is None:
-            linear, quadratic = np.zeros(config.n_inputs), np.zeros((config.n_inputs,) * 2)
-            linear[0 if target == "x1" else 2] = 1.0
-            if target == "x1x2+x3":
-                quadratic[0, 1] = 1.0
-            poly = SparsePolynomial(linear, quadratic)
+            poly = SparsePolynomial.named(target, config.n_inputs)
         else:
             poly = SparsePolynomial.random(config.n_inputs, s, random_state=next(seeds))
         X_te, y_te = make_sparse_polynomial(
@@ -197,15 +193,6 @@ def run_e5(config: E5Config | None = None, **options) -> list[dict]:
     ['l2-AROM', 'linear-SVM', 'poly-SVM']
     """
     return run(EXPERIMENT, config, **options)
-
-
-def _units(config: E5Config) -> list[dict]:
-    return [
-        {"target": t, "trial": k, "n_train": int(n)}
-        for t in config.targets
-        for n in config.train_sizes
-        for k in range(config.n_trials)
-    ]
 
 
 def summarise_e5(records: list[dict], config: E5Config) -> str:
@@ -281,7 +268,10 @@ EXPERIMENT = Experiment(
     ),
     config_class=E5Config,
     run_unit="run_unit",
-    units=_units,
+    units=lambda c: [
+        {"target": t, "trial": k, "n_train": int(n)}
+        for t in c.targets for n in c.train_sizes for k in range(c.n_trials)
+    ],  # fmt: skip
     items=lambda config, unit: _methods_for(config, unit["target"]),
     summarise=summarise_e5,
     setting_fields=("target", "n_train"),

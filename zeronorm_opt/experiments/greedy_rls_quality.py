@@ -232,16 +232,6 @@ def run_e10(config: E10Config | None = None, **options) -> list[dict]:
     return run(EXPERIMENT, config, **options)
 
 
-def _units(config: E10Config) -> list[dict]:
-    return [
-        {"dataset": name, "repeat": r, "fold": f}
-        for name in config.datasets
-        if name not in config.skipped
-        for r in range(config.n_repeats)
-        for f in range(config.n_folds)
-    ]
-
-
 def _check_datasets(config: E10Config, message) -> None:
     # Data sets whose files are missing are skipped, and said so.
     for name in config.datasets:
@@ -355,7 +345,11 @@ EXPERIMENT = Experiment(
     ),
     config_class=E10Config,
     run_unit="run_fold",
-    units=_units,
+    units=lambda c: [
+        {"dataset": name, "repeat": r, "fold": f}
+        for name in c.datasets if name not in c.skipped
+        for r in range(c.n_repeats) for f in range(c.n_folds)
+    ],  # fmt: skip
     prepare=_check_datasets,
     summarise=summarise_e10,
     trial_field="repeat",

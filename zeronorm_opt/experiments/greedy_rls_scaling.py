@@ -186,11 +186,6 @@ def run_e9(config: E9Config | None = None, **options) -> list[dict]:
     return run(EXPERIMENT, config, **options)
 
 
-def _units(config: E9Config) -> list[dict]:
-    sizes = sorted({int(m) for m in config.train_sizes})
-    return [{"trial": t, "m": m} for m in sizes for t in range(config.n_trials)]
-
-
 def _mean(records: list[dict], field: str) -> float:
     return float(np.mean([r[field] for r in records]))
 
@@ -198,13 +193,6 @@ def _mean(records: list[dict], field: str) -> float:
 def summarise_e9(records: list[dict], config: E9Config) -> str:
     """Run time per ``m`` (mean ± standard error over trials) beside the low-rank LS-SVM and
     Pahikkala et al.
-
-    References
-    ----------
-    T. Pahikkala, A. Airola and T. Salakoski, "Speeding up greedy forward selection for regularized
-    least-squares", Proceedings of the 9th International Conference on Machine Learning and
-    Applications (ICMLA), 2010 (also arXiv:1003.3570, "Linear time feature selection for regularized
-    least-squares").
     """
     k, n = config.n_selected, config.n_features
     head = (
@@ -283,7 +271,10 @@ EXPERIMENT = Experiment(
     ),
     config_class=E9Config,
     run_unit="run_size",
-    units=_units,
+    units=lambda c: [
+        {"trial": t, "m": m} for m in sorted({int(m) for m in c.train_sizes})
+        for t in range(c.n_trials)
+    ],  # fmt: skip
     items=lambda config, unit: _methods_at(config, unit),
     summarise=summarise_e9,
     setting_fields=("m",),

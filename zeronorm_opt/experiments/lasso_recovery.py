@@ -243,10 +243,6 @@ def run_e11(config: E11Config | None = None, **options) -> list[dict]:
     return run(EXPERIMENT, config, **options)
 
 
-def _units(config: E11Config) -> list[dict]:
-    return [{"trial": t, "n": int(n)} for n in config.train_sizes for t in range(config.n_trials)]
-
-
 def _recovery_table(path: list[dict], config: E11Config, n: int) -> list[str]:
     """Support recovery along λ and the solvers' agreement, for one n."""
     source = next(
@@ -346,7 +342,7 @@ EXPERIMENT = Experiment(
     ),
     config_class=E11Config,
     run_unit="run_trial",
-    units=_units,
+    units=lambda c: [{"trial": t, "n": int(n)} for n in c.train_sizes for t in range(c.n_trials)],
     summarise=summarise_e11,
     setting_fields=("n",),
     group_fields=("n",),

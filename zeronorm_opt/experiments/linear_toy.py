@@ -129,12 +129,6 @@ def run_e1(config: E1Config | None = None, **options) -> list[dict]:
     return run(EXPERIMENT, config, **options)
 
 
-def _units(config: E1Config) -> list[dict]:
-    return [
-        {"trial": t, "n_train": int(n)} for n in config.train_sizes for t in range(config.n_trials)
-    ]
-
-
 def summarise_e1(records: list[dict], config: E1Config) -> str:
     """The E1 table: test error % (mean ± standard error) per method and size, and the
     relevant-pair count."""
@@ -192,7 +186,9 @@ EXPERIMENT = Experiment(
     ),
     config_class=E1Config,
     run_unit="run_trial",
-    units=_units,
+    units=lambda c: [
+        {"trial": t, "n_train": int(n)} for n in c.train_sizes for t in range(c.n_trials)
+    ],
     summarise=summarise_e1,
     setting_fields=("n_train",),
     plots=plot_e1,

@@ -446,17 +446,13 @@ def plot_microarray(records: list[dict], config: MicroarrayConfig, folder) -> li
     return [plot]
 
 
-def _units(config: MicroarrayConfig) -> list[dict]:
-    return [{"trial": t} for t in range(config.n_trials)]
-
-
 EXPERIMENT = Experiment(
     id="e2",
     module=__name__,
     spec_keys=("dataset", "n_train", "n_trials", "gene_counts", "methods"),
     config_class=MicroarrayConfig,
     run_unit="run_trial",
-    units=_units,
+    units=lambda c: [{"trial": t} for t in range(c.n_trials)],
     shared=load_data,
     summarise=summarise_microarray,
     sweep_fields=(),

@@ -184,10 +184,6 @@ def run_e6(config: E6Config | None = None, **options) -> list[dict]:
     return run(EXPERIMENT, config, **options)
 
 
-def _units(config: E6Config) -> list[dict]:
-    return [{"run": r, "n_train": int(n)} for n in config.train_sizes for r in range(config.n_runs)]
-
-
 def summarise_e6(records: list[dict], config: E6Config) -> str:
     """Català and Martin's Table 4 (recall %, features kept, % exactly {x1, x2}), test errors
     (mean ± standard error), the paper's figures (:data:`PAPER`) beside ours.
@@ -280,7 +276,7 @@ EXPERIMENT = Experiment(
     ),
     config_class=E6Config,
     run_unit="run_trial",
-    units=_units,
+    units=lambda c: [{"run": r, "n_train": int(n)} for n in c.train_sizes for r in range(c.n_runs)],
     summarise=summarise_e6,
     trial_field="run",
     setting_fields=("n_train",),

@@ -211,18 +211,9 @@ def run_e8(config: E8Config | None = None, **options) -> list[dict]:
     return run(EXPERIMENT, config, **options)
 
 
-def _units(config: E8Config) -> list[dict]:
-    return [{"repeat": r} for r in range(config.n_repeats)]
-
-
 def summarise_e8(records: list[dict], config: E8Config) -> str:
     """Tables 1–2 of Català and Martin: accuracy and number of features per method (plus the recall
     of the planted words on the synthetic corpus).
-
-    References
-    ----------
-    N. Català and M. Martin, "Feature selection for support vector machines by alignment with ideal
-    kernel", Universitat Politècnica de Catalunya, Barcelona.
     """
     data = (
         f"corpus {config.corpus_dir} ({config.positive_class} against the rest)"
@@ -268,7 +259,7 @@ EXPERIMENT = Experiment(
     ),
     config_class=E8Config,
     run_unit="run_repeat",
-    units=_units,
+    units=lambda c: [{"repeat": r} for r in range(c.n_repeats)],
     summarise=summarise_e8,
     trial_field="repeat",
     sweep_fields=(),

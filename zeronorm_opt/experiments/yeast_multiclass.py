@@ -201,11 +201,6 @@ def run_e4(config: E4Config | None = None, *, data=None, **options) -> list[dict
     return run(EXPERIMENT, config, shared=shared, **options)
 
 
-def _units(config: E4Config) -> list[dict]:
-    folds = range(config.n_folds) if config.folds is None else [int(f) for f in config.folds]
-    return [{"repeat": r, "fold": f} for r in range(config.n_repeats) for f in folds]
-
-
 def summarise_e4(records: list[dict], config: E4Config) -> str:
     """The E4 table: cross-validation error % (mean ± standard error over the folds) per
     row and count."""
@@ -243,7 +238,10 @@ EXPERIMENT = Experiment(
     ),
     config_class=E4Config,
     run_unit="run_fold",
-    units=_units,
+    units=lambda c: [
+        {"repeat": r, "fold": f} for r in range(c.n_repeats)
+        for f in (range(c.n_folds) if c.folds is None else [int(f) for f in c.folds])
+    ],  # fmt: skip
     items=lambda config, unit: config.units(),
     item_fields=("method", "n_features"),
     shared=load_e4_data,
