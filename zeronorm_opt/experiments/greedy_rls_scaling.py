@@ -120,12 +120,12 @@ def run_size(config: E9Config, trial: int, m: int, methods: Sequence[str]) -> li
     k, n = config.n_selected, config.n_features
     records = []
     greedy = None
+    # No "status": the schema stores its default, "ok" (an error here stops the run).
+    base = {"trial": trial, "m": m}
     if "greedy-rls" in methods:
         greedy, wall, cpu = _timed(greedy_rls, X, y, k, config.alpha)
         records.append(
-            {
-                "trial": trial,
-                "m": m,
+            base | {
                 "method": "greedy-rls",
                 "seconds": wall,
                 "cpu_seconds": cpu,
@@ -134,7 +134,6 @@ def run_size(config: E9Config, trial: int, m: int, methods: Sequence[str]) -> li
                 "extrapolated": False,
                 "selected": greedy.selected.tolist(),
                 "n_informative_selected": int(np.sum(greedy.selected < config.n_informative)),
-                "status": "ok",
             }
         )
     if "lowrank" in methods:
@@ -143,9 +142,7 @@ def run_size(config: E9Config, trial: int, m: int, methods: Sequence[str]) -> li
         if greedy is None:  # resumed without the greedy record: its first features again
             greedy = greedy_rls(X, y, rounds, config.alpha)
         records.append(
-            {
-                "trial": trial,
-                "m": m,
+            base | {
                 "method": "lowrank",
                 "seconds": wall * k / rounds,
                 "cpu_seconds": cpu * k / rounds,
@@ -155,7 +152,6 @@ def run_size(config: E9Config, trial: int, m: int, methods: Sequence[str]) -> li
                 "extrapolated": rounds < k,
                 "selected": selected.tolist(),
                 "same_as_greedy": selected.tolist() == greedy.selected[:rounds].tolist(),
-                "status": "ok",
             }
         )
     return records

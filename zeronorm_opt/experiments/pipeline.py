@@ -366,11 +366,6 @@ def parse_assignments(pairs: Sequence[str]) -> dict:
     return out
 
 
-def config_fields(experiment: Experiment) -> list[str]:
-    """The settings of an experiment: the fields of its configuration (= spec keys)."""
-    return [f.name for f in dataclasses.fields(experiment.config_class)]
-
-
 def config_from_spec(experiment: Experiment, spec: dict, overrides: dict | None = None):
     """The configuration of ``experiment`` from its TOML ``spec`` and ``overrides``.
 
@@ -390,7 +385,8 @@ def config_from_spec(experiment: Experiment, spec: dict, overrides: dict | None 
     ...
     zeronorm_opt.exceptions.InputError: e1 has no setting 'n_trial'; did you mean n_trials? ...
     """
-    names = config_fields(experiment)
+    fields = {f.name: f for f in dataclasses.fields(experiment.config_class)}
+    names = list(fields)
     settings = {k: v for k, v in spec.items() if k in names}
     for key, value in (overrides or {}).items():
         if key not in names:
@@ -400,7 +396,6 @@ def config_from_spec(experiment: Experiment, spec: dict, overrides: dict | None 
                 f"{experiment.id} has no setting {key!r}; {hint}(settings: {', '.join(names)})"
             )
         settings[key] = value
-    fields = {f.name: f for f in dataclasses.fields(experiment.config_class)}
     for key, value in settings.items():
         _check_type(experiment.id, fields[key], value)
     try:
