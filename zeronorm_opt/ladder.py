@@ -40,7 +40,7 @@ from .estimators.zero_norm import AROM, FSV
 from .exact import minimum_separating_support
 from .exceptions import InputError, SolverError, ZeroNormError
 from .formulations.binary import MarginFormulation
-from .formulations.exact import ExactZeroNormFormulation
+from .formulations.exact import ExactSolveInfo, ExactZeroNormFormulation
 from .surrogates import PowerSurrogate
 
 __all__ = [
@@ -514,8 +514,6 @@ def _exact_milp_row(X, y, C, supports, solver_options, time_limit):
         info = exact.last_solve
         support, value = best[3], np.inf
         if info is None:
-            from .formulations.exact import ExactSolveInfo
-
             info = ExactSolveInfo(
                 status=getattr(exc, "status", None) or "user_limit",
                 solver="HIGHS",

@@ -116,16 +116,14 @@ def _adaptive_scaling(config: E6Config, n_train: int) -> AdaptiveScaling:
     from ..estimators.adaptive_scaling import AdaptiveScaling
 
     C = config.adaptive_scaling_C
+    fixed = {
+        "C": config.adaptive_scaling_C_times_m / n_train if C is None else C,
+        "sigma0": config.adaptive_scaling_sigma0,
+    }
     if config.adaptive_scaling_auto and C is None:
-        return AdaptiveScaling(
-            kernel="rbf", tol=config.adaptive_scaling_tol, **config.adaptive_scaling_params
-        )
+        fixed = {}  # AdaptiveScaling's own choice of C and σ₀
     return AdaptiveScaling(
-        kernel="rbf",
-        C=config.adaptive_scaling_C_times_m / n_train if C is None else C,
-        sigma0=config.adaptive_scaling_sigma0,
-        tol=config.adaptive_scaling_tol,
-        **config.adaptive_scaling_params,
+        kernel="rbf", tol=config.adaptive_scaling_tol, **fixed, **config.adaptive_scaling_params
     )
 
 
