@@ -149,12 +149,6 @@ def _fail(message: str, code: int) -> int:
     return code
 
 
-def _unknown_experiment(name: str, known: list[str]) -> str:
-    close = difflib.get_close_matches(name.lower(), known, n=3)
-    hint = f"did you mean {' or '.join(close)}? " if close else ""
-    return f"unknown experiment {name!r}; {hint}(zeronorm-opt list shows them: {', '.join(known)})"
-
-
 def _results_problem(results: str) -> str | None:
     """Why the ``--results`` file cannot be written, or None when it looks writable."""
     path = Path(results)
@@ -183,11 +177,6 @@ def _folder_problem(folder: str) -> str | None:
     except OSError as exc:
         return f"cannot create or write this folder ({exc.strerror or exc})"
     return None
-
-
-def _is_spec_path(argument: str) -> bool:
-    """True when ``run``'s argument names a spec file rather than a catalogue id."""
-    return argument.lower().endswith(".toml") or Path(argument).is_file()
 
 
 def main(argv=None) -> int:
@@ -257,7 +246,7 @@ def _find_spec(argument: str):
     """The validated spec named by ``argument`` (id or path), or an exit code."""
     from .experiments.catalogue import available_problems, load_problem, load_spec_file
 
-    if _is_spec_path(argument):
+    if argument.lower().endswith(".toml") or Path(argument).is_file():  # a spec file, not an id
         path = Path(argument)
         if not path.is_file():
             return _fail(f"spec file not found: {argument}", EXIT_FILES)
@@ -267,7 +256,12 @@ def _find_spec(argument: str):
             return _fail(f"cannot read {argument}: {exc.strerror or exc}", EXIT_FILES)
     known = list(available_problems())
     if argument.lower() not in known:
-        return _fail(_unknown_experiment(argument, known), EXIT_USAGE)
+        close = difflib.get_close_matches(argument.lower(), known, n=3)
+        hint = f"did you mean {' or '.join(close)}? " if close else ""
+        return _fail(
+            f"unknown experiment {argument!r}; {hint}(zeronorm-opt list shows them: "
+            f"{', '.join(known)})", EXIT_USAGE,
+        )  # fmt: skip
     return load_problem(argument.lower())
 
 
