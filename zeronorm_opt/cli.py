@@ -1,39 +1,15 @@
-"""Command line: ``zeronorm-opt list | show | run | report``.
+"""Command line: ``zeronorm-opt list | show | run | report``, also ``python -m zeronorm_opt``.
 
-* ``zeronorm-opt list`` — the experiments of the catalogue, the data they need, their rough cost;
-* ``zeronorm-opt show ID`` — one spec (a catalogue id such as ``e1``, or a ``.toml`` path) and
-  the settings its run would use;
-* ``zeronorm-opt run ID|PATH.toml [--set key=value …] [--trials N] [--n-jobs N]
-  [--backend loky|dask] [--scheduler ADDRESS] [--results FILE] [--quiet]`` — run it and print
-  its table; ``--set`` overrides any setting of the spec (the spec's keys are the settings);
-* ``zeronorm-opt report FILE [--format md|html] [--plots DIR]`` — the tables of a results file
-  (mean ± standard error, beside the paper's figures) and its plots.
+``list`` the experiments of the catalogue, ``show`` one spec (a catalogue id such as ``e1``, or a
+``.toml`` path) and the settings its run would use, ``run`` it (``--set key=value`` overrides any
+setting: the spec's keys are the settings) and print its table, ``report`` the tables and plots of
+a results file. Every experiment implements one protocol
+(:mod:`zeronorm_opt.experiments.pipeline`): a spec's ``runner`` names a module of
+:mod:`zeronorm_opt.experiments` whose ``EXPERIMENT`` the generic code runs.
 
-Every experiment implements one protocol (:mod:`zeronorm_opt.experiments.pipeline`): a spec's
-``runner`` names a module of :mod:`zeronorm_opt.experiments` whose ``EXPERIMENT`` the generic
-code runs. ``python -m zeronorm_opt`` is the same command. A mistake ends in one line on
-stderr (never a traceback) and one of these exit codes:
-
-=====  ====================================================================================
-0      success
-1      an unexpected error (a bug of the package: one line; set ``ZERONORM_OPT_DEBUG=1`` for
-       the traceback)
-2      bad command line or settings (unknown experiment, ``--trials 0``, an unknown
-       ``--set`` key, an option the experiment rejects: every
-       :class:`~zeronorm_opt.exceptions.ZeroNormError`)
-3      a file is missing or cannot be written: microarray data not found (put the ``.npz``
-       files in a folder and set ``ZERONORM_OPT_DATA`` to it), a ``--results`` file in a
-       folder that cannot be created or written, a results file to report that is absent,
-       a ``--plots`` folder that cannot be created or written
-4      the results file had unreadable lines (named on stderr); they were skipped, the good
-       records kept (``run`` computed the lost records again and rewrote the file without
-       those lines; a torn last line, the trace of an interrupted write, is dropped with a
-       warning and exit 0)
-5      ``run``: every unit of at least one method failed (each distinct cause is printed
-       once on stderr; the failed records are in the results file with their cause as
-       ``status``). Partial failures are counted on stderr and exit 0
-130    interrupted (Ctrl-C); rerun with the same ``--results`` file to resume
-=====  ====================================================================================
+A mistake ends in one line on stderr (never a traceback) and one of the exit codes of
+:data:`EPILOG`, which ``--help`` prints (``ZERONORM_OPT_DEBUG=1`` shows the traceback of an
+unexpected error).
 """
 
 from __future__ import annotations
@@ -76,30 +52,21 @@ class _OneLineParser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def positive_int(text: str) -> int:
-    """argparse type: an integer >= 1."""
+def positive_int(text: str, all_cores: bool = False) -> int:
+    """argparse type: an integer >= 1 (or -1, all cores, with ``all_cores``)."""
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
+        value = 0
+    if value < 1 and not (all_cores and value == -1):
+        what = "a positive integer" + (" or -1 (all cores)" if all_cores else "")
+        raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}")
     return value
 
 
 def n_jobs_int(text: str) -> int:
-    """argparse type: a number of joblib workers, >= 1 or -1 (all cores)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"expected a positive integer or -1, got {text!r}"
-        ) from None
-    if value < 1 and value != -1:
-        raise argparse.ArgumentTypeError(
-            f"expected a positive integer or -1 (all cores), got {value}"
-        )
-    return value
+    """argparse type: a number of workers, >= 1 or -1 (all cores)."""
+    return positive_int(text, all_cores=True)
 
 
 def experiment_of(spec: dict):
@@ -182,12 +149,6 @@ def _fail(message: str, code: int) -> int:
     return code
 
 
-def _unknown_experiment(name: str, known: list[str]) -> str:
-    close = difflib.get_close_matches(name.lower(), known, n=3)
-    hint = f"did you mean {' or '.join(close)}? " if close else ""
-    return f"unknown experiment {name!r}; {hint}(zeronorm-opt list shows them: {', '.join(known)})"
-
-
 def _results_problem(results: str) -> str | None:
     """Why the ``--results`` file cannot be written, or None when it looks writable."""
     path = Path(results)
@@ -216,11 +177,6 @@ def _folder_problem(folder: str) -> str | None:
     except OSError as exc:
         return f"cannot create or write this folder ({exc.strerror or exc})"
     return None
-
-
-def _is_spec_path(argument: str) -> bool:
-    """True when ``run``'s argument names a spec file rather than a catalogue id."""
-    return argument.lower().endswith(".toml") or Path(argument).is_file()
 
 
 def main(argv=None) -> int:
@@ -290,7 +246,7 @@ def _find_spec(argument: str):
     """The validated spec named by ``argument`` (id or path), or an exit code."""
     from .experiments.catalogue import available_problems, load_problem, load_spec_file
 
-    if _is_spec_path(argument):
+    if argument.lower().endswith(".toml") or Path(argument).is_file():  # a spec file, not an id
         path = Path(argument)
         if not path.is_file():
             return _fail(f"spec file not found: {argument}", EXIT_FILES)
@@ -300,7 +256,12 @@ def _find_spec(argument: str):
             return _fail(f"cannot read {argument}: {exc.strerror or exc}", EXIT_FILES)
     known = list(available_problems())
     if argument.lower() not in known:
-        return _fail(_unknown_experiment(argument, known), EXIT_USAGE)
+        close = difflib.get_close_matches(argument.lower(), known, n=3)
+        hint = f"did you mean {' or '.join(close)}? " if close else ""
+        return _fail(
+            f"unknown experiment {argument!r}; {hint}(zeronorm-opt list shows them: "
+            f"{', '.join(known)})", EXIT_USAGE,
+        )  # fmt: skip
     return load_problem(argument.lower())
 
 
@@ -363,7 +324,7 @@ def _progress_for(args):
 
 def _run(args, spec: dict, experiment) -> int:
     from .experiments.pipeline import RECORD_KEY, config_from_spec
-    from .experiments.results_store import ResultsStore
+    from .experiments.results_store import ResultsStore, line_numbers
     from .experiments.runner import failure_summary, results_destination, run
 
     config = config_from_spec(experiment, spec, _overrides(args, spec, experiment))
@@ -401,21 +362,16 @@ def _run(args, spec: dict, experiment) -> int:
         )
     if skipped:
         return _fail(
-            f"{_skipped_lines(skipped)} of {args.results} could not be read and were dropped "
+            f"{line_numbers(skipped)} of {args.results} could not be read and were dropped "
             "from it; their records were computed again", EXIT_SKIPPED_LINES,
         )  # fmt: skip
     return 0
 
 
-def _skipped_lines(numbers) -> str:
-    shown = ", ".join(str(n) for n in numbers[:5])
-    more = f" and {len(numbers) - 5} more" if len(numbers) > 5 else ""
-    return f"line{'s' if len(numbers) > 1 else ''} {shown}{more}"
-
-
 def _report(args) -> int:
     from .experiments.catalogue import available_problems, load_problem
     from .experiments.report import read_results, report
+    from .experiments.results_store import line_numbers
 
     _, skipped = read_results(args.results)
     if args.plots is not None:
@@ -432,7 +388,7 @@ def _report(args) -> int:
         print(f"plot written: {path}", file=sys.stderr)
     if skipped:
         return _fail(
-            f"{_skipped_lines(skipped)} of {args.results} could not be read and were skipped "
+            f"{line_numbers(skipped)} of {args.results} could not be read and were skipped "
             "(the report uses the other records)", EXIT_SKIPPED_LINES,
         )  # fmt: skip
     return 0

@@ -40,7 +40,7 @@ from .estimators.zero_norm import AROM, FSV
 from .exact import minimum_separating_support
 from .exceptions import InputError, SolverError, ZeroNormError
 from .formulations.binary import MarginFormulation
-from .formulations.exact import ExactZeroNormFormulation
+from .formulations.exact import ExactSolveInfo, ExactZeroNormFormulation
 from .surrogates import PowerSurrogate
 
 __all__ = [
@@ -292,11 +292,9 @@ def _lasso_support(X, y, C) -> tuple[np.ndarray, str]:
     return best, note
 
 
-def _run(method, X, y, C, k_hint, solver_options, time_limit):
-    if method == "l1-AROM":
-        return AROM(penalty="l1", C=C).fit(X, y).support_, ""
-    if method == "l2-AROM":
-        return AROM(penalty="l2", C=C).fit(X, y).support_, ""
+def _run(method, X, y, C, k_hint=0):
+    if method in ("l1-AROM", "l2-AROM"):
+        return AROM(penalty=method[:2], C=C).fit(X, y).support_, ""
     if method == "FSV":
         return FSV(C=C).fit(X, y).support_, ""
     if method == "l1 SVM":
@@ -408,7 +406,7 @@ def relaxation_ladder(
     for method in relaxations:
         start = time.perf_counter()
         try:
-            support, note = _run(method, X, y, C, 0, solver_options, time_limit)
+            support, note = _run(method, X, y, C)
         except ZeroNormError as exc:  # e.g. a solver failure on one rung: record, go on
             support, note = np.zeros(X.shape[1], dtype=bool), f"failed: {exc}"[:80]
         supports[method] = (support, time.perf_counter() - start, note)
@@ -420,7 +418,7 @@ def relaxation_ladder(
         k_hint = int(exact_support.sum())
     if "greedy RLS" in methods:
         start = time.perf_counter()
-        support, note = _run("greedy RLS", X, y, C, k_hint, solver_options, time_limit)
+        support, note = _run("greedy RLS", X, y, C, k_hint)
         supports["greedy RLS"] = (support, time.perf_counter() - start, note)
 
     exact_size = supports["exact"][0].sum() if "exact" in supports else np.nan
@@ -457,8 +455,7 @@ def _exact_row(X, y, C, supports, solver_options, time_limit):
     result = minimum_separating_support(
         X, y, time_limit=time_limit, initial_supports=[s for s, _, _ in supports.values()]
     )
-    support = np.zeros(X.shape[1], dtype=bool)
-    support[result.support] = True
+    support = np.isin(np.arange(X.shape[1]), result.support)
     note = ""
     left = None if time_limit is None else time_limit - (time.perf_counter() - start)
     if result.status == "enumeration_limit" and (left is None or left > 1.0):
@@ -468,8 +465,7 @@ def _exact_row(X, y, C, supports, solver_options, time_limit):
         if smaller is not None:  # the search again, from it: weights and certificate agree
             result = minimum_separating_support(X, y, time_limit=time_limit,
                                                 initial_supports=[smaller])  # fmt: skip
-            support = np.zeros(X.shape[1], dtype=bool)
-            support[result.support] = True
+            support = np.isin(np.arange(X.shape[1]), result.support)
             note = "incumbent by the MILP; "
     if not result.proven_optimal:
         note += f"not proven: bound {result.lower_bound}"
@@ -518,8 +514,6 @@ def _exact_milp_row(X, y, C, supports, solver_options, time_limit):
         info = exact.last_solve
         support, value = best[3], np.inf
         if info is None:
-            from .formulations.exact import ExactSolveInfo
-
             info = ExactSolveInfo(
                 status=getattr(exc, "status", None) or "user_limit",
                 solver="HIGHS",

@@ -4,14 +4,13 @@ from pathlib import Path
 
 import pytest
 
-from zeronorm_opt.cli import main
+from zeronorm_opt.cli import experiment_of, main
 from zeronorm_opt.exceptions import InputError
 from zeronorm_opt.experiments.catalogue import (
     PROBLEMS_DIR,
     available_problems,
     load_problem,
     load_spec_file,
-    runner_module,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,7 +25,7 @@ def test_catalogue_is_the_top_level_problems_folder():
 @pytest.mark.parametrize("path", sorted((ROOT / "problems").glob("*.toml")), ids=lambda p: p.name)
 def test_every_spec_validates(path):
     spec = load_spec_file(path)
-    assert spec["title"] and runner_module(spec).EXPERIMENT.runner == spec["runner"]
+    assert spec["title"] and experiment_of(spec).runner == spec["runner"]
     assert load_problem(spec["id"]) == spec
 
 

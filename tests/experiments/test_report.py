@@ -179,12 +179,12 @@ def test_e1_plot_says_why_it_has_no_paper_markers(figures, tmp_path):
 
 def test_a_papers_standard_error_is_drawn_as_its_error_bar(figures, tmp_path):
     from zeronorm_opt.experiments.pipeline import PaperFigure
-    from zeronorm_opt.experiments.report import plot_curves
+    from zeronorm_opt.experiments.report import plot_panels
 
     records = [{"method": "A", "n": n, "error": 0.1, "status": "ok"} for n in (10, 20)]
     paper = [PaperFigure("Table 9", "A", {"n": 20}, {"error": 12.0}, spread={"error": 1.5})]
-    plot_curves(records, "n", "error", tmp_path / "x.png", title="t", xlabel="n",
-                ylabel="error %", scale=100.0, paper=paper)  # fmt: skip
+    plot_panels(records, "n", [("error", "error %", 100.0)], tmp_path / "x.png", title="t",
+                xlabel="n", paper=paper)  # fmt: skip
     (ax,) = figures[0].axes
     container = next(c for c in ax.containers if "paper" in c.get_label())
     (segment,) = container.lines[2][0].get_segments()

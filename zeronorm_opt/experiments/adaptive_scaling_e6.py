@@ -141,11 +141,6 @@ def summarise_adaptive_scaling_e6(records: list[dict]) -> str:
     """Table per training size: recall of {x1, x2} (%), mean number of features kept,
     % runs with exactly {x1, x2} (the figures Català and Martin report for dFSA), and the test
     error (%) as mean ± standard error over the runs, like every table of the package.
-
-    References
-    ----------
-    N. Català and M. Martin, "Feature selection for support vector machines by alignment with ideal
-    kernel", Universitat Politècnica de Catalunya, Barcelona.
     """
     head = f"{'m':<5}{'runs':>5}{'recall %':>10}{'features':>10}{'exact %':>9}{'test error %':>14}"
     lines = [head]

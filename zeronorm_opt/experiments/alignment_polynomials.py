@@ -13,7 +13,6 @@ row is that SVM on all inputs (Figure 1 of Català and Martin compares the two e
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -22,10 +21,10 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
 from ..datasets import SparsePolynomial, make_sparse_polynomial
-from ..exceptions import InputError, ZeroNormError
-from .pipeline import Experiment, PaperFigure
-from .report import SPREAD_NOTE, format_mean_se
-from .runner import run
+from ..exceptions import InputError
+from .pipeline import Experiment, PaperFigure, check_methods
+from .report import SPREAD_NOTE, format_mean_se, paper_figure
+from .runner import run, run_items
 
 __all__ = ["E7_METHODS", "E7Config", "draw_trial", "parse_target", "run_e7", "summarise_e7"]
 
@@ -115,9 +114,7 @@ class E7Config:
 
         for name in self.targets:
             parse_target(name)
-        unknown = [m for m in self.methods if m not in E7_METHODS]
-        if unknown:
-            raise InputError(f"unknown E7 methods {unknown}; choose from {list(E7_METHODS)}.")
+        check_methods("E7", self.methods, E7_METHODS)
         if self.validation_stop not in VALIDATION_STOPS:
             raise InputError(
                 f"validation_stop must be one of {VALIDATION_STOPS}; got {self.validation_stop!r}."
@@ -196,40 +193,33 @@ def run_trial(
     else:
         stop_data = {"X_val": Xva, "y_val": yva}
     relevant = set(poly.relevant)
-    records = []
-    for name in methods:
-        start = time.perf_counter()
-        record = {"run": run, "target": target, "n_train": n_train, "method": name}
-        try:
-            if np.unique(ytr).size < 2:
-                raise InputError("the training draw has a single class")
-            if name == "dFSA":
-                sel = AlignmentSelector(
-                    "decremental",
-                    kernel="poly",
-                    degree=2,
-                    C=config.svm_C,
-                    validation_stop=config.validation_stop,
-                    balanced=config.balanced,
-                )
-                kept = sel.fit(Xtr, ytr, **stop_data).get_support(indices=True)
-            else:
-                kept = np.arange(config.n_inputs)
-            svm = SVC(kernel="poly", degree=2, gamma=1.0, coef0=1.0, C=config.svm_C)
-            svm.fit(Xtr[:, kept], ytr)
-            record.update(
-                error=float(np.mean(svm.predict(Xte[:, kept]) != yte)),
-                kept=[int(j) for j in kept],
-                n_kept=len(kept),
-                n_relevant=len(relevant),
-                recall=len(relevant & set(kept.tolist())) / len(relevant),
-                status="ok",
+
+    def measure(name: str) -> dict:
+        if name == "dFSA":
+            sel = AlignmentSelector(
+                "decremental",
+                kernel="poly",
+                degree=2,
+                C=config.svm_C,
+                validation_stop=config.validation_stop,
+                balanced=config.balanced,
             )
-        except ZeroNormError as exc:  # recorded, not fatal
-            record.update(error=None, kept=None, n_relevant=None, recall=None, status=repr(exc))
-        record["seconds"] = time.perf_counter() - start
-        records.append(record)
-    return records
+            kept = sel.fit(Xtr, ytr, **stop_data).get_support(indices=True)
+        else:
+            kept = np.arange(config.n_inputs)
+        svm = SVC(kernel="poly", degree=2, gamma=1.0, coef0=1.0, C=config.svm_C)
+        svm.fit(Xtr[:, kept], ytr)
+        return {
+            "error": float(np.mean(svm.predict(Xte[:, kept]) != yte)),
+            "kept": [int(j) for j in kept],
+            "n_kept": len(kept),
+            "n_relevant": len(relevant),
+            "recall": len(relevant & set(kept.tolist())) / len(relevant),
+        }
+
+    failed = {"error": None, "kept": None, "n_relevant": None, "recall": None}
+    fields = {"run": run, "target": target, "n_train": n_train}
+    return run_items(methods, fields, measure, failed, labels=ytr)
 
 
 def hash_target(target: str) -> int:
@@ -237,15 +227,8 @@ def hash_target(target: str) -> int:
     return int.from_bytes(target.encode(), "little") % (2**31)
 
 
-def run_e7(
-    config: E7Config | None = None,
-    *,
-    results_path=None,
-    n_jobs: int = 1,
-    progress=None,
-    **backend,
-) -> list[dict]:
-    """Run E7, appending every record to ``results_path`` (resumable).
+def run_e7(config: E7Config | None = None, **options) -> list[dict]:
+    """Run E7 (:func:`~zeronorm_opt.experiments.runner.run` and its options).
 
     Examples
     --------
@@ -253,31 +236,13 @@ def run_e7(
     >>> [r["kept"] for r in run_e7(config) if r["method"] == "dFSA"]
     [[0], [0]]
     """
-    config = config or E7Config()
-    return run(
-        EXPERIMENT, config, results_path=results_path, n_jobs=n_jobs, progress=progress,
-        **backend,
-    )  # fmt: skip
-
-
-def _units(config: E7Config) -> list[dict]:
-    return [
-        {"run": r, "target": t, "n_train": int(n)}
-        for t in config.targets
-        for n in config.train_sizes
-        for r in range(config.n_runs)
-    ]
+    return run(EXPERIMENT, config, **options)
 
 
 def summarise_e7(records: list[dict], config: E7Config) -> str:
     """Table 5 of Català and Martin (recall %, inputs kept) per target and size, the test errors
     of dFSA and the SVM (mean ± standard error over the runs, as ``report`` prints them), and
     the paper's figures (:data:`PAPER`) where it prints them.
-
-    References
-    ----------
-    N. Català and M. Martin, "Feature selection for support vector machines by alignment with ideal
-    kernel", Universitat Politècnica de Catalunya, Barcelona.
     """
     lines = [
         f"E7 sparse quadratic polynomials: {config.n_inputs} inputs, validation {config.n_val}, "
@@ -311,8 +276,7 @@ def summarise_e7(records: list[dict], config: E7Config) -> str:
                 row += f"{'-':>10}{'-':>15}{'-':>14}{'-':>14}"
             svm_error = format_mean_se([r["error"] for r in svm], 100, 1) if svm else "-"
             row += f"{svm_error:>14}"
-            figure = next((f for f in PAPER if f.matches("dFSA", {"target": target, "n_train": n})),
-                          None)  # fmt: skip
+            figure = paper_figure(EXPERIMENT, "dFSA", {"target": target, "n_train": n})
             if figure:
                 row += "   {recall:.2f} / {n_kept:.2f}".format(**figure.values)
             failed = sum(r["status"] != "ok" for r in rs)
@@ -324,7 +288,7 @@ def plot_e7(records: list[dict], config: E7Config, folder) -> list:
     """Table 5's recall and inputs kept against the training size, one line per target (ours and
     the paper's), and the test error, one line per (target, method) (the paper's Figure 1
     prints no numbers)."""
-    from .report import plot_curves, plot_panels
+    from .report import ERROR_PANEL, plot_panels
 
     rows = [{**r, "curve": f"{r['target']}: {r['method']}"} for r in records]
     return [
@@ -336,10 +300,9 @@ def plot_e7(records: list[dict], config: E7Config, folder) -> list:
             title="E7: Català & Martin's Table 5, ours (lines) and the paper's (hollow markers)",
             xlabel="training-set size m",
         ),
-        plot_curves(
-            rows, "n_train", "error", folder / "e7_error_vs_train_size.png", by="curve",
-            scale=100.0, title="E7 sparse polynomials (20 inputs): test error",
-            xlabel="training-set size m", ylabel="test error %",
+        plot_panels(
+            rows, "n_train", [ERROR_PANEL], folder / "e7_error_vs_train_size.png", by="curve",
+            title="E7 sparse polynomials (20 inputs): test error", xlabel="training-set size m",
         )
     ]  # fmt: skip
 
@@ -348,21 +311,16 @@ EXPERIMENT = Experiment(
     id="e7",
     module=__name__,
     spec_keys=(
-        "targets",
-        "n_inputs",
-        "train_sizes",
-        "n_runs",
-        "n_val",
-        "n_test",
-        "svm_C",
-        "validation_stop",
-        "methods",
+        "targets", "n_inputs", "train_sizes", "n_runs", "n_val", "n_test", "svm_C",
+        "validation_stop", "methods",
     ),
     config_class=E7Config,
     run_unit="run_trial",
-    units=_units,
+    units=lambda c: [
+        {"run": r, "target": t, "n_train": int(n)}
+        for t in c.targets for n in c.train_sizes for r in range(c.n_runs)
+    ],  # fmt: skip
     summarise=summarise_e7,
-    trials_key="n_runs",
     trial_field="run",
     setting_fields=("target", "n_train"),
     sweep_fields=("train_sizes", "targets"),

@@ -134,14 +134,6 @@ def _experiment(runner: str):
     return getattr(module, "EXPERIMENT", None)
 
 
-def runner_module(spec: dict):
-    """The experiment module named by a validated spec's ``runner``."""
-    module = importlib.import_module(f"zeronorm_opt.experiments.{spec['runner']}")
-    if getattr(module, "EXPERIMENT", None) is None:  # pragma: no cover - guard
-        raise InputError(f"runner {spec['runner']!r} defines no EXPERIMENT")
-    return module
-
-
 def load_spec_file(path: Path | str) -> dict:
     """Read and validate one spec file (a catalogue entry or a user's own TOML)."""
     path = Path(path)

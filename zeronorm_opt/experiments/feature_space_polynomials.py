@@ -23,7 +23,6 @@ prediction of that class (status ``"single-class"``).
 
 from __future__ import annotations
 
-import time
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -33,11 +32,11 @@ from sklearn.dummy import DummyClassifier
 from sklearn.svm import SVC
 
 from ..datasets import SparsePolynomial, make_sparse_polynomial
-from ..exceptions import InputError, ZeroNormError
+from ..exceptions import InputError
 from ..kernels import PolynomialSumKernel, merge_symmetric_copies
-from .pipeline import Experiment
-from .report import SPREAD_NOTE, format_mean_se
-from .runner import run
+from .pipeline import Experiment, check_methods
+from .report import SPREAD_NOTE, mean_se_cell
+from .runner import run, run_items
 
 #: Rows of the E5 table.
 E5_METHODS = ("poly-SVM", "l2-AROM", "l1-AROM", "linear-SVM")
@@ -70,9 +69,7 @@ class E5Config:
     seed: int = 0
 
     def __post_init__(self):
-        unknown = [m for m in self.methods if m not in E5_METHODS]
-        if unknown:
-            raise InputError(f"unknown E5 methods {unknown}; choose from {list(E5_METHODS)}.")
+        check_methods("E5", self.methods, E5_METHODS)
         for target in self.targets:
             _sparseness(target)
         if any(int(s) < 2 for s in self.train_sizes):
@@ -123,11 +120,7 @@ def _draw_problem(config: E5Config, target: str, trial: int):
     s = _sparseness(target)
     for _ in range(MAX_REDRAWS):
         if s is None:
-            linear, quadratic = np.zeros(config.n_inputs), np.zeros((config.n_inputs,) * 2)
-            linear[0 if target == "x1" else 2] = 1.0
-            if target == "x1x2+x3":
-                quadratic[0, 1] = 1.0
-            poly = SparsePolynomial(linear, quadratic)
+            poly = SparsePolynomial.named(target, config.n_inputs)
         else:
             poly = SparsePolynomial.random(config.n_inputs, s, random_state=next(seeds))
         X_te, y_te = make_sparse_polynomial(
@@ -160,32 +153,28 @@ def run_unit(
         n_train, config.n_inputs, target=poly, random_state=int(rng.integers(2**31))
     )
     truth = target_monomials(poly)
-    records = []
-    for name in methods:
-        start = time.perf_counter()
-        record = {"target": target, "trial": trial, "n_train": n_train, "method": name}
-        try:
-            if np.unique(y).size < 2:
-                model = DummyClassifier(strategy="most_frequent").fit(X, y)
-                status = "single-class"
-            else:
-                model = _fit_method(name, config, X, y)
-                status = "ok"
-            record.update(error=float(np.mean(model.predict(X_te) != y_te)), status=status)
-            if hasattr(model, "steps"):  # the PolynomialAROM pipeline
-                chosen = selected_monomials(model)
-                record.update(
-                    selected=chosen,
-                    n_monomials=len(chosen),
-                    recovered=set(truth) <= set(chosen),
-                    n_iter=model[-1].n_iter_,
-                    stop_reason=model[-1].stop_reason_,
-                )
-        except ZeroNormError as exc:  # recorded, not fatal: one bad draw must not stop a run
-            record.update(error=None, status=repr(exc))
-        record["seconds"] = time.perf_counter() - start
-        records.append(record)
-    return records
+
+    def measure(name: str) -> dict:
+        if np.unique(y).size < 2:
+            model = DummyClassifier(strategy="most_frequent").fit(X, y)
+            status = "single-class"
+        else:
+            model = _fit_method(name, config, X, y)
+            status = "ok"
+        record = {"error": float(np.mean(model.predict(X_te) != y_te)), "status": status}
+        if hasattr(model, "steps"):  # the PolynomialAROM pipeline
+            chosen = selected_monomials(model)
+            record.update(
+                selected=chosen,
+                n_monomials=len(chosen),
+                recovered=set(truth) <= set(chosen),
+                n_iter=model[-1].n_iter_,
+                stop_reason=model[-1].stop_reason_,
+            )
+        return record
+
+    fields = {"target": target, "trial": trial, "n_train": n_train}
+    return run_items(methods, fields, measure, {"error": None})
 
 
 def _methods_for(config: E5Config, target: str) -> list[str]:
@@ -194,15 +183,8 @@ def _methods_for(config: E5Config, target: str) -> list[str]:
     ]
 
 
-def run_e5(
-    config: E5Config | None = None,
-    *,
-    results_path=None,
-    n_jobs: int = 1,
-    progress=None,
-    **backend,
-) -> list[dict]:
-    """Run E5, appending every finished record to ``results_path`` (resumable).
+def run_e5(config: E5Config | None = None, **options) -> list[dict]:
+    """Run E5 (:func:`~zeronorm_opt.experiments.runner.run` and its options).
 
     Examples
     --------
@@ -210,26 +192,7 @@ def run_e5(
     >>> sorted(r["method"] for r in run_e5(config))
     ['l2-AROM', 'linear-SVM', 'poly-SVM']
     """
-    config = config or E5Config()
-    return run(
-        EXPERIMENT, config, results_path=results_path, n_jobs=n_jobs, progress=progress,
-        **backend,
-    )  # fmt: skip
-
-
-def _units(config: E5Config) -> list[dict]:
-    return [
-        {"target": t, "trial": k, "n_train": int(n)}
-        for t in config.targets
-        for n in config.train_sizes
-        for k in range(config.n_trials)
-    ]
-
-def _cell(rs: list[dict]) -> str:
-    errs = [r["error"] for r in rs if r["error"] is not None]
-    failed = len(rs) - len(errs)
-    cell = format_mean_se(errs, 100)
-    return cell + (f" ({failed} fail)" if failed else "")
+    return run(EXPERIMENT, config, **options)
 
 
 def summarise_e5(records: list[dict], config: E5Config) -> str:
@@ -257,9 +220,8 @@ def summarise_e5(records: list[dict], config: E5Config) -> str:
                 for s in sizes
             }
             single += sum(r["status"] == "single-class" for rs in by_size.values() for r in rs)
-            lines.append(
-                f"{label:<12}{method:<18}" + "".join(f"{_cell(by_size[s]):>16}" for s in sizes)
-            )
+            cells = [mean_se_cell(by_size[s], "error", 100) for s in sizes]
+            lines.append(f"{label:<12}{method:<18}" + "".join(f"{c:>16}" for c in cells))
             label = ""
             if "AROM" in method:
                 cells = []
@@ -285,14 +247,14 @@ def summarise_e5(records: list[dict], config: E5Config) -> str:
 
 def plot_e5(records: list[dict], config: E5Config, folder) -> list:
     """Test error against the training size, one panel line per (target, method)."""
-    from .report import plot_curves
+    from .report import ERROR_PANEL, plot_panels
 
     rows = [{**r, "curve": f"{r['target']}: {r['method']}"} for r in records]
     return [
-        plot_curves(
-            rows, "n_train", "error", folder / "e5_error_vs_train_size.png", by="curve",
-            scale=100.0, title="E5 sparse polynomials: test error against the training size",
-            xlabel="training-set size m", ylabel="test error %",
+        plot_panels(
+            rows, "n_train", [ERROR_PANEL], folder / "e5_error_vs_train_size.png", by="curve",
+            title="E5 sparse polynomials: test error against the training size",
+            xlabel="training-set size m",
         )
     ]  # fmt: skip
 
@@ -306,10 +268,12 @@ EXPERIMENT = Experiment(
     ),
     config_class=E5Config,
     run_unit="run_unit",
-    units=_units,
+    units=lambda c: [
+        {"target": t, "trial": k, "n_train": int(n)}
+        for t in c.targets for n in c.train_sizes for k in range(c.n_trials)
+    ],  # fmt: skip
     items=lambda config, unit: _methods_for(config, unit["target"]),
     summarise=summarise_e5,
-    trials_key="n_trials",
     setting_fields=("target", "n_train"),
     sweep_fields=("train_sizes", "targets", "linear_targets"),
     group_fields=("target", "n_train"),

@@ -28,7 +28,6 @@ with a message when their ``.npz`` files are not found) and ``"breast_cancer"``
 from __future__ import annotations
 
 import functools
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -38,10 +37,10 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn.preprocessing import StandardScaler
 
 from ..datasets import load_microarray
-from ..exceptions import InputError, ZeroNormError
-from .pipeline import Experiment
+from ..exceptions import InputError
+from .pipeline import Experiment, check_methods
 from .report import SPREAD_NOTE, format_mean_se
-from .runner import run
+from .runner import run, run_items
 
 __all__ = [
     "E10_DATASETS",
@@ -75,9 +74,7 @@ class E10Config:
     skipped: dict = field(default_factory=dict)
 
     def __post_init__(self):
-        unknown = [m for m in self.methods if m not in E10_METHODS]
-        if unknown:
-            raise InputError(f"unknown E10 methods {unknown}; choose from {list(E10_METHODS)}.")
+        check_methods("E10", self.methods, E10_METHODS)
         bad = [d for d in self.datasets if d not in E10_DATASETS]
         if bad or not self.datasets:
             raise InputError(f"unknown E10 data sets {bad}; choose from {list(E10_DATASETS)}.")
@@ -182,55 +179,40 @@ def run_fold(
         "all_features_test_accuracy": everything.accuracy(Xte, yte),
         "all_features_loo_accuracy": everything.loo_accuracy,
     }
-    records = []
-    for method in methods:
-        start = time.perf_counter()
-        record = {**base, "method": method}
-        try:
-            if method == "greedy":
-                res = greedy_rls(
-                    Xtr, ytr, counts[-1], alpha, loss=config.selection_loss, bias=config.bias
-                )
-                order = [res.selected]
-                # LOO accuracy by greedy RLS's own rank-one updates (only for the zero-one loss).
-                own = 1.0 - res.loo_loss if config.selection_loss == "zero_one" else None
-            else:
-                rng = np.random.default_rng(
-                    [config.seed, repeat, fold, E10_DATASETS.index(dataset)]
-                )
-                order = [rng.permutation(X.shape[1]) for _ in range(config.n_random)]
-                own = None
-            test_acc, loo_acc = [], []
-            for c in counts:
-                models = [
-                    (_RLSClassifier(Xtr[:, o[:c]], ytr, alpha, config.bias), o[:c]) for o in order
-                ]
-                test_acc.append(float(np.mean([mdl.accuracy(Xte[:, s], yte) for mdl, s in models])))
-                loo_acc.append(float(np.mean([mdl.loo_accuracy for mdl, _ in models])))
-            record.update(test_accuracy=test_acc, loo_accuracy=loo_acc, status="ok")
-            if method == "greedy":
-                record["selected"] = res.selected[: min(counts[-1], 100)].tolist()
-                if own is not None:
-                    # Cross-check: the closed-form refit gives the LOO accuracy the rank-one
-                    # updates computed during the selection.
-                    own_at = np.array([own[c - 1] for c in counts])
-                    record["loo_check_max_diff"] = float(np.max(np.abs(own_at - loo_acc)))
-        except ZeroNormError as exc:  # recorded, not fatal
-            record.update(test_accuracy=None, loo_accuracy=None, status=repr(exc))
-        record["seconds"] = time.perf_counter() - start
-        records.append(record)
-    return records
+
+    def measure(method: str) -> dict:
+        if method == "greedy":
+            loss, bias = config.selection_loss, config.bias
+            res = greedy_rls(Xtr, ytr, counts[-1], alpha, loss=loss, bias=bias)
+            order = [res.selected]
+            # LOO accuracy by greedy RLS's own rank-one updates (only for the zero-one loss).
+            own = 1.0 - res.loo_loss if config.selection_loss == "zero_one" else None
+        else:
+            rng = np.random.default_rng([config.seed, repeat, fold, E10_DATASETS.index(dataset)])
+            order = [rng.permutation(X.shape[1]) for _ in range(config.n_random)]
+            own = None
+        test_acc, loo_acc = [], []
+        for c in counts:
+            subsets = [o[:c] for o in order]
+            models = [_RLSClassifier(Xtr[:, s], ytr, alpha, config.bias) for s in subsets]
+            pairs = zip(models, subsets, strict=True)
+            test_acc.append(float(np.mean([m.accuracy(Xte[:, s], yte) for m, s in pairs])))
+            loo_acc.append(float(np.mean([m.loo_accuracy for m in models])))
+        record = {"test_accuracy": test_acc, "loo_accuracy": loo_acc, "status": "ok"}
+        if method == "greedy":
+            record["selected"] = res.selected[: min(counts[-1], 100)].tolist()
+            if own is not None:
+                # Cross-check: the closed-form refit gives the LOO accuracy the rank-one
+                # updates computed during the selection.
+                own_at = np.array([own[c - 1] for c in counts])
+                record["loo_check_max_diff"] = float(np.max(np.abs(own_at - loo_acc)))
+        return record
+
+    return run_items(methods, base, measure, {"test_accuracy": None, "loo_accuracy": None})
 
 
-def run_e10(
-    config: E10Config | None = None,
-    *,
-    results_path=None,
-    n_jobs: int = 1,
-    progress=None,
-    **backend,
-) -> list[dict]:
-    """Run E10, appending every record to ``results_path`` (resumable).
+def run_e10(config: E10Config | None = None, **options) -> list[dict]:
+    """Run E10 (:func:`~zeronorm_opt.experiments.runner.run` and its options).
 
     Data sets whose files are missing are skipped (listed in ``config.skipped`` and reported
     through ``progress``).
@@ -247,21 +229,7 @@ def run_e10(
     >>> bool(np.mean([r["test_accuracy"][1] for r in greedy]) > 0.9)
     True
     """
-    config = config or E10Config()
-    return run(
-        EXPERIMENT, config, results_path=results_path, n_jobs=n_jobs, progress=progress,
-        **backend,
-    )  # fmt: skip
-
-
-def _units(config: E10Config) -> list[dict]:
-    return [
-        {"dataset": name, "repeat": r, "fold": f}
-        for name in config.datasets
-        if name not in config.skipped
-        for r in range(config.n_repeats)
-        for f in range(config.n_folds)
-    ]
+    return run(EXPERIMENT, config, **options)
 
 
 def _check_datasets(config: E10Config, message) -> None:
@@ -346,7 +314,7 @@ def _tidy(records: list[dict], config: E10Config) -> list[dict]:
 
 def plot_e10(records: list[dict], config: E10Config, folder) -> list:
     """Per data set: test error (and greedy RLS's LOO error) against the number of features."""
-    from .report import plot_curves
+    from .report import plot_panels
 
     out = []
     rows = _tidy(records, config)
@@ -358,11 +326,11 @@ def plot_e10(records: list[dict], config: E10Config, folder) -> list:
             if r["dataset"] == name and r["method"] == "greedy"
         ]
         out.append(
-            plot_curves(
-                curves, "features", "error", folder / f"e10_{name}_error_vs_features.png",
-                by="curve", scale=100.0, log="x",
+            plot_panels(
+                curves, "features", [("error", "error %", 100.0)],
+                folder / f"e10_{name}_error_vs_features.png", by="curve", log="x",
                 title=f"E10 {name}: error against the number of selected features",
-                xlabel="features selected", ylabel="error %",
+                xlabel="features selected",
             )
         )  # fmt: skip
     return out
@@ -377,10 +345,13 @@ EXPERIMENT = Experiment(
     ),
     config_class=E10Config,
     run_unit="run_fold",
-    units=_units,
+    units=lambda c: [
+        {"dataset": name, "repeat": r, "fold": f}
+        for name in c.datasets if name not in c.skipped
+        for r in range(c.n_repeats) for f in range(c.n_folds)
+    ],  # fmt: skip
     prepare=_check_datasets,
     summarise=summarise_e10,
-    trials_key="n_repeats",
     trial_field="repeat",
     fold_field="fold",
     setting_fields=("dataset",),

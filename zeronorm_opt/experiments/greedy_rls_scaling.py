@@ -29,17 +29,11 @@ import numpy as np
 
 from ..datasets.synthetic_regression import make_two_gaussians
 from ..exceptions import InputError
-from .pipeline import Experiment, PaperFigure
+from .pipeline import Experiment, PaperFigure, check_methods
 from .report import SPREAD_NOTE, format_mean_se
 from .runner import run
 
-__all__ = [
-    "E9_METHODS",
-    "E9Config",
-    "PAPER",
-    "run_e9",
-    "summarise_e9",
-]
+__all__ = ["E9_METHODS", "E9Config", "PAPER", "run_e9", "summarise_e9"]
 
 E9_METHODS = ("greedy-rls", "lowrank")
 #: Pahikkala et al. (2010), Fig. 3: "a bit less than twelve minutes" for m = 50 000 (Core 2
@@ -71,9 +65,7 @@ class E9Config:
     seed: int = 0
 
     def __post_init__(self):
-        unknown = [m for m in self.methods if m not in E9_METHODS]
-        if unknown:
-            raise InputError(f"unknown E9 methods {unknown}; choose from {list(E9_METHODS)}.")
+        check_methods("E9", self.methods, E9_METHODS)
         if not self.train_sizes or any(int(s) < 2 for s in self.train_sizes):
             raise InputError("train_sizes must be a non-empty list of sizes >= 2.")
         if not 1 <= self.n_selected <= self.n_features:
@@ -128,12 +120,12 @@ def run_size(config: E9Config, trial: int, m: int, methods: Sequence[str]) -> li
     k, n = config.n_selected, config.n_features
     records = []
     greedy = None
+    # No "status": the schema stores its default, "ok" (an error here stops the run).
+    base = {"trial": trial, "m": m}
     if "greedy-rls" in methods:
         greedy, wall, cpu = _timed(greedy_rls, X, y, k, config.alpha)
         records.append(
-            {
-                "trial": trial,
-                "m": m,
+            base | {
                 "method": "greedy-rls",
                 "seconds": wall,
                 "cpu_seconds": cpu,
@@ -142,7 +134,6 @@ def run_size(config: E9Config, trial: int, m: int, methods: Sequence[str]) -> li
                 "extrapolated": False,
                 "selected": greedy.selected.tolist(),
                 "n_informative_selected": int(np.sum(greedy.selected < config.n_informative)),
-                "status": "ok",
             }
         )
     if "lowrank" in methods:
@@ -151,9 +142,7 @@ def run_size(config: E9Config, trial: int, m: int, methods: Sequence[str]) -> li
         if greedy is None:  # resumed without the greedy record: its first features again
             greedy = greedy_rls(X, y, rounds, config.alpha)
         records.append(
-            {
-                "trial": trial,
-                "m": m,
+            base | {
                 "method": "lowrank",
                 "seconds": wall * k / rounds,
                 "cpu_seconds": cpu * k / rounds,
@@ -163,7 +152,6 @@ def run_size(config: E9Config, trial: int, m: int, methods: Sequence[str]) -> li
                 "extrapolated": rounds < k,
                 "selected": selected.tolist(),
                 "same_as_greedy": selected.tolist() == greedy.selected[:rounds].tolist(),
-                "status": "ok",
             }
         )
     return records
@@ -175,15 +163,8 @@ def _methods_at(config: E9Config, key: dict) -> list[str]:
     return [m for m in config.methods if m == "greedy-rls" or key["m"] in config.lowrank_sizes]
 
 
-def run_e9(
-    config: E9Config | None = None,
-    *,
-    results_path=None,
-    n_jobs: int = 1,
-    progress=None,
-    **backend,
-) -> list[dict]:
-    """Run E9, appending every record to ``results_path`` (resumable).
+def run_e9(config: E9Config | None = None, **options) -> list[dict]:
+    """Run E9 (:func:`~zeronorm_opt.experiments.runner.run` and its options).
 
     ``n_jobs > 1`` runs sizes in parallel; the times then share the cores (and BLAS threads),
     so keep ``n_jobs=1`` for timings that mean something.
@@ -198,16 +179,7 @@ def run_e9(
     >>> [r["same_as_greedy"] for r in records if r["method"] == "lowrank"]
     [True]
     """
-    config = config or E9Config()
-    return run(
-        EXPERIMENT, config, results_path=results_path, n_jobs=n_jobs, progress=progress,
-        **backend,
-    )  # fmt: skip
-
-
-def _units(config: E9Config) -> list[dict]:
-    sizes = sorted({int(m) for m in config.train_sizes})
-    return [{"trial": t, "m": m} for m in sizes for t in range(config.n_trials)]
+    return run(EXPERIMENT, config, **options)
 
 
 def _mean(records: list[dict], field: str) -> float:
@@ -217,13 +189,6 @@ def _mean(records: list[dict], field: str) -> float:
 def summarise_e9(records: list[dict], config: E9Config) -> str:
     """Run time per ``m`` (mean ± standard error over trials) beside the low-rank LS-SVM and
     Pahikkala et al.
-
-    References
-    ----------
-    T. Pahikkala, A. Airola and T. Salakoski, "Speeding up greedy forward selection for regularized
-    least-squares", Proceedings of the 9th International Conference on Machine Learning and
-    Applications (ICMLA), 2010 (also arXiv:1003.3570, "Linear time feature selection for regularized
-    least-squares").
     """
     k, n = config.n_selected, config.n_features
     head = (
@@ -282,13 +247,13 @@ def summarise_e9(records: list[dict], config: E9Config) -> str:
 
 def plot_e9(records: list[dict], config: E9Config, folder) -> list:
     """Run time against m on log–log axes, with the paper's upper bound at m = 50 000."""
-    from .report import plot_curves
+    from .report import plot_panels
 
     return [
-        plot_curves(
-            records, "m", "seconds", folder / "e9_time_vs_m.png", log=True,
+        plot_panels(
+            records, "m", [("seconds", "seconds", 1.0)], folder / "e9_time_vs_m.png", log=True,
             title="E9: run time against the number of examples m (log–log)",
-            xlabel="training examples m", ylabel="seconds", paper=PAPER,
+            xlabel="training examples m", paper=PAPER,
         )
     ]  # fmt: skip
 
@@ -302,10 +267,12 @@ EXPERIMENT = Experiment(
     ),
     config_class=E9Config,
     run_unit="run_size",
-    units=_units,
+    units=lambda c: [
+        {"trial": t, "m": m} for m in sorted({int(m) for m in c.train_sizes})
+        for t in range(c.n_trials)
+    ],  # fmt: skip
     items=lambda config, unit: _methods_at(config, unit),
     summarise=summarise_e9,
-    trials_key="n_trials",
     setting_fields=("m",),
     # lowrank_max_m only says which cells have a low-rank row: raising it computes the new ones.
     sweep_fields=("train_sizes", "lowrank_max_m"),

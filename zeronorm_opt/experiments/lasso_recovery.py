@@ -38,9 +38,9 @@ from sklearn.linear_model import lasso_path
 from threadpoolctl import threadpool_limits
 
 from ..datasets.synthetic_regression import make_sparse_regression
-from ..exceptions import InputError, ZeroNormError
-from .pipeline import Experiment
-from .runner import run
+from ..exceptions import InputError
+from .pipeline import Experiment, check_methods
+from .runner import run, run_items
 
 __all__ = ["E11_METHODS", "E11Config", "lambda_max", "run_e11", "summarise_e11"]
 
@@ -58,19 +58,8 @@ class E11Config:
     noise: float = 0.1
     n_trials: int = 10
     lambda_ratios: Sequence[float] = (
-        0.5,
-        0.3,
-        0.2,
-        0.1,
-        0.05,
-        0.03,
-        0.02,
-        0.01,
-        0.005,
-        0.003,
-        0.002,
-        0.001,
-    )
+        0.5, 0.3, 0.2, 0.1, 0.05, 0.03, 0.02, 0.01, 0.005, 0.003, 0.002, 0.001,
+    )  # fmt: skip
     tol: float = 1e-9
     max_iter: int = 100_000
     sklearn_tol: float = 1e-12
@@ -81,9 +70,7 @@ class E11Config:
     seed: int = 0
 
     def __post_init__(self):
-        unknown = [m for m in self.methods if m not in E11_METHODS]
-        if unknown:
-            raise InputError(f"unknown E11 methods {unknown}; choose from {list(E11_METHODS)}.")
+        check_methods("E11", self.methods, E11_METHODS)
         if not self.train_sizes or any(int(n) < 2 for n in self.train_sizes):
             raise InputError("train_sizes (the values of n) must be a non-empty list of n >= 2.")
         if any(int(n) >= self.n_features for n in self.train_sizes):
@@ -199,70 +186,49 @@ def _run_trial(config: E11Config, trial: int, n: int, methods: Sequence[str]) ->
         start = time.perf_counter()
         reference = _cvxpy_path(config, Phi, y, lams)
         reference_seconds = time.perf_counter() - start
-    records = []
-    for method in methods:
-        start = time.perf_counter()
-        record = {"trial": trial, "n": n, "method": method}
-        try:
-            if method == "BP":
-                # The noiseless draw: same Φ and β (the noise is drawn last).
-                Phi0, y0 = make_sparse_regression(*args, noise=0.0, random_state=state)
-                bp = BasisPursuitFormulation(Phi0, y0)
-                bp.solve()
-                coef = bp.coef_value()
-                record.update(
-                    _recovery(coef, truth, config.support_tol),
-                    max_error=float(np.abs(coef - truth).max()),
-                    status="ok",
-                )
-                record["seconds"] = time.perf_counter() - start
-                records.append(record)
-                continue
-            if method == "cvxpy":
-                coefs, seconds = reference[0], reference_seconds
-                iters, converged = None, [True] * len(lams)
-            else:
-                coefs, iters, converged = _path(config, method, Phi, y, lams)
-                seconds = time.perf_counter() - start
-            recovery = [_recovery(c, truth, config.support_tol) for c in coefs]
-            objectives = [
-                lasso_objective(Phi, y, c, lam) for c, lam in zip(coefs, lams, strict=True)
-            ]
-            record.update(
-                lambda_max=lam_max,
-                lambda_ratios=list(config.lambda_ratios),
-                support_size=[r["support_size"] for r in recovery],
-                recall=[r["recall"] for r in recovery],
-                precision=[r["precision"] for r in recovery],
-                exact=[r["exact"] for r in recovery],
-                support=[np.flatnonzero(np.abs(c) > config.support_tol).tolist() for c in coefs],
-                max_diff_to_cvxpy=[
-                    float(np.abs(c - r).max()) for c, r in zip(coefs, reference[0], strict=True)
-                ],
-                relative_gap=[
-                    lasso_dual_gap(Phi, y, c, lam) / max(f, np.finfo(float).tiny)
-                    for c, lam, f in zip(coefs, lams, objectives, strict=True)
-                ],
-                iterations=iters,
-                converged=converged,
-                status="ok",
-            )
-            record["seconds"] = seconds
-        except ZeroNormError as exc:  # recorded, not fatal
-            record.update(status=repr(exc), seconds=time.perf_counter() - start)
-        records.append(record)
-    return records
+
+    def measure(method: str) -> dict:
+        if method == "BP":
+            # The noiseless draw: same Φ and β (the noise is drawn last).
+            Phi0, y0 = make_sparse_regression(*args, noise=0.0, random_state=state)
+            bp = BasisPursuitFormulation(Phi0, y0)
+            bp.solve()
+            coef = bp.coef_value()
+            return _recovery(coef, truth, config.support_tol) | {
+                "max_error": float(np.abs(coef - truth).max())
+            }
+        if method == "cvxpy":
+            coefs, seconds = reference[0], reference_seconds
+            iters, converged = None, [True] * len(lams)
+        else:
+            start = time.perf_counter()
+            coefs, iters, converged = _path(config, method, Phi, y, lams)
+            seconds = time.perf_counter() - start
+        recovery = [_recovery(c, truth, config.support_tol) for c in coefs]
+        objectives = [lasso_objective(Phi, y, c, lam) for c, lam in zip(coefs, lams, strict=True)]
+        return {
+            "lambda_max": lam_max,
+            "lambda_ratios": list(config.lambda_ratios),
+            **{key: [r[key] for r in recovery] for key in recovery[0]},
+            "support": [np.flatnonzero(np.abs(c) > config.support_tol).tolist() for c in coefs],
+            "max_diff_to_cvxpy": [
+                float(np.abs(c - r).max()) for c, r in zip(coefs, reference[0], strict=True)
+            ],
+            "relative_gap": [
+                lasso_dual_gap(Phi, y, c, lam) / max(f, np.finfo(float).tiny)
+                for c, lam, f in zip(coefs, lams, objectives, strict=True)
+            ],
+            "iterations": iters,
+            "converged": converged,
+            "status": "ok",
+            "seconds": seconds,
+        }
+
+    return run_items(methods, {"trial": trial, "n": n}, measure)
 
 
-def run_e11(
-    config: E11Config | None = None,
-    *,
-    results_path=None,
-    n_jobs: int = 1,
-    progress=None,
-    **backend,
-) -> list[dict]:
-    """Run E11, appending every record to ``results_path`` (resumable).
+def run_e11(config: E11Config | None = None, **options) -> list[dict]:
+    """Run E11 (:func:`~zeronorm_opt.experiments.runner.run` and its options).
 
     Examples
     --------
@@ -274,15 +240,7 @@ def run_e11(
     >>> max(max(r["max_diff_to_cvxpy"]) for r in records[:2]) < 1e-4, records[2]["exact"]
     (True, True)
     """
-    config = config or E11Config()
-    return run(
-        EXPERIMENT, config, results_path=results_path, n_jobs=n_jobs, progress=progress,
-        **backend,
-    )  # fmt: skip
-
-
-def _units(config: E11Config) -> list[dict]:
-    return [{"trial": t, "n": int(n)} for n in config.train_sizes for t in range(config.n_trials)]
+    return run(EXPERIMENT, config, **options)
 
 
 def _recovery_table(path: list[dict], config: E11Config, n: int) -> list[str]:
@@ -384,9 +342,8 @@ EXPERIMENT = Experiment(
     ),
     config_class=E11Config,
     run_unit="run_trial",
-    units=_units,
+    units=lambda c: [{"trial": t, "n": int(n)} for n in c.train_sizes for t in range(c.n_trials)],
     summarise=summarise_e11,
-    trials_key="n_trials",
     setting_fields=("n",),
     group_fields=("n",),
     metrics=(("seconds", "seconds", 1.0),),

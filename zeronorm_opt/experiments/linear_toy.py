@@ -10,7 +10,6 @@ features (one of each group).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -18,10 +17,10 @@ import numpy as np
 from sklearn.svm import SVC
 
 from ..datasets import WESTON_LINEAR_GROUPS, make_weston_linear
-from ..exceptions import InputError, ZeroNormError
-from .pipeline import Experiment
-from .report import SPREAD_NOTE, format_mean_se
-from .runner import run
+from ..exceptions import InputError
+from .pipeline import Experiment, check_methods
+from .report import SPREAD_NOTE, mean_se_cell
+from .runner import run, run_items
 
 #: The rows of E1: the plain SVM (no selection), then the selectors of :func:`e1_selector`.
 E1_METHODS = ("SVM", "CORR", "RFE", "R2W2", "FSV", "l2-AROM", "l1-AROM")
@@ -75,9 +74,7 @@ class E1Config:
     extra: dict = field(default_factory=dict)
 
     def __post_init__(self):
-        unknown = [m for m in self.methods if m not in E1_METHODS]
-        if unknown:
-            raise InputError(f"unknown E1 methods {unknown}; choose from {list(E1_METHODS)}.")
+        check_methods("E1", self.methods, E1_METHODS)
         if any(int(s) < 2 for s in self.train_sizes):
             raise InputError("every training size must be at least 2.")
         if self.n_trials < 1 or self.n_test < 1:
@@ -100,45 +97,28 @@ def run_trial(config: E1Config, trial: int, n_train: int, methods: Sequence[str]
         n_train + config.n_test, config.n_features, random_state=int(rng.integers(2**31))
     )
     Xtr, ytr, Xte, yte = X[:n_train], y[:n_train], X[n_train:], y[n_train:]
-    records = []
-    for name in methods:
-        start = time.perf_counter()
-        record = {"trial": trial, "n_train": n_train, "method": name}
-        try:
-            if len(np.unique(ytr)) < 2:
-                raise InputError("the training draw has a single class")
-            selector = e1_selector(name, config.n_features_to_select)
-            if selector is None:
-                selected = np.arange(X.shape[1])
-            else:
-                selected = np.flatnonzero(selector.fit(Xtr, ytr).get_support())
-            svm = SVC(kernel="linear", C=config.final_svm_C).fit(Xtr[:, selected], ytr)
-            error = float(np.mean(svm.predict(Xte[:, selected]) != yte))
-            record.update(
-                error=error,
-                selected=[int(j) for j in selected] if selector is not None else None,
-                relevant_pair=_relevant_pair(selected) if selector is not None else None,
-                status="ok",
-            )
-        except ZeroNormError as exc:  # recorded, not fatal: one bad draw must not stop a run
-            record.update(error=None, selected=None, relevant_pair=None, status=repr(exc))
-        record["seconds"] = time.perf_counter() - start
-        records.append(record)
-    return records
+
+    def measure(name: str) -> dict:
+        selector = e1_selector(name, config.n_features_to_select)
+        if selector is None:
+            selected = np.arange(X.shape[1])
+        else:
+            selected = np.flatnonzero(selector.fit(Xtr, ytr).get_support())
+        svm = SVC(kernel="linear", C=config.final_svm_C).fit(Xtr[:, selected], ytr)
+        error = float(np.mean(svm.predict(Xte[:, selected]) != yte))
+        return {
+            "error": error,
+            "selected": [int(j) for j in selected] if selector is not None else None,
+            "relevant_pair": _relevant_pair(selected) if selector is not None else None,
+        }
+
+    failed = {"error": None, "selected": None, "relevant_pair": None}
+    fields = {"trial": trial, "n_train": n_train}
+    return run_items(methods, fields, measure, failed, labels=ytr)
 
 
-def run_e1(
-    config: E1Config | None = None,
-    *,
-    results_path=None,
-    n_jobs: int = 1,
-    progress=None,
-    **backend,
-) -> list[dict]:
-    """Run E1, appending every finished record to ``results_path`` (resumable).
-
-    ``backend`` passes ``backend="dask"`` and ``scheduler=...`` on to
-    :func:`~zeronorm_opt.experiments.runner.run`.
+def run_e1(config: E1Config | None = None, **options) -> list[dict]:
+    """Run E1 (:func:`~zeronorm_opt.experiments.runner.run` and its options).
 
     Examples
     --------
@@ -146,16 +126,7 @@ def run_e1(
     >>> sorted(r["method"] for r in records)
     ['SVM', 'l1-AROM']
     """
-    config = config or E1Config()
-    return run(
-        EXPERIMENT, config, results_path=results_path, n_jobs=n_jobs, progress=progress, **backend
-    )
-
-
-def _units(config: E1Config) -> list[dict]:
-    return [
-        {"trial": t, "n_train": int(n)} for n in config.train_sizes for t in range(config.n_trials)
-    ]
+    return run(EXPERIMENT, config, **options)
 
 
 def summarise_e1(records: list[dict], config: E1Config) -> str:
@@ -173,11 +144,7 @@ def summarise_e1(records: list[dict], config: E1Config) -> str:
         row = f"{method:<9}"
         for s in sizes:
             rs = [r for r in records if r["method"] == method and r["n_train"] == s]
-            errs = [r["error"] for r in rs if r["error"] is not None]
-            failed = len(rs) - len(errs)
-            cell = format_mean_se(errs, 100)
-            if failed:
-                cell += f" ({failed} fail)"
+            cell = mean_se_cell(rs, "error", 100)
             pairs = [r["relevant_pair"] for r in rs if r["relevant_pair"] is not None]
             row += f"{cell:>18}{(str(sum(pairs)) if pairs else '-'):>7}"
         lines.append(row)
@@ -195,13 +162,13 @@ def summarise_e1(records: list[dict], config: E1Config) -> str:
 
 def plot_e1(records: list[dict], config: E1Config, folder) -> list:
     """Test error against the training size, and how often each feature is selected."""
-    from .report import plot_curves, plot_selection_frequency
+    from .report import ERROR_PANEL, plot_panels, plot_selection_frequency
 
     return [
-        plot_curves(
-            records, "n_train", "error", folder / "e1_error_vs_train_size.png",
+        plot_panels(
+            records, "n_train", [ERROR_PANEL], folder / "e1_error_vs_train_size.png",
             title="E1 linear toy: test error against the training size",
-            xlabel="training-set size m", ylabel="test error %", scale=100.0, note=PAPER_NOTE,
+            xlabel="training-set size m", note=PAPER_NOTE,
         ),
         plot_selection_frequency(
             records, "selected", config.n_features, folder / "e1_selection_frequency.png",
@@ -219,9 +186,10 @@ EXPERIMENT = Experiment(
     ),
     config_class=E1Config,
     run_unit="run_trial",
-    units=_units,
+    units=lambda c: [
+        {"trial": t, "n_train": int(n)} for n in c.train_sizes for t in range(c.n_trials)
+    ],
     summarise=summarise_e1,
-    trials_key="n_trials",
     setting_fields=("n_train",),
     plots=plot_e1,
     data="synthetic (generated)",

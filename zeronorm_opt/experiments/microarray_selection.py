@@ -27,7 +27,6 @@ and the cells are marked in the table.
 from __future__ import annotations
 
 import numbers
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -39,11 +38,11 @@ from sklearn.svm import SVC
 
 from .._validation import check_binary_labels, check_positive
 from ..datasets import load_microarray
-from ..exceptions import InputError, ZeroNormError
+from ..exceptions import InputError
 from . import pipeline
 from .pipeline import Experiment
 from .report import SPREAD_NOTE, format_mean_se
-from .runner import run
+from .runner import run, run_items
 
 #: The rows of the paper's tables 2 and 3.
 MICROARRAY_METHODS = ("CORR", "RFE", "R2W2", "FSV", "l2-AROM")
@@ -304,7 +303,6 @@ def _prepare(config: MicroarrayConfig, X, y, trial: int):
 
 def run_method(config: MicroarrayConfig, method: str, Xtr, ytr, Xte, yte) -> dict:
     """One method on one split: test errors, padded counts and selections per gene count."""
-    start = time.perf_counter()
     path, n_iter = selection_path(method, Xtr, ytr, config)
     errors, padded, selected = [], [], {}
     for r in config.gene_counts:
@@ -314,38 +312,24 @@ def run_method(config: MicroarrayConfig, method: str, Xtr, ytr, Xte, yte) -> dic
         padded.append(n_pad)
         if r <= STORE_SELECTED_UP_TO:
             selected[str(r)] = [int(j) for j in np.flatnonzero(mask)]
-    return {
-        "errors": errors,
-        "padded": padded,
-        "selected": selected,
-        "n_iter": n_iter,
-        "status": "ok",
-        "seconds": time.perf_counter() - start,
-    }
+    return {"errors": errors, "padded": padded, "selected": selected, "n_iter": n_iter}
 
 
 def run_trial(config: MicroarrayConfig, X, y, trial: int, methods: Sequence[str]) -> list[dict]:
     """The requested methods on the split of ``trial``; one record per method."""
     Xtr, ytr, Xte, yte = _prepare(config, X, y, trial)
-    records = []
-    for method in methods:
-        record = {
-            "dataset": config.dataset,
-            "n_train": config.n_train,
-            "seed": config.seed,
-            "trial": trial,
-            "method": method,
-            "gene_counts": list(config.gene_counts),
-            "n_test": int(yte.size),
-        }
-        start = time.perf_counter()
-        try:
-            record.update(run_method(config, method, Xtr, ytr, Xte, yte))
-        except ZeroNormError as exc:  # recorded, not fatal: one bad split must not stop a run
-            record.update(errors=None, padded=None, selected=None, n_iter=None, status=repr(exc))
-            record["seconds"] = time.perf_counter() - start
-        records.append(record)
-    return records
+    fields = {
+        "dataset": config.dataset,
+        "n_train": config.n_train,
+        "seed": config.seed,
+        "trial": trial,
+        "gene_counts": list(config.gene_counts),
+        "n_test": int(yte.size),
+    }
+    failed = dict.fromkeys(("errors", "padded", "selected", "n_iter"))
+    return run_items(
+        methods, fields, lambda method: run_method(config, method, Xtr, ytr, Xte, yte), failed
+    )
 
 
 def load_data(config: MicroarrayConfig) -> tuple[np.ndarray, np.ndarray]:
@@ -355,19 +339,8 @@ def load_data(config: MicroarrayConfig) -> tuple[np.ndarray, np.ndarray]:
     return data.X, data.y
 
 
-def run_microarray(
-    config: MicroarrayConfig | None = None,
-    results_path=None,
-    n_jobs: int = 1,
-    progress=None,
-    **backend,
-) -> list[dict]:
-    """Run E2/E3, appending each finished (trial, method) record to ``results_path``.
-
-    An interrupted run started again with the same file computes only the missing records;
-    records of other settings (another gene grid, say) in the same file are kept apart.
-    ``backend`` passes ``backend="dask"`` and ``scheduler=...`` on to
-    :func:`~zeronorm_opt.experiments.runner.run`.
+def run_microarray(config: MicroarrayConfig | None = None, **options) -> list[dict]:
+    """Run E2/E3 (:func:`~zeronorm_opt.experiments.runner.run` and its options).
 
     Examples
     --------
@@ -376,10 +349,7 @@ def run_microarray(
     >>> records[0]["gene_counts"], len(records[0]["errors"]), records[0]["n_test"]
     ([2000, 20], 2, 12)
     """
-    config = config or MicroarrayConfig()
-    return run(
-        EXPERIMENT, config, results_path=results_path, n_jobs=n_jobs, progress=progress, **backend
-    )
+    return run(EXPERIMENT, config, **options)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -463,22 +433,17 @@ def _tidy(records: list[dict], config: MicroarrayConfig) -> list[dict]:
 
 def plot_microarray(records: list[dict], config: MicroarrayConfig, folder) -> list:
     """Test error against the number of genes selected (log axis of genes)."""
-    from .report import plot_curves
+    from .report import ERROR_PANEL, plot_panels
 
     rows = _tidy(records, config)
     path = folder / f"{config.dataset}_error_vs_genes.png"
-    plot = plot_curves(
-        rows, "genes", "error", path, scale=100.0, log="x",
+    plot = plot_panels(
+        rows, "genes", [ERROR_PANEL], path, log="x", xlabel="genes selected",
         title=f"{config.dataset}: test error against the number of genes",
-        xlabel="genes selected", ylabel="test error %",
         note="paper: Weston et al. (2003)'s colon and lymphoma tables print every number as '123' "
         "in the text available here, so no paper markers",
     )  # fmt: skip
     return [plot]
-
-
-def _units(config: MicroarrayConfig) -> list[dict]:
-    return [{"trial": t} for t in range(config.n_trials)]
 
 
 EXPERIMENT = Experiment(
@@ -487,10 +452,9 @@ EXPERIMENT = Experiment(
     spec_keys=("dataset", "n_train", "n_trials", "gene_counts", "methods"),
     config_class=MicroarrayConfig,
     run_unit="run_trial",
-    units=_units,
+    units=lambda c: [{"trial": t} for t in range(c.n_trials)],
     shared=load_data,
     summarise=summarise_microarray,
-    trials_key="n_trials",
     sweep_fields=(),
     train_size_field="n_train",
     plots=plot_microarray,

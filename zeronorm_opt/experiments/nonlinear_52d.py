@@ -16,7 +16,6 @@ its own classifier; ``"SVM"`` — the quadratic-kernel SVM on all features (erro
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -26,10 +25,10 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
 from ..datasets import make_weston_nonlinear
-from ..exceptions import InputError, ZeroNormError
-from .pipeline import Experiment, PaperFigure
+from ..exceptions import InputError
+from .pipeline import Experiment, PaperFigure, check_methods
 from .report import SPREAD_NOTE, format_mean_se, paper_figure
-from .runner import run
+from .runner import run, run_items
 
 if TYPE_CHECKING:  # imported when E6 runs (the command line lists and shows it without cvxpy)
     from ..estimators.adaptive_scaling import AdaptiveScaling
@@ -61,11 +60,6 @@ def draw_e6(seed: int, run: int, n_train: int, n_test: int, n_features: int = 52
     """One E6 draw: ``Xtr, ytr, Xte, yte``, both parts standardised with the training part's
     mean and deviation (Català and Martin, §5.1). One seed per ``(seed, run, n_train)``: every
     method of a run sees the same draw, and a rerun is identical.
-
-    References
-    ----------
-    N. Català and M. Martin, "Feature selection for support vector machines by alignment with ideal
-    kernel", Universitat Politècnica de Catalunya, Barcelona.
 
     Examples
     --------
@@ -105,9 +99,7 @@ class E6Config:
     seed: int = 0
 
     def __post_init__(self):
-        unknown = [m for m in self.methods if m not in E6_METHODS]
-        if unknown:
-            raise InputError(f"unknown E6 methods {unknown}; choose from {list(E6_METHODS)}.")
+        check_methods("E6", self.methods, E6_METHODS)
         if any(int(s) < 4 for s in self.train_sizes):
             raise InputError("every training size must be at least 4.")
         if self.n_runs < 1 or self.n_test < 1:
@@ -124,16 +116,14 @@ def _adaptive_scaling(config: E6Config, n_train: int) -> AdaptiveScaling:
     from ..estimators.adaptive_scaling import AdaptiveScaling
 
     C = config.adaptive_scaling_C
+    fixed = {
+        "C": config.adaptive_scaling_C_times_m / n_train if C is None else C,
+        "sigma0": config.adaptive_scaling_sigma0,
+    }
     if config.adaptive_scaling_auto and C is None:
-        return AdaptiveScaling(
-            kernel="rbf", tol=config.adaptive_scaling_tol, **config.adaptive_scaling_params
-        )
+        fixed = {}  # AdaptiveScaling's own choice of C and σ₀
     return AdaptiveScaling(
-        kernel="rbf",
-        C=config.adaptive_scaling_C_times_m / n_train if C is None else C,
-        sigma0=config.adaptive_scaling_sigma0,
-        tol=config.adaptive_scaling_tol,
-        **config.adaptive_scaling_params,
+        kernel="rbf", tol=config.adaptive_scaling_tol, **fixed, **config.adaptive_scaling_params
     )
 
 
@@ -142,62 +132,46 @@ def run_trial(config: E6Config, run: int, n_train: int, methods: Sequence[str]) 
     from ..estimators.alignment import AlignmentSelector
 
     Xtr, ytr, Xte, yte = draw_e6(config.seed, run, n_train, config.n_test, config.n_features)
-    records = []
-    for name in methods:
-        start = time.perf_counter()
-        record = {"run": run, "n_train": n_train, "method": name}
-        try:
-            if np.unique(ytr).size < 2:
-                raise InputError("the training draw has a single class")
-            if name == "AS-RBF":
-                model = _adaptive_scaling(config, n_train).fit(Xtr, ytr)
-                kept = model.get_support(indices=True)
-                predicted = model.predict(Xte)
-                record.update(
-                    scale=[float(v) for v in model.scale_],
-                    scale_on_relevant=float(
-                        model.scale_[sorted(RELEVANT)].sum() / model.scale_.sum()
-                    ),
-                    n_iter=int(model.n_iter_),
-                    stop_reason=model.stop_reason_,
-                    # The hyper-parameters used and, when chosen automatically, every grid
-                    # point's estimated error and size: what explains a run's selection.
-                    C=float(model.C_),
-                    sigma0=float(model.sigma0_),
-                    search=model.search_,
-                )
-            else:
-                if name == "dFSA":
-                    sel = AlignmentSelector("decremental", kernel="poly", degree=2).fit(Xtr, ytr)
-                    kept = sel.get_support(indices=True)
-                else:
-                    kept = np.arange(Xtr.shape[1])
-                svm = _quadratic_svm(config.svm_C).fit(Xtr[:, kept], ytr)
-                predicted = svm.predict(Xte[:, kept])
+
+    def measure(name: str) -> dict:
+        record = {}
+        if name == "AS-RBF":
+            model = _adaptive_scaling(config, n_train).fit(Xtr, ytr)
+            kept = model.get_support(indices=True)
+            predicted = model.predict(Xte)
             record.update(
-                error=float(np.mean(predicted != yte)),
-                kept=[int(j) for j in kept],
-                n_kept=len(kept),
-                recall=len(RELEVANT & set(kept.tolist())) / len(RELEVANT),
-                exact=set(kept.tolist()) == RELEVANT,
-                status="ok",
+                scale=[float(v) for v in model.scale_],
+                scale_on_relevant=float(model.scale_[sorted(RELEVANT)].sum() / model.scale_.sum()),
+                n_iter=int(model.n_iter_),
+                stop_reason=model.stop_reason_,
+                # The hyper-parameters used and, when chosen automatically, every grid
+                # point's estimated error and size: what explains a run's selection.
+                C=float(model.C_),
+                sigma0=float(model.sigma0_),
+                search=model.search_,
             )
-        except ZeroNormError as exc:  # recorded, not fatal
-            record.update(error=None, kept=None, recall=None, exact=None, status=repr(exc))
-        record["seconds"] = time.perf_counter() - start
-        records.append(record)
-    return records
+        else:
+            if name == "dFSA":
+                sel = AlignmentSelector("decremental", kernel="poly", degree=2).fit(Xtr, ytr)
+                kept = sel.get_support(indices=True)
+            else:
+                kept = np.arange(Xtr.shape[1])
+            svm = _quadratic_svm(config.svm_C).fit(Xtr[:, kept], ytr)
+            predicted = svm.predict(Xte[:, kept])
+        return record | {
+            "error": float(np.mean(predicted != yte)),
+            "kept": [int(j) for j in kept],
+            "n_kept": len(kept),
+            "recall": len(RELEVANT & set(kept.tolist())) / len(RELEVANT),
+            "exact": set(kept.tolist()) == RELEVANT,
+        }
+
+    failed = {"error": None, "kept": None, "recall": None, "exact": None}
+    return run_items(methods, {"run": run, "n_train": n_train}, measure, failed, labels=ytr)
 
 
-def run_e6(
-    config: E6Config | None = None,
-    *,
-    results_path=None,
-    n_jobs: int = 1,
-    progress=None,
-    **backend,
-) -> list[dict]:
-    """Run E6, appending every record to ``results_path`` (resumable).
+def run_e6(config: E6Config | None = None, **options) -> list[dict]:
+    """Run E6 (:func:`~zeronorm_opt.experiments.runner.run` and its options).
 
     Examples
     --------
@@ -205,15 +179,7 @@ def run_e6(
     >>> [r["exact"] for r in records if r["method"] == "dFSA"]
     [True, True]
     """
-    config = config or E6Config()
-    return run(
-        EXPERIMENT, config, results_path=results_path, n_jobs=n_jobs, progress=progress,
-        **backend,
-    )  # fmt: skip
-
-
-def _units(config: E6Config) -> list[dict]:
-    return [{"run": r, "n_train": int(n)} for n in config.train_sizes for r in range(config.n_runs)]
+    return run(EXPERIMENT, config, **options)
 
 
 def summarise_e6(records: list[dict], config: E6Config) -> str:
@@ -308,9 +274,8 @@ EXPERIMENT = Experiment(
     ),
     config_class=E6Config,
     run_unit="run_trial",
-    units=_units,
+    units=lambda c: [{"run": r, "n_train": int(n)} for n in c.train_sizes for r in range(c.n_runs)],
     summarise=summarise_e6,
-    trials_key="n_runs",
     trial_field="run",
     setting_fields=("n_train",),
     metrics=(

@@ -112,10 +112,11 @@ class Experiment:
         "n_train": 10}``); their values are the unit function's positional arguments.
     summarise : callable
         ``summarise(flat_records, config) -> str``: the table.
-    trials_key : str
-        The config field ``--trials`` sets (``"n_trials"``, ``"n_runs"``, ``"n_repeats"``).
     trial_field, fold_field : str, str or None
         Flat-record fields stored as the schema's ``trial`` and ``fold``.
+    trials_key : str
+        The config field ``--trials`` sets; default ``"n_" + trial_field + "s"`` (``"n_trials"``,
+        ``"n_runs"``, ``"n_repeats"``).
     setting_fields : tuple of str
         Flat-record fields stored as the schema's ``setting`` (what the unit or item varies).
     items : callable or None
@@ -165,8 +166,8 @@ class Experiment:
     run_unit: str
     units: Callable[[Any], list[dict]]
     summarise: Callable[[list[dict], Any], str]
-    trials_key: str
     trial_field: str = "trial"
+    trials_key: str = ""
     fold_field: str | None = None
     setting_fields: tuple[str, ...] = ()
     items: Callable[[Any, dict], Sequence] | None = None
@@ -191,6 +192,8 @@ class Experiment:
         for metric in self.metrics:
             if not (isinstance(metric, tuple) and len(metric) == 3):
                 raise TypeError(f"Experiment.metrics: (field, label, scale) triples; got {metric}")
+        if not self.trials_key:
+            object.__setattr__(self, "trials_key", f"n_{self.trial_field}s")
 
     # -- items and identities -------------------------------------------------------------
     def items_of(self, config, unit: dict) -> list:
@@ -275,6 +278,13 @@ class Experiment:
         }
 
 
+def check_methods(eid: str, methods: Sequence[str], known: Sequence[str]) -> None:
+    """Reject the methods of ``methods`` that experiment ``eid`` does not have."""
+    unknown = [m for m in methods if m not in known]
+    if unknown:
+        raise InputError(f"unknown {eid} methods {unknown}; choose from {list(known)}.")
+
+
 def _numbers_as_floats(value):
     if isinstance(value, bool) or value is None or isinstance(value, str):
         return value
@@ -356,11 +366,6 @@ def parse_assignments(pairs: Sequence[str]) -> dict:
     return out
 
 
-def config_fields(experiment: Experiment) -> list[str]:
-    """The settings of an experiment: the fields of its configuration (= spec keys)."""
-    return [f.name for f in dataclasses.fields(experiment.config_class)]
-
-
 def config_from_spec(experiment: Experiment, spec: dict, overrides: dict | None = None):
     """The configuration of ``experiment`` from its TOML ``spec`` and ``overrides``.
 
@@ -380,7 +385,8 @@ def config_from_spec(experiment: Experiment, spec: dict, overrides: dict | None 
     ...
     zeronorm_opt.exceptions.InputError: e1 has no setting 'n_trial'; did you mean n_trials? ...
     """
-    names = config_fields(experiment)
+    fields = {f.name: f for f in dataclasses.fields(experiment.config_class)}
+    names = list(fields)
     settings = {k: v for k, v in spec.items() if k in names}
     for key, value in (overrides or {}).items():
         if key not in names:
@@ -390,7 +396,6 @@ def config_from_spec(experiment: Experiment, spec: dict, overrides: dict | None 
                 f"{experiment.id} has no setting {key!r}; {hint}(settings: {', '.join(names)})"
             )
         settings[key] = value
-    fields = {f.name: f for f in dataclasses.fields(experiment.config_class)}
     for key, value in settings.items():
         _check_type(experiment.id, fields[key], value)
     try:

@@ -69,6 +69,20 @@ def format_mean_se(values: Sequence[float], scale: float = 1.0, digits: int = 2)
     return _cell(mean, se, scale, digits)
 
 
+def mean_se_cell(records: Sequence[dict], field: str, scale: float = 1.0) -> str:
+    """:func:`format_mean_se` of ``field`` over ``records``, followed by ``(k fail)`` when it is
+    None in ``k`` of them (failed records).
+
+    Examples
+    --------
+    >>> mean_se_cell([{"error": 0.2}, {"error": 0.3}, {"error": None}], "error", 100)
+    '25.00 ± 5.00 (1 fail)'
+    """
+    values = [r[field] for r in records if r[field] is not None]
+    failed = len(records) - len(values)
+    return format_mean_se(values, scale) + (f" ({failed} fail)" if failed else "")
+
+
 def summary_rows(experiment: Experiment, records: list[dict], config) -> list[dict]:
     """One row per (method, setting): n and mean ± SE of each metric of the experiment."""
     tidy = experiment.tidy(records, config) if experiment.tidy else records
@@ -193,6 +207,10 @@ def _draw_curves(ax, records, x_field, metric, by, scale, paper) -> None:
         )  # fmt: skip
 
 
+#: The panel of the test error in percent (:func:`plot_panels`).
+ERROR_PANEL = ("error", "test error %", 100.0)
+
+
 def plot_panels(
     records: list[dict],
     x_field: str,
@@ -235,31 +253,6 @@ def plot_panels(
                  style="italic")  # fmt: skip
         fig.tight_layout(rect=(0, 0.05 * len(lines), 1, 1))
     return _save(fig, plt, path)
-
-
-def plot_curves(
-    records: list[dict],
-    x_field: str,
-    metric: str,
-    path: Path,
-    *,
-    title: str,
-    xlabel: str,
-    ylabel: str,
-    by: str = "method",
-    log: bool | str = False,
-    scale: float = 1.0,
-    paper: Sequence[PaperFigure] = (),
-    paper_name=None,
-    note: str = "",
-) -> Path:
-    """Mean ± standard error of ``metric`` against ``x_field``, one line per ``by`` value, with
-    the paper's figures of ``metric`` beside them (:func:`plot_panels` with one panel).
-    """
-    return plot_panels(
-        records, x_field, [(metric, ylabel, scale)], path, title=title, xlabel=xlabel, by=by,
-        log=log, paper=paper, paper_name=paper_name, note=note,
-    )  # fmt: skip
 
 
 def plot_selection_frequency(

@@ -27,6 +27,19 @@ def _hashable(value):
     return value
 
 
+def line_numbers(numbers: list[int]) -> str:
+    """``"lines 3, 5 and 1 more"`` (at most five numbers shown).
+
+    Examples
+    --------
+    >>> line_numbers([3]), line_numbers([1, 2, 3, 4, 5, 6, 7])
+    ('line 3', 'lines 1, 2, 3, 4, 5 and 2 more')
+    """
+    shown = ", ".join(str(n) for n in numbers[:5])
+    more = f" and {len(numbers) - 5} more" if len(numbers) > 5 else ""
+    return f"line{'s' if len(numbers) > 1 else ''} {shown}{more}"
+
+
 class ResultsStore:
     """Results of one experiment in ``path`` (JSON lines), keyed by a tuple of fields.
 
@@ -116,11 +129,7 @@ class ResultsStore:
         """The lines that are not complete records, in words (``"line 3 (not JSON) …"``)."""
         parts = []
         if self.skipped_lines:
-            numbers = self.skipped_lines
-            shown = ", ".join(str(n) for n in numbers[:5])
-            more = f" and {len(numbers) - 5} more" if len(numbers) > 5 else ""
-            plural = "s" if len(numbers) > 1 else ""
-            parts.append(f"line{plural} {shown}{more} (not a JSON record)")
+            parts.append(f"{line_numbers(self.skipped_lines)} (not a JSON record)")
         if self.torn_line is not None:
             parts.append(f"line {self.torn_line} (torn by an interruption)")
         return " and ".join(parts)

@@ -32,7 +32,9 @@ import time
 import warnings
 from collections.abc import Callable, Sequence
 
-from ..exceptions import InputError
+import numpy as np
+
+from ..exceptions import InputError, ZeroNormError
 from .pipeline import RECORD_KEY, RESULT_STATUSES, Experiment
 from .results_store import ResultsStore
 
@@ -120,25 +122,13 @@ class RichProgress(Progress):
         self.console.print(text, markup=False, highlight=False)
 
     def start(self, total: int, label: str) -> None:
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
+        from rich import progress as bar
 
-        self._bar = __import__("rich.progress", fromlist=["Progress"]).Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("units, elapsed"),
-            TimeElapsedColumn(),
-            TextColumn("ETA"),
-            TimeRemainingColumn(),
-            console=self.console,
-            transient=False,
-        )
+        self._bar = bar.Progress(
+            bar.TextColumn("{task.description}"), bar.BarColumn(), bar.MofNCompleteColumn(),
+            bar.TextColumn("units, elapsed"), bar.TimeElapsedColumn(), bar.TextColumn("ETA"),
+            bar.TimeRemainingColumn(), console=self.console, transient=False,
+        )  # fmt: skip
         self._bar.start()
         self._task = self._bar.add_task(label, total=total)
 
@@ -150,12 +140,6 @@ class RichProgress(Progress):
         if self._bar is not None:
             self._bar.stop()
             self._bar = None
-
-
-def _as_progress(progress) -> Progress:
-    if isinstance(progress, Progress):
-        return progress
-    return Progress(progress)  # a callable receiving lines, or None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -292,7 +276,7 @@ def _restore_sigint(previous) -> None:
 # ---------------------------------------------------------------------------------------------
 def run(
     experiment: Experiment,
-    config,
+    config=None,
     *,
     results_path=None,
     n_jobs: int = 1,
@@ -307,7 +291,8 @@ def run(
     Parameters
     ----------
     experiment : Experiment
-    config : experiment.config_class instance
+    config : experiment.config_class instance or None
+        None: the configuration's defaults.
     results_path : path or None
         JSON-lines store: records already there are kept, the missing ones computed and
         appended one by one. None keeps the records in memory only.
@@ -341,7 +326,9 @@ def run(
         raise InputError(f"backend must be one of {BACKENDS}; got {backend!r}.")
     if scheduler is not None and backend != "dask":
         raise InputError("--scheduler is the address of a Dask scheduler: add --backend dask.")
-    report = _as_progress(progress)
+    config = experiment.config_class() if config is None else config
+    # A Progress object, or a callable receiving lines, or None.
+    report = progress if isinstance(progress, Progress) else Progress(progress)
     store = ResultsStore(results_path, key_fields=RECORD_KEY)
     if store.repair():
         report.message(
@@ -395,6 +382,41 @@ def run(
     return collect(
         experiment, config, store.records, plan=plan, fingerprint=fingerprint, eid=experiment_id
     )
+
+
+def run_items(items, fields: dict, measure, failed: dict | None = None, *, labels=None):
+    """The records of one unit: per item (a method name, or a dict of record fields),
+    ``fields``, the item, what ``measure(item)`` returns (status ``"ok"`` unless it gives one)
+    and the seconds it took (unless it gives them).
+
+    A :class:`~zeronorm_opt.exceptions.ZeroNormError` is recorded, not fatal — one bad draw must
+    not stop a run: the record then holds ``failed`` and the error's ``repr`` as its status. So
+    is a training draw of a single class (``labels`` with fewer than two values).
+
+    Examples
+    --------
+    >>> def measure(method):
+    ...     if method == "b":
+    ...         raise InputError("b failed")
+    ...     return {"error": 0.25}
+    >>> records = run_items(["a", "b"], {"trial": 0}, measure, {"error": None})
+    >>> [(r["method"], r["error"], r["status"]) for r in records]
+    [('a', 0.25, 'ok'), ('b', None, "InputError('b failed')")]
+    """
+    records = []
+    for item in items:
+        start = time.perf_counter()
+        record = {**fields, **(item if isinstance(item, dict) else {"method": item})}
+        try:
+            if labels is not None and np.unique(labels).size < 2:
+                raise InputError("the training draw has a single class")
+            record.update(measure(item))
+            record.setdefault("status", "ok")
+        except ZeroNormError as exc:
+            record.update(failed or {}, status=repr(exc))
+        record.setdefault("seconds", time.perf_counter() - start)
+        records.append(record)
+    return records
 
 
 def collect(

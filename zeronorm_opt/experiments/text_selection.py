@@ -18,7 +18,6 @@ reported too) or a folder of text files (:func:`~zeronorm_opt.datasets.load_text
 from __future__ import annotations
 
 import functools
-import time
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -31,11 +30,11 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn.svm import LinearSVC
 
 from ..datasets import load_text_corpus, make_zipf_corpus
-from ..exceptions import InputError, ZeroNormError
+from ..exceptions import InputError
 from ..fast.alignment import ideal_target, incremental_selection, one_shot_alignments
-from .pipeline import Experiment
+from .pipeline import Experiment, check_methods
 from .report import SPREAD_NOTE, format_mean_se
-from .runner import run
+from .runner import run, run_items
 
 __all__ = ["E8_METHODS", "E8Config", "run_e8", "summarise_e8"]
 
@@ -60,9 +59,7 @@ class E8Config:
     corpus_options: dict = field(default_factory=dict)
 
     def __post_init__(self):
-        unknown = [m for m in self.methods if m not in E8_METHODS]
-        if unknown:
-            raise InputError(f"unknown E8 methods {unknown}; choose from {list(E8_METHODS)}.")
+        check_methods("E8", self.methods, E8_METHODS)
         if (self.corpus_dir is None) != (self.positive_class is None):
             raise InputError("a text corpus needs both corpus_dir and positive_class.")
         if self.n_repeats < 1 or not self.C_grid:
@@ -152,72 +149,57 @@ def run_repeat(config: E8Config, repeat: int, methods: Sequence[str]) -> list[di
     order, prefix = _ifsa_prefixes(Xr, yr, config.fractions)
     r_values = sorted({r for r in prefix.values() if r > 0}) or [1]
     cv = list(StratifiedKFold(4, shuffle=True, random_state=config.seed + repeat).split(Xr, yr))
-    records = []
-    for method in methods:
-        start = time.perf_counter()
-        record = {"repeat": repeat, "method": method}
-        try:
-            # 1. Parameters on the validation subset (ties: fewer features, then smaller C).
+
+    def measure(method: str) -> dict:
+        # 1. Parameters on the validation subset (ties: fewer features, then smaller C).
+        if method == "noFS":
+            candidates = [(None, np.arange(X.shape[1]))]
+        elif method == "iFSA":
+            candidates = [(f, order[: prefix[f]]) for f in sorted(config.fractions)]
+        else:
+            ranked = _ranked(method, Xr, yr)
+            candidates = [(r, ranked[:r]) for r in r_values]
+        best = max(
+            (
+                (_accuracy(Xr, yr, Xv, yv, feats, C), -len(feats), -C, param, C)
+                for param, feats in candidates
+                for C in config.C_grid
+            ),
+            key=lambda t: t[:3],
+        )
+        _, _, _, param, C = best
+        # 2. 4-fold CV on the other subsets with those parameters.
+        accs, sizes, recalls, precisions = [], [], [], []
+        for tr, te in cv:
+            Xa, ya, Xb, yb = Xr[tr], yr[tr], Xr[te], yr[te]
             if method == "noFS":
-                candidates = [(None, np.arange(X.shape[1]))]
+                feats = np.arange(X.shape[1])
             elif method == "iFSA":
-                candidates = [(f, order[: prefix[f]]) for f in sorted(config.fractions)]
+                o, p = _ifsa_prefixes(Xa, ya, [param])
+                feats = np.asarray(o[: p[param]], dtype=int)
             else:
-                ranked = _ranked(method, Xr, yr)
-                candidates = [(r, ranked[:r]) for r in r_values]
-            best = max(
-                (
-                    (_accuracy(Xr, yr, Xv, yv, feats, C), -len(feats), -C, param, C)
-                    for param, feats in candidates
-                    for C in config.C_grid
-                ),
-                key=lambda t: t[:3],
-            )
-            _, _, _, param, C = best
-            # 2. 4-fold CV on the other subsets with those parameters.
-            accs, sizes, recalls, precisions = [], [], [], []
-            for tr, te in cv:
-                Xa, ya, Xb, yb = Xr[tr], yr[tr], Xr[te], yr[te]
-                if method == "noFS":
-                    feats = np.arange(X.shape[1])
-                elif method == "iFSA":
-                    o, p = _ifsa_prefixes(Xa, ya, [param])
-                    feats = np.asarray(o[: p[param]], dtype=int)
-                else:
-                    feats = _ranked(method, Xa, ya)[:param]
-                accs.append(_accuracy(Xa, ya, Xb, yb, feats, C))
-                sizes.append(len(feats))
-                if planted is not None and method != "noFS":
-                    hits = len(set(planted.tolist()) & set(np.asarray(feats).tolist()))
-                    recalls.append(hits / len(planted))
-                    precisions.append(hits / max(1, len(feats)))
-            record.update(
-                accuracy=float(np.mean(accs)),
-                n_features=float(np.mean(sizes)),
-                recall=float(np.mean(recalls)) if recalls else None,
-                precision=float(np.mean(precisions)) if precisions else None,
-                C=C,
-                parameter=None if param is None else float(param),
-                status="ok",
-            )
-        except ZeroNormError as exc:  # recorded, not fatal
-            record.update(
-                accuracy=None, n_features=None, recall=None, precision=None, status=repr(exc)
-            )
-        record["seconds"] = time.perf_counter() - start
-        records.append(record)
-    return records
+                feats = _ranked(method, Xa, ya)[:param]
+            accs.append(_accuracy(Xa, ya, Xb, yb, feats, C))
+            sizes.append(len(feats))
+            if planted is not None and method != "noFS":
+                hits = len(set(planted.tolist()) & set(np.asarray(feats).tolist()))
+                recalls.append(hits / len(planted))
+                precisions.append(hits / max(1, len(feats)))
+        return {
+            "accuracy": float(np.mean(accs)),
+            "n_features": float(np.mean(sizes)),
+            "recall": float(np.mean(recalls)) if recalls else None,
+            "precision": float(np.mean(precisions)) if precisions else None,
+            "C": C,
+            "parameter": None if param is None else float(param),
+        }
+
+    failed = dict.fromkeys(("accuracy", "n_features", "recall", "precision"))
+    return run_items(methods, {"repeat": repeat}, measure, failed)
 
 
-def run_e8(
-    config: E8Config | None = None,
-    *,
-    results_path=None,
-    n_jobs: int = 1,
-    progress=None,
-    **backend,
-) -> list[dict]:
-    """Run E8, appending every record to ``results_path`` (resumable).
+def run_e8(config: E8Config | None = None, **options) -> list[dict]:
+    """Run E8 (:func:`~zeronorm_opt.experiments.runner.run` and its options).
 
     Examples
     --------
@@ -226,25 +208,12 @@ def run_e8(
     >>> sorted(r["method"] for r in run_e8(config))
     ['IG', 'iFSA']
     """
-    config = config or E8Config()
-    return run(
-        EXPERIMENT, config, results_path=results_path, n_jobs=n_jobs, progress=progress,
-        **backend,
-    )  # fmt: skip
-
-
-def _units(config: E8Config) -> list[dict]:
-    return [{"repeat": r} for r in range(config.n_repeats)]
+    return run(EXPERIMENT, config, **options)
 
 
 def summarise_e8(records: list[dict], config: E8Config) -> str:
     """Tables 1–2 of Català and Martin: accuracy and number of features per method (plus the recall
     of the planted words on the synthetic corpus).
-
-    References
-    ----------
-    N. Català and M. Martin, "Feature selection for support vector machines by alignment with ideal
-    kernel", Universitat Politècnica de Catalunya, Barcelona.
     """
     data = (
         f"corpus {config.corpus_dir} ({config.positive_class} against the rest)"
@@ -290,9 +259,8 @@ EXPERIMENT = Experiment(
     ),
     config_class=E8Config,
     run_unit="run_repeat",
-    units=_units,
+    units=lambda c: [{"repeat": r} for r in range(c.n_repeats)],
     summarise=summarise_e8,
-    trials_key="n_repeats",
     trial_field="repeat",
     sweep_fields=(),
     train_size_field=None,

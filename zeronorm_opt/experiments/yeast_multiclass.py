@@ -21,7 +21,6 @@ Every (repetition, fold, row, feature count) is one record of a
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -34,10 +33,10 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
 from ..datasets import load_microarray
-from ..exceptions import InputError, ZeroNormError
-from .pipeline import Experiment
-from .report import SPREAD_NOTE, format_mean_se
-from .runner import run
+from ..exceptions import InputError
+from .pipeline import Experiment, check_methods
+from .report import SPREAD_NOTE, mean_se_cell
+from .runner import run, run_items
 
 #: Rows of the E4 table, in order; the second field says whether the row selects features.
 E4_METHODS: dict[str, bool] = {
@@ -71,9 +70,7 @@ class E4Config:
     folds: Sequence[int] | None = None
 
     def __post_init__(self):
-        unknown = [m for m in self.methods if m not in E4_METHODS]
-        if unknown:
-            raise InputError(f"unknown E4 methods {unknown}; choose from {list(E4_METHODS)}.")
+        check_methods("E4", self.methods, E4_METHODS)
         if not self.feature_counts or any(int(k) < 1 for k in self.feature_counts):
             raise InputError("feature_counts must be a non-empty list of positive integers.")
         if self.n_folds < 2 or self.n_repeats < 1:
@@ -163,46 +160,31 @@ def run_fold(
     Xtr, Xte = _prepare(config, X[train], X[test])
     ytr, yte = y[train], y[test]
     classes, codes = np.unique(ytr, return_inverse=True)
-    records = []
-    for method, k in units:
-        start = time.perf_counter()
-        record = {"repeat": repeat, "fold": fold, "method": method, "n_features": k}
-        try:
-            if k is not None and k > X.shape[1]:
-                raise InputError(f"{k} features asked, the data have {X.shape[1]}")
-            selected = np.arange(X.shape[1]) if k is None else _select(config, method, k, Xtr, ytr)
-            support = np.zeros(X.shape[1], dtype=bool)
-            support[selected] = True
-            scheme = "ww" if method.startswith("WW") else "ovr"
-            W, b = fit_final_machine(Xtr, codes, scheme, config.C, support)
-            predicted = classes[np.argmax(Xte @ W.T + b, axis=1)]
-            record.update(
-                error=float(np.mean(predicted != yte)),
-                n_test=int(len(test)),
-                selected=None if k is None else [int(j) for j in selected],
-                status="ok",
-            )
-        except ZeroNormError as exc:  # recorded, not fatal
-            record.update(error=None, n_test=int(len(test)), selected=None, status=repr(exc))
-        record["seconds"] = time.perf_counter() - start
-        records.append(record)
-    return records
+
+    def measure(item: dict) -> dict:
+        method, k = item["method"], item["n_features"]
+        if k is not None and k > X.shape[1]:
+            raise InputError(f"{k} features asked, the data have {X.shape[1]}")
+        selected = np.arange(X.shape[1]) if k is None else _select(config, method, k, Xtr, ytr)
+        support = np.zeros(X.shape[1], dtype=bool)
+        support[selected] = True
+        scheme = "ww" if method.startswith("WW") else "ovr"
+        W, b = fit_final_machine(Xtr, codes, scheme, config.C, support)
+        predicted = classes[np.argmax(Xte @ W.T + b, axis=1)]
+        return {
+            "error": float(np.mean(predicted != yte)),
+            "n_test": int(len(test)),
+            "selected": None if k is None else [int(j) for j in selected],
+        }
+
+    items = [{"method": method, "n_features": k} for method, k in units]
+    failed = {"error": None, "n_test": int(len(test)), "selected": None}
+    return run_items(items, {"repeat": repeat, "fold": fold}, measure, failed)
 
 
-def run_e4(
-    config: E4Config | None = None,
-    *,
-    results_path=None,
-    n_jobs: int = 1,
-    progress=None,
-    data: tuple[np.ndarray, np.ndarray] | None = None,
-    **backend,
-) -> list[dict]:
-    """Run E4, appending every finished record to ``results_path`` (resumable).
-
-    ``data`` replaces the brown yeast set by another ``(X, y)`` (tests, other data);
-    ``backend`` passes ``backend="dask"`` and ``scheduler=...`` on to
-    :func:`~zeronorm_opt.experiments.runner.run`.
+def run_e4(config: E4Config | None = None, *, data=None, **options) -> list[dict]:
+    """Run E4 (:func:`~zeronorm_opt.experiments.runner.run` and its options); ``data``
+    replaces the brown yeast set by another ``(X, y)`` (tests, other data).
 
     Examples
     --------
@@ -215,26 +197,16 @@ def run_e4(
     >>> [(r["method"], r["n_features"], r["status"]) for r in records]
     [('OvR-AROM', 2, 'ok')]
     """
-    config = config or E4Config()
     shared = None if data is None else (np.asarray(data[0]), np.asarray(data[1]))
-    return run(
-        EXPERIMENT, config, results_path=results_path, n_jobs=n_jobs, progress=progress,
-        shared=shared, **backend,
-    )  # fmt: skip
+    return run(EXPERIMENT, config, shared=shared, **options)
 
 
-def _units(config: E4Config) -> list[dict]:
-    folds = range(config.n_folds) if config.folds is None else [int(f) for f in config.folds]
-    return [{"repeat": r, "fold": f} for r in range(config.n_repeats) for f in folds]
-
-
-def summarise_e4(records: list[dict], config: E4Config, n_features: int | None = None) -> str:
+def summarise_e4(records: list[dict], config: E4Config) -> str:
     """The E4 table: cross-validation error % (mean ± standard error over the folds) per
     row and count."""
     counts = [int(k) for k in config.feature_counts]
-    all_label = "all" if n_features is None else f"all ({n_features})"
     columns: list[int | None] = [None, *counts]
-    labels = [all_label, *(f"{k} features" for k in counts)]
+    labels = ["all", *(f"{k} features" for k in counts)]
     head = f"{'method':<10}" + "".join(f"{label:>17}" for label in labels)
     n_folds = config.n_folds if config.folds is None else len(config.folds)
     lines = [
@@ -252,17 +224,9 @@ def summarise_e4(records: list[dict], config: E4Config, n_features: int | None =
                 row += f"{'-':>17}"
                 continue
             rs = [r for r in records if r["method"] == method and r["n_features"] == k]
-            errs = [r["error"] for r in rs if r["error"] is not None]
-            cell = format_mean_se(errs, 100)
-            if len(rs) > len(errs):
-                cell += f" ({len(rs) - len(errs)} fail)"
-            row += f"{cell:>17}"
+            row += f"{mean_se_cell(rs, 'error', 100):>17}"
         lines.append(row)
     return "\n".join(lines)
-
-
-def _summarise(records: list[dict], config: E4Config) -> str:
-    return summarise_e4(records, config)
 
 
 EXPERIMENT = Experiment(
@@ -274,12 +238,14 @@ EXPERIMENT = Experiment(
     ),
     config_class=E4Config,
     run_unit="run_fold",
-    units=_units,
+    units=lambda c: [
+        {"repeat": r, "fold": f} for r in range(c.n_repeats)
+        for f in (range(c.n_folds) if c.folds is None else [int(f) for f in c.folds])
+    ],  # fmt: skip
     items=lambda config, unit: config.units(),
     item_fields=("method", "n_features"),
     shared=load_e4_data,
-    summarise=_summarise,
-    trials_key="n_repeats",
+    summarise=summarise_e4,
     trial_field="repeat",
     fold_field="fold",
     setting_fields=("n_features",),
