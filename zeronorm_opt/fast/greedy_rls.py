@@ -128,13 +128,19 @@ def resolve_loss(loss: str | LossFunction) -> LossFunction:
     )
 
 
-def check_zero_one_targets(Y: np.ndarray) -> None:
-    """The zero-one loss compares signs: reject targets that are not ±1."""
-    if not np.all(np.abs(Y) == 1.0):
+def _check_selection(n_samples, n_features, y, n_features_to_select, alpha, bias, loss):
+    """``(Y, k, λ, bias, loss_fn)`` checked: what greedy RLS and the reference algorithms share."""
+    Y = check_targets(y, n_samples)
+    k = check_n_features_to_select(n_features_to_select, n_features)
+    if k is None:
+        raise InputError("n_features_to_select must be a positive integer, not None.")
+    loss_fn = resolve_loss(loss)
+    if loss_fn is zero_one_loss and not np.all(np.abs(Y) == 1.0):  # it compares signs
         raise InputError(
             "loss='zero_one' needs targets in {-1, +1}; map the two classes to -1/+1 "
             "(e.g. np.where(y == positive_class, 1.0, -1.0)) or use loss='squared'."
         )
+    return Y, k, check_positive(alpha, "alpha"), check_positive(bias, "bias", strict=False), loss_fn
 
 
 def evaluate_loss(loss_fn: LossFunction, Y: np.ndarray, P: np.ndarray) -> np.ndarray:
@@ -504,17 +510,9 @@ def greedy_rls(
         # the size of X; only a non-finite sum (a NaN/inf, or an overflow) needs the full check.
         if X.ndim != 2 or X.size == 0 or not np.isfinite(X.sum()):
             X = check_finite_matrix(X)
-    Y = check_targets(y, X.shape[0])
     m, n = X.shape
-    k = check_n_features_to_select(n_features_to_select, n)
-    if k is None:
-        raise InputError("n_features_to_select must be a positive integer, not None.")
-    lam = check_positive(alpha, "alpha")
-    bias = check_positive(bias, "bias", strict=False)
+    Y, k, lam, bias, loss_fn = _check_selection(m, n, y, n_features_to_select, alpha, bias, loss)
     dt = _check_dtype(dtype)
-    loss_fn = resolve_loss(loss)
-    if loss_fn is zero_one_loss:
-        check_zero_one_targets(Y)
     squared = loss_fn is squared_loss
     t = Y.shape[1]
     fused = squared and t == 1
