@@ -20,14 +20,9 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.utils import check_random_state
 
 from ..exceptions import InputError
+from .synthetic_linear import _check_count
 
 __all__ = ["load_text_corpus", "make_zipf_corpus"]
-
-
-def _check_int(value, name: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
-        raise InputError(f"{name} must be an integer >= {minimum}; got {value!r}.")
-    return int(value)
 
 
 def make_zipf_corpus(
@@ -88,10 +83,10 @@ def make_zipf_corpus(
     >>> bool(counts[y > 0][:, words].mean() > 3 * counts[y < 0][:, words].mean())
     True
     """
-    n_documents = _check_int(n_documents, "n_documents", 2)
-    vocabulary_size = _check_int(vocabulary_size, "vocabulary_size", 100)
-    n_indicative = _check_int(n_indicative, "n_indicative", 1)
-    n_topics = _check_int(n_topics, "n_topics", 2)
+    n_documents = _check_count(n_documents, "n_documents", 2)
+    vocabulary_size = _check_count(vocabulary_size, "vocabulary_size", 100)
+    n_indicative = _check_count(n_indicative, "n_indicative", 1)
+    n_topics = _check_count(n_topics, "n_topics", 2)
     low, high = 50, vocabulary_size // 2
     if n_topics * n_indicative > high - low:
         raise InputError(
