@@ -22,6 +22,7 @@ from ..driver import IterationRecord
 from ..exceptions import InputError
 from ..formulations.adaptive_scaling import (
     MetricSubproblem,
+    _check_allowed,
     optimal_bias,
     project_simplex,
 )
@@ -314,9 +315,7 @@ def adaptive_scaling_path(
         raise InputError(f"max_iter must be a positive integer; got {max_iter!r}.")
     if int(inner_iter) != inner_iter or inner_iter < 1:
         raise InputError(f"inner_iter must be a positive integer; got {inner_iter!r}.")
-    allowed = np.ones(n, dtype=bool) if allowed is None else np.asarray(allowed, dtype=bool)
-    if allowed.shape != (n,) or not allowed.any():
-        raise InputError(f"allowed must be a boolean mask of shape ({n},) with a True entry.")
+    allowed = _check_allowed(allowed, n)
     sigma = np.full(n, total / n) if sigma_init is None else np.asarray(sigma_init, float)
     if sigma.shape != (n,) or np.any(sigma < 0) or not np.all(np.isfinite(sigma)):
         raise InputError(f"sigma_init must hold {n} finite non-negative numbers.")
