@@ -195,12 +195,10 @@ class _Columns:
         if self.sparse:
             self.X = sp.csc_matrix(X, dtype=np.float64)
             self.X_T = self.X.T.tocsr()  # Xᵀv row by row
-            m = self.X.shape[0]
             self.mean = np.asarray(self.X.mean(axis=0)).ravel() if centre else None
             sq = np.asarray(self.X.multiply(self.X).sum(axis=0)).ravel()
-            self.sq_norms = sq - m * self.mean**2 if centre else sq
-            if centre:
-                np.clip(self.sq_norms, 0.0, None, out=self.sq_norms)
+            m = self.X.shape[0]
+            self.sq_norms = np.maximum(sq - m * self.mean**2, 0.0) if centre else sq
         else:
             self.X = np.ascontiguousarray(X, dtype=np.float64)
             if centre:
@@ -208,14 +206,10 @@ class _Columns:
                 self.X = self.X - self.X.mean(axis=0)
             self.mean = None
             self.sq_norms = np.einsum("ik,ik->k", self.X, self.X)
-        self.shape = self.X.shape
 
     def column(self, j: int) -> np.ndarray:
         """Column ``j`` (centred when the data are) as a dense vector of length m."""
-        if not self.sparse:
-            return self.X[:, j]
-        col = self.X[:, [j]].toarray().ravel()
-        return col - self.mean[j] if self.mean is not None else col
+        return self.columns([j])[:, 0] if self.sparse else self.X[:, j]
 
     def columns(self, cols) -> np.ndarray:
         """Dense ``(m, len(cols))`` block of the (centred) columns ``cols``."""
@@ -357,10 +351,6 @@ class AlignmentState:
         """Indices of the current feature set."""
         return np.flatnonzero(self.mask)
 
-    def _signs(self, cols: np.ndarray) -> np.ndarray:
-        # A candidate in the set is a removal (−), outside it an addition (+).
-        return np.where(self.mask[cols], -1.0, 1.0)
-
     def _pair_terms(self, x: np.ndarray) -> np.ndarray:
         # What column(s) x add to the packed S: x_i x_j (poly, eq. 4) or (x_i − x_j)² (eq. 5).
         if self.kernel == "poly":
@@ -440,15 +430,14 @@ class AlignmentState:
         chunk = max(1, int(self.max_bytes // (4 * 8 * rows)))
         for start in range(0, cols.size, chunk):
             c = cols[start : start + chunk]
-            out[start : start + c.size] = self._chunk(c, self._signs(c))
+            out[start : start + c.size] = self._chunk(c)
         return out
 
-    def _chunk(self, c: np.ndarray, s: np.ndarray) -> np.ndarray:
+    def _chunk(self, c: np.ndarray) -> np.ndarray:
+        s = np.where(self.mask[c], -1.0, 1.0)  # a candidate in the set is a removal
         if self.kernel == "linear":
-            num0 = self.t @ self.K @ self.t
-            kk0 = np.sum(self.K * self.K)
-            xx = self.xx[c]
-            return self._align(num0 + s * self.xt[c] ** 2, kk0 + 2 * s * self.xKx[c] + xx**2)
+            num = self.t @ self.K @ self.t + s * self.xt[c] ** 2
+            return self._align(num, np.sum(self.K * self.K) + 2 * s * self.xKx[c] + self.xx[c] ** 2)
         delta = self._pair_terms(self.X[:, c])
         delta *= s
         delta += self.S[:, None]
