@@ -19,6 +19,7 @@ from sklearn.datasets import load_files
 from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.utils import check_random_state
 
+from .._validation import check_positive
 from ..exceptions import InputError
 from .synthetic_linear import _check_count
 
@@ -95,13 +96,12 @@ def make_zipf_corpus(
         )
     if not isinstance(positive_fraction, numbers.Real) or not 0 < positive_fraction < 1:
         raise InputError(f"positive_fraction must be in (0, 1); got {positive_fraction!r}.")
-    for name, value in (("mean_length", mean_length), ("zipf_exponent", zipf_exponent)):
-        if not isinstance(value, numbers.Real) or value <= 0:
-            raise InputError(f"{name} must be a positive number; got {value!r}.")
+    mean_length = check_positive(mean_length, "mean_length")
+    zipf_exponent = check_positive(zipf_exponent, "zipf_exponent")
     if not isinstance(boost, numbers.Real) or boost < 1:
         raise InputError(f"boost must be a number >= 1; got {boost!r}.")
     rng = check_random_state(random_state)
-    background = (np.arange(vocabulary_size) + 1.0) ** -float(zipf_exponent)
+    background = (np.arange(vocabulary_size) + 1.0) ** -zipf_exponent
     planted = rng.choice(np.arange(low, high), size=(n_topics, n_indicative), replace=False)
     topic_probs = np.tile(background, (n_topics, 1))
     for k in range(n_topics):

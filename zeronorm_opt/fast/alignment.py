@@ -23,8 +23,6 @@ Martin (eq. 2–6) does that in O(m²) per candidate instead of recomputing the 
 alignments of all candidates at once, vectorised over candidates in chunks whose temporaries stay
 below ``max_bytes``. Kernel matrices are symmetric, so the non-linear kernels are stored as their
 upper triangle (the Frobenius products weight off-diagonal pairs twice), halving the work.
-The non-linear kernels need dense data; a sparse X with them is a TypeError naming what to
-pass.
 """
 
 from __future__ import annotations
@@ -625,8 +623,8 @@ def decremental_selection(
     while that increase is >= 0 (and at least one feature remains). With
     ``n_features_to_select=k`` it removes features greedily until exactly ``k`` remain.
     ``drop_negative`` is the optional step 13, read as the mirror of Algorithm 1's step 15:
-    features whose removal would *decrease* the alignment are kept for good (no longer
-    candidates for removal).
+    features whose removal would *decrease* the alignment are kept (re-admitted as candidates
+    only if a budget cannot be met otherwise).
 
     Returns
     -------
