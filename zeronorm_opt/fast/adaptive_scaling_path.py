@@ -312,10 +312,9 @@ def adaptive_scaling_path(
     m, n = X.shape
     C = check_positive(C, "C")
     total = n * check_positive(sigma0, "sigma0")
-    if int(max_iter) != max_iter or max_iter < 1:
-        raise InputError(f"max_iter must be a positive integer; got {max_iter!r}.")
-    if int(inner_iter) != inner_iter or inner_iter < 1:
-        raise InputError(f"inner_iter must be a positive integer; got {inner_iter!r}.")
+    for name, count in (("max_iter", max_iter), ("inner_iter", inner_iter)):
+        if int(count) != count or count < 1:
+            raise InputError(f"{name} must be a positive integer; got {count!r}.")
     allowed = _check_allowed(allowed, n)
     sigma = np.full(n, total / n) if sigma_init is None else np.asarray(sigma_init, float)
     if sigma.shape != (n,) or np.any(sigma < 0) or not np.all(np.isfinite(sigma)):

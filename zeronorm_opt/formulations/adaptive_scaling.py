@@ -43,7 +43,7 @@ from .linear_oracle import LinearOracle
 class _LinearScaledSVM(Formulation):
     """What the two linear programs share: the data, ``C``, ``σ₀``, ``β``, ``b``, ``ξ``."""
 
-    def __init__(self, X, y, C: float, sigma0: float) -> None:
+    def __init__(self, X, y, C: float, sigma0: float = 1.0) -> None:
         super().__init__()
         self.X = check_finite_matrix(X)
         _, self.y = check_binary_labels(y, self.X.shape[0])
@@ -197,9 +197,6 @@ class SquaredL1SVMFormulation(_LinearScaledSVM):
     minimise    ½ (Σ_k |β_k|)² / (n σ₀) + C Σ_i ξ_i
     subject to  y_i (β·x_i + b) ≥ 1 − ξ_i,  ξ ≥ 0
     """
-
-    def __init__(self, X, y, C: float, sigma0: float = 1.0) -> None:
-        super().__init__(X, y, C, sigma0)
 
     def _objective_terms(self):
         n = self.X.shape[1]
