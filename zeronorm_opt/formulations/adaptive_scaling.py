@@ -30,9 +30,10 @@ from typing import NamedTuple
 import cvxpy as cp
 import numpy as np
 
-from .._validation import check_binary_labels, check_finite_matrix, check_positive
+from .._validation import check_binary_labels, check_positive
 from ..exceptions import InputError
 from .base import Formulation
+from .binary import _check_xy
 from .linear_oracle import LinearOracle
 
 # ---------------------------------------------------------------------------------------------
@@ -45,8 +46,7 @@ class _LinearScaledSVM(Formulation):
 
     def __init__(self, X, y, C: float, sigma0: float = 1.0) -> None:
         super().__init__()
-        self.X = check_finite_matrix(X)
-        _, self.y = check_binary_labels(y, self.X.shape[0])
+        self.X, self.y = _check_xy(X, y)
         m, n = self.X.shape
         self.C = check_positive(C, "C")
         self.sigma0 = check_positive(sigma0, "sigma0")
