@@ -117,13 +117,14 @@ def feature_tuples(n_inputs: int, degree: int) -> list[tuple[int, ...]]:
     return [t for p in range(1, degree + 1) for t in itertools.product(range(n_inputs), repeat=p)]
 
 
-def _input_names(n_inputs: int, input_names) -> list[str]:
+def _names(tuples, n_inputs: int, input_names) -> np.ndarray:
+    """The factors of each tuple joined by "*", inputs named ``x1 … xn`` unless named."""
     if input_names is None:
-        return [f"x{i + 1}" for i in range(n_inputs)]
+        input_names = [f"x{i + 1}" for i in range(n_inputs)]
     names = [str(s) for s in input_names]
     if len(names) != n_inputs:
         raise InputError(f"input_names has {len(names)} names for {n_inputs} inputs.")
-    return names
+    return np.array(["*".join(names[i] for i in t) for t in tuples], dtype=object)
 
 
 def feature_names(n_inputs: int, degree: int, input_names=None) -> np.ndarray:
@@ -140,9 +141,7 @@ def feature_names(n_inputs: int, degree: int, input_names=None) -> np.ndarray:
     >>> feature_names(2, 2).tolist()
     ['x1', 'x2', 'x1*x1', 'x1*x2', 'x2*x1', 'x2*x2']
     """
-    names = _input_names(n_inputs, input_names)
-    tuples = feature_tuples(n_inputs, degree)
-    return np.array(["*".join(names[i] for i in t) for t in tuples], dtype=object)
+    return _names(feature_tuples(n_inputs, degree), n_inputs, input_names)
 
 
 def merge_symmetric_copies(values, n_inputs: int, degree: int, input_names=None):
@@ -184,9 +183,7 @@ def merge_symmetric_copies(values, n_inputs: int, degree: int, input_names=None)
     # Indicator matrix coordinate → monomial: the sum over copies is one matrix product.
     indicator = np.zeros((len(tuples), len(canonical)))
     indicator[np.arange(len(tuples)), group] = 1.0
-    names = _input_names(n_inputs, input_names)
-    canon_names = np.array(["*".join(names[i] for i in t) for t in canonical], dtype=object)
-    return canon_names, values @ indicator
+    return _names(canonical, n_inputs, input_names), values @ indicator
 
 
 def polynomial_feature_map(X, degree: int = 2) -> np.ndarray:

@@ -43,6 +43,8 @@ def test_zipf_corpus_input_errors():
         make_zipf_corpus(100, 200, n_indicative=40)
     with pytest.raises(InputError, match="boost"):
         make_zipf_corpus(100, 1000, boost=0.5)
+    with pytest.raises(InputError, match="mean_length"):
+        make_zipf_corpus(100, 1000, mean_length=float("nan"))
 
 
 def test_text_folder_loader(tmp_path):

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
+from sklearn.preprocessing import scale
 from sklearn.utils import check_random_state
 
 from ..exceptions import InputError
@@ -74,12 +77,15 @@ def make_weston_linear(
     noise = rng.normal(0.0, 1.0, size=(n_samples, 3))
     X[:, 3:6] = np.where(first_group[:, None], noise, signal)
     X[:, 6:] = rng.normal(0.0, 20.0, size=(n_samples, n_features - 6))
-    if standardize:
-        X = _standardize_columns(X)
-    return X, y
+    return (scale(X) if standardize else X), y
 
 
-def _standardize_columns(X: np.ndarray) -> np.ndarray:
-    std = X.std(axis=0)
-    std[std == 0] = 1.0  # a constant column (n_samples=1) stays centred at zero
-    return (X - X.mean(axis=0)) / std
+def _check_count(value, name: str, minimum: int, n_features: int | None = None) -> int:
+    """An integer ``>= minimum`` (and ``<= n_features`` when given): the generators' sizes."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
+        raise InputError(f"{name} must be an integer >= {minimum}; got {value!r}.")
+    if n_features is not None and value > n_features:
+        raise InputError(
+            f"{name}={value} exceeds n_features={n_features}; pass at most {n_features}."
+        )
+    return int(value)

@@ -6,22 +6,17 @@ import numbers
 from dataclasses import dataclass
 
 import numpy as np
+from sklearn.preprocessing import scale
 from sklearn.utils import check_random_state
 
 from ..exceptions import InputError
-from .synthetic_linear import _standardize_columns
+from .synthetic_linear import _check_count
 
 #: Indices (0-based) of the two relevant features of :func:`make_weston_nonlinear`.
 WESTON_NONLINEAR_RELEVANT = (0, 1)
 
 #: The fixed targets of E7 besides the random polynomials.
 POLYNOMIAL_TARGETS = ("x1", "x1x2+x3", "random")
-
-
-def _check_count(value, name: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
-        raise InputError(f"{name} must be an integer >= {minimum}; got {value!r}.")
-    return int(value)
 
 
 def make_weston_nonlinear(
@@ -87,9 +82,7 @@ def make_weston_nonlinear(
     X = np.empty((n_samples, n_features))
     X[:, :2] = means + rng.normal(size=(n_samples, 2))
     X[:, 2:] = rng.normal(0.0, 20.0, size=(n_samples, n_features - 2))
-    if standardize:
-        X = _standardize_columns(X)
-    return X, y
+    return (scale(X) if standardize else X), y
 
 
 @dataclass(frozen=True)

@@ -8,31 +8,16 @@
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 from sklearn.utils import check_random_state
 
-from ..exceptions import InputError
+from .._validation import check_positive
+from .synthetic_linear import _check_count
 
 __all__ = ["make_sparse_regression", "make_two_gaussians"]
 
 #: Magnitude range of the non-zero coefficients of :func:`make_sparse_regression`.
 SPARSE_COEF_RANGE = (1.0, 3.0)
-
-
-def _check_count(value, name: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
-        raise InputError(f"{name} must be an integer >= {minimum}; got {value!r}.")
-    return int(value)
-
-
-def _check_nonnegative(value, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not value >= 0:
-        raise InputError(f"{name} must be a finite number >= 0; got {value!r}.")
-    if not np.isfinite(value):
-        raise InputError(f"{name} must be finite; got {value!r}.")
-    return float(value)
 
 
 def make_two_gaussians(
@@ -94,13 +79,8 @@ def make_two_gaussians(
     n_features = _check_count(n_features, "n_features", 1)
     if n_informative is None:
         n_informative = max(1, n_features // 10)
-    n_informative = _check_count(n_informative, "n_informative", 0)
-    if n_informative > n_features:
-        raise InputError(
-            f"n_informative={n_informative} exceeds n_features={n_features}; pass at most "
-            f"{n_features} informative features."
-        )
-    separation = _check_nonnegative(separation, "separation")
+    n_informative = _check_count(n_informative, "n_informative", 0, n_features)
+    separation = check_positive(separation, "separation", strict=False)
     rng = check_random_state(random_state)
     y = np.where(np.arange(n_samples) < n_samples // 2, -1, 1)
     rng.shuffle(y)
@@ -164,13 +144,8 @@ def make_sparse_regression(
     """
     n_samples = _check_count(n_samples, "n_samples", 1)
     n_features = _check_count(n_features, "n_features", 1)
-    n_nonzero = _check_count(n_nonzero, "n_nonzero", 1)
-    if n_nonzero > n_features:
-        raise InputError(
-            f"n_nonzero={n_nonzero} exceeds n_features={n_features}; pass at most "
-            f"{n_features} non-zero coefficients."
-        )
-    noise = _check_nonnegative(noise, "noise")
+    n_nonzero = _check_count(n_nonzero, "n_nonzero", 1, n_features)
+    noise = check_positive(noise, "noise", strict=False)
     rng = check_random_state(random_state)
     Phi = rng.standard_normal(size=(n_samples, n_features))
     norms = np.linalg.norm(Phi, axis=0)

@@ -19,15 +19,11 @@ from sklearn.datasets import load_files
 from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.utils import check_random_state
 
+from .._validation import check_positive
 from ..exceptions import InputError
+from .synthetic_linear import _check_count
 
 __all__ = ["load_text_corpus", "make_zipf_corpus"]
-
-
-def _check_int(value, name: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
-        raise InputError(f"{name} must be an integer >= {minimum}; got {value!r}.")
-    return int(value)
 
 
 def make_zipf_corpus(
@@ -88,10 +84,10 @@ def make_zipf_corpus(
     >>> bool(counts[y > 0][:, words].mean() > 3 * counts[y < 0][:, words].mean())
     True
     """
-    n_documents = _check_int(n_documents, "n_documents", 2)
-    vocabulary_size = _check_int(vocabulary_size, "vocabulary_size", 100)
-    n_indicative = _check_int(n_indicative, "n_indicative", 1)
-    n_topics = _check_int(n_topics, "n_topics", 2)
+    n_documents = _check_count(n_documents, "n_documents", 2)
+    vocabulary_size = _check_count(vocabulary_size, "vocabulary_size", 100)
+    n_indicative = _check_count(n_indicative, "n_indicative", 1)
+    n_topics = _check_count(n_topics, "n_topics", 2)
     low, high = 50, vocabulary_size // 2
     if n_topics * n_indicative > high - low:
         raise InputError(
@@ -100,13 +96,12 @@ def make_zipf_corpus(
         )
     if not isinstance(positive_fraction, numbers.Real) or not 0 < positive_fraction < 1:
         raise InputError(f"positive_fraction must be in (0, 1); got {positive_fraction!r}.")
-    for name, value in (("mean_length", mean_length), ("zipf_exponent", zipf_exponent)):
-        if not isinstance(value, numbers.Real) or value <= 0:
-            raise InputError(f"{name} must be a positive number; got {value!r}.")
+    mean_length = check_positive(mean_length, "mean_length")
+    zipf_exponent = check_positive(zipf_exponent, "zipf_exponent")
     if not isinstance(boost, numbers.Real) or boost < 1:
         raise InputError(f"boost must be a number >= 1; got {boost!r}.")
     rng = check_random_state(random_state)
-    background = (np.arange(vocabulary_size) + 1.0) ** -float(zipf_exponent)
+    background = (np.arange(vocabulary_size) + 1.0) ** -zipf_exponent
     planted = rng.choice(np.arange(low, high), size=(n_topics, n_indicative), replace=False)
     topic_probs = np.tile(background, (n_topics, 1))
     for k in range(n_topics):

@@ -22,6 +22,7 @@ from ..driver import IterationRecord
 from ..exceptions import InputError
 from ..formulations.adaptive_scaling import (
     MetricSubproblem,
+    _check_allowed,
     optimal_bias,
     project_simplex,
 )
@@ -117,7 +118,22 @@ def _line_search(phi, t_max: float, f0: float) -> tuple[float, float]:
 SIGMA_STEPS = ("projected", "frank_wolfe")
 
 
-class _ProjectedGradient:
+class _SigmaStep:
+    """Up to ``inner_iter`` descent steps on the intermediate cost from σ (``_step`` is one)."""
+
+    def __call__(self, cost, sigma, allowed, inner_iter: int) -> np.ndarray:
+        x = np.asarray(sigma, dtype=float).copy()
+        fx = cost.value(x)
+        for it in range(inner_iter):
+            g = cost.anchor_gradient if it == 0 else cost.gradient(x)
+            found = self._step(cost, x, fx, g, allowed)
+            if found is None:  # no (significant) decrease: stationary for this model
+                break
+            x, fx = found
+        return x
+
+
+class _ProjectedGradient(_SigmaStep):
     """Projected-gradient σ-step with an Armijo search along the projection arc.
 
     ``σ(t) = Π(σ − t∇J)`` on the metric simplex (:func:`project_simplex`): all scale factors
@@ -130,20 +146,14 @@ class _ProjectedGradient:
     def __init__(self) -> None:
         self.t: float | None = None
 
-    def __call__(self, cost, sigma, allowed, inner_iter: int) -> np.ndarray:
-        x = np.asarray(sigma, dtype=float).copy()
-        fx, total = cost.value(x), float(x.sum())
-        for it in range(inner_iter):
-            g = cost.anchor_gradient if it == 0 else cost.gradient(x)
-            t = self.t or total / max(float(np.max(np.abs(g))), 1e-300)
-            found = _arc_search(cost, x, fx, g, t, allowed)
-            if found is None:
-                break  # no decrease along the arc: stationary for this model
-            z, fz, self.t = found
-            if np.max(np.abs(z - x)) <= 1e-12 * total:
-                break
-            x, fx = z, fz
-        return x
+    def _step(self, cost, x, fx, g, allowed):
+        total = float(x.sum())
+        t = self.t or total / max(float(np.max(np.abs(g))), 1e-300)
+        found = _arc_search(cost, x, fx, g, t, allowed)
+        if found is None:
+            return None
+        z, fz, self.t = found
+        return None if np.max(np.abs(z - x)) <= 1e-12 * total else (z, fz)
 
 
 def _arc_search(cost, x, fx: float, g, t: float, allowed):
@@ -171,7 +181,7 @@ def _arc_search(cost, x, fx: float, g, t: float, allowed):
     return None
 
 
-class _FrankWolfe:
+class _FrankWolfe(_SigmaStep):
     """Frank–Wolfe σ-step with away steps (Lacoste-Julien & Jaggi 2015) and line search.
 
     The direction LP (:class:`MetricSubproblem`) gives the Frank–Wolfe vertex over the allowed
@@ -192,27 +202,19 @@ class _FrankWolfe:
     def _vertex(self, cost, allowed):
         return self.subproblem.vertex(cost, self.solver, self.solver_options, allowed=allowed)
 
-    def __call__(self, cost, sigma, allowed, inner_iter: int) -> np.ndarray:
-        x = np.asarray(sigma, dtype=float).copy()
-        fx = cost.value(x)
-        use_away = not self.subproblem.has_user_constraints
-        for it in range(inner_iter):
-            g = cost.anchor_gradient if it == 0 else cost.gradient(x)
-            direction, t_max = self._vertex(g, allowed) - x, 1.0
-            gap = float(-g @ direction)
-            if use_away and np.count_nonzero(x > 0) > 1:
-                away = x - self._vertex(-g, x > 0)
-                if float(-g @ away) > gap:
-                    grow = away < 0
-                    t_max = float(np.min(x[grow] / -away[grow]))
-                    direction, gap = away, float(-g @ away)
-            if gap <= 1e-12 * max(1.0, abs(fx)) or t_max <= 0:
-                break
-            t, f_new = _line_search(cost.along(x, direction), t_max, fx)
-            if t == 0.0:
-                break
-            x, fx = np.maximum(x + t * direction, 0.0), f_new
-        return x
+    def _step(self, cost, x, fx, g, allowed):
+        direction, t_max = self._vertex(g, allowed) - x, 1.0
+        gap = float(-g @ direction)
+        if not self.subproblem.has_user_constraints and np.count_nonzero(x > 0) > 1:
+            away = x - self._vertex(-g, x > 0)
+            if float(-g @ away) > gap:
+                grow = away < 0
+                t_max = float(np.min(x[grow] / -away[grow]))
+                direction, gap = away, float(-g @ away)
+        if gap <= 1e-12 * max(1.0, abs(fx)) or t_max <= 0:
+            return None
+        t, f_new = _line_search(cost.along(x, direction), t_max, fx)
+        return None if t == 0.0 else (np.maximum(x + t * direction, 0.0), f_new)
 
 
 # One BLAS thread: every product here is m × m (× n), too small for OpenBLAS's threads,
@@ -310,13 +312,10 @@ def adaptive_scaling_path(
     m, n = X.shape
     C = check_positive(C, "C")
     total = n * check_positive(sigma0, "sigma0")
-    if int(max_iter) != max_iter or max_iter < 1:
-        raise InputError(f"max_iter must be a positive integer; got {max_iter!r}.")
-    if int(inner_iter) != inner_iter or inner_iter < 1:
-        raise InputError(f"inner_iter must be a positive integer; got {inner_iter!r}.")
-    allowed = np.ones(n, dtype=bool) if allowed is None else np.asarray(allowed, dtype=bool)
-    if allowed.shape != (n,) or not allowed.any():
-        raise InputError(f"allowed must be a boolean mask of shape ({n},) with a True entry.")
+    for name, count in (("max_iter", max_iter), ("inner_iter", inner_iter)):
+        if int(count) != count or count < 1:
+            raise InputError(f"{name} must be a positive integer; got {count!r}.")
+    allowed = _check_allowed(allowed, n)
     sigma = np.full(n, total / n) if sigma_init is None else np.asarray(sigma_init, float)
     if sigma.shape != (n,) or np.any(sigma < 0) or not np.all(np.isfinite(sigma)):
         raise InputError(f"sigma_init must hold {n} finite non-negative numbers.")

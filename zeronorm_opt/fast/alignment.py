@@ -23,8 +23,6 @@ Martin (eq. 2–6) does that in O(m²) per candidate instead of recomputing the 
 alignments of all candidates at once, vectorised over candidates in chunks whose temporaries stay
 below ``max_bytes``. Kernel matrices are symmetric, so the non-linear kernels are stored as their
 upper triangle (the Frobenius products weight off-diagonal pairs twice), halving the work.
-The non-linear kernels need dense data; a sparse X with them is a TypeError naming what to
-pass.
 """
 
 from __future__ import annotations
@@ -70,8 +68,7 @@ def ideal_target(y, balanced: bool = False) -> np.ndarray:
     balanced : bool, default=False
         ``False``: ``t = y``. ``True``: ``t_i = +1/m₊`` for positives and ``−1/m₋`` for
         negatives — the variant of Català and Martin (after Kandola et al.) for unbalanced
-        classes; then
-        ``Σ t_i = 0``, so ``⟨K, T⟩`` ignores any constant added to ``K``.
+        classes; then ``Σ t_i = 0``, so ``⟨K, T⟩`` ignores any constant added to ``K``.
 
     Returns
     -------
@@ -172,16 +169,15 @@ def subset_kernel(
     # scikit-learn's kernels read a scipy.sparse X as it is (and return a dense kernel).
     X = X.astype(np.float64) if sp.issparse(X) else np.asarray(X, dtype=np.float64)
     Xs = X[:, np.asarray(features, dtype=int)]
+    if kernel not in KERNELS:
+        raise InputError(f"kernel must be one of {KERNELS}; got {kernel!r}.")
+    if not Xs.shape[1]:
+        return np.full((X.shape[0],) * 2, 0.0 if kernel == "linear" else 1.0)
     if kernel == "linear":
-        return linear_kernel(Xs) if Xs.shape[1] else np.zeros((X.shape[0],) * 2)
+        return linear_kernel(Xs)
     if kernel == "poly":
-        if not Xs.shape[1]:
-            return np.ones((X.shape[0],) * 2)
         return polynomial_kernel(Xs, degree=degree, gamma=gamma, coef0=1.0)
-    if kernel == "rbf":
-        return rbf_kernel(Xs, gamma=gamma) if Xs.shape[1] else np.ones((X.shape[0],) * 2)
-    raise InputError(f"kernel must be one of {KERNELS}; got {kernel!r}.")
-
+    return rbf_kernel(Xs, gamma=gamma)
 
 
 class _Columns:
@@ -197,12 +193,10 @@ class _Columns:
         if self.sparse:
             self.X = sp.csc_matrix(X, dtype=np.float64)
             self.X_T = self.X.T.tocsr()  # Xᵀv row by row
-            m = self.X.shape[0]
             self.mean = np.asarray(self.X.mean(axis=0)).ravel() if centre else None
             sq = np.asarray(self.X.multiply(self.X).sum(axis=0)).ravel()
-            self.sq_norms = sq - m * self.mean**2 if centre else sq
-            if centre:
-                np.clip(self.sq_norms, 0.0, None, out=self.sq_norms)
+            m = self.X.shape[0]
+            self.sq_norms = np.maximum(sq - m * self.mean**2, 0.0) if centre else sq
         else:
             self.X = np.ascontiguousarray(X, dtype=np.float64)
             if centre:
@@ -210,14 +204,10 @@ class _Columns:
                 self.X = self.X - self.X.mean(axis=0)
             self.mean = None
             self.sq_norms = np.einsum("ik,ik->k", self.X, self.X)
-        self.shape = self.X.shape
 
     def column(self, j: int) -> np.ndarray:
         """Column ``j`` (centred when the data are) as a dense vector of length m."""
-        if not self.sparse:
-            return self.X[:, j]
-        col = self.X[:, [j]].toarray().ravel()
-        return col - self.mean[j] if self.mean is not None else col
+        return self.columns([j])[:, 0] if self.sparse else self.X[:, j]
 
     def columns(self, cols) -> np.ndarray:
         """Dense ``(m, len(cols))`` block of the (centred) columns ``cols``."""
@@ -359,9 +349,13 @@ class AlignmentState:
         """Indices of the current feature set."""
         return np.flatnonzero(self.mask)
 
-    def _signs(self, cols: np.ndarray) -> np.ndarray:
-        # A candidate in the set is a removal (−), outside it an addition (+).
-        return np.where(self.mask[cols], -1.0, 1.0)
+    def _pair_terms(self, x: np.ndarray) -> np.ndarray:
+        # What column(s) x add to the packed S: x_i x_j (poly, eq. 4) or (x_i − x_j)² (eq. 5).
+        if self.kernel == "poly":
+            return x[self.iu] * x[self.ju]
+        d = x[self.iu] - x[self.ju]
+        d *= d
+        return d
 
     def _packed_kernel(self, S: np.ndarray) -> np.ndarray:
         if self.kernel == "poly":
@@ -402,20 +396,14 @@ class AlignmentState:
         if toggle is None:
             if self.kernel == "linear":
                 return self.K.copy()
-            return self._centre(self._unpack(self._packed_kernel(self.S)))
-        s = self._signs(np.array([toggle]))[0]
-        if self.kernel == "linear":
-            x = self.columns.column(toggle)
-            return self.K + s * np.outer(x, x)
-        x = self.X[:, toggle]
-        if self.kernel == "poly":
-            S = self.S + s * x[self.iu] * x[self.ju]
+            S = self.S
         else:
-            S = self.S + s * (x[self.iu] - x[self.ju]) ** 2
-        return self._centre(self._unpack(self._packed_kernel(S)))
-
-    def _centre(self, K: np.ndarray) -> np.ndarray:
-        # The linear state centres its data instead (see __init__).
+            s = -1.0 if self.mask[toggle] else 1.0
+            if self.kernel == "linear":  # centred through its data (see __init__)
+                x = self.columns.column(toggle)
+                return self.K + s * np.outer(x, x)
+            S = self.S + s * self._pair_terms(self.X[:, toggle])
+        K = self._unpack(self._packed_kernel(S))
         return centre_kernel(K) if self.centred else K
 
     def alignment(self) -> float:
@@ -440,21 +428,15 @@ class AlignmentState:
         chunk = max(1, int(self.max_bytes // (4 * 8 * rows)))
         for start in range(0, cols.size, chunk):
             c = cols[start : start + chunk]
-            out[start : start + c.size] = self._chunk(c, self._signs(c))
+            out[start : start + c.size] = self._chunk(c)
         return out
 
-    def _chunk(self, c: np.ndarray, s: np.ndarray) -> np.ndarray:
+    def _chunk(self, c: np.ndarray) -> np.ndarray:
+        s = np.where(self.mask[c], -1.0, 1.0)  # a candidate in the set is a removal
         if self.kernel == "linear":
-            num0 = self.t @ self.K @ self.t
-            kk0 = np.sum(self.K * self.K)
-            xx = self.xx[c]
-            return self._align(num0 + s * self.xt[c] ** 2, kk0 + 2 * s * self.xKx[c] + xx**2)
-        Xc = self.X[:, c]
-        if self.kernel == "poly":
-            delta = Xc[self.iu] * Xc[self.ju]
-        else:
-            delta = Xc[self.iu] - Xc[self.ju]
-            delta *= delta
+            num = self.t @ self.K @ self.t + s * self.xt[c] ** 2
+            return self._align(num, np.sum(self.K * self.K) + 2 * s * self.xKx[c] + self.xx[c] ** 2)
+        delta = self._pair_terms(self.X[:, c])
         delta *= s
         delta += self.S[:, None]
         Kc = self._packed_kernel(delta)
@@ -469,12 +451,8 @@ class AlignmentState:
             stored += s * np.outer(x, x)
             # x_kᵀ(K ± x xᵀ)x_k = x_kᵀK x_k ± (x_kᵀx)²: one pass over the columns.
             self.xKx += s * self.columns.rdot(x) ** 2
-        elif self.kernel == "poly":
-            x = self.X[:, j]
-            stored += s * x[self.iu] * x[self.ju]
         else:
-            x = self.X[:, j]
-            stored += s * (x[self.iu] - x[self.ju]) ** 2
+            stored += s * self._pair_terms(self.X[:, j])
         self.mask[j] = not self.mask[j]
         if not self.mask.any():
             stored[:] = 0.0  # the empty set: drop the rounding residue of the removals
@@ -554,7 +532,7 @@ def incremental_selection(
     """
     state = AlignmentState(X, t, kernel, **kwargs)
     n = state.X.shape[1]
-    columns = None
+    similar = None
     if redundancy_threshold is not None:
         if not 0.0 < redundancy_threshold <= 1.0:
             raise InputError(
@@ -562,56 +540,71 @@ def incremental_selection(
             )
         # The columns as the kernel sees them (the Gaussian kernel ignores their means); a
         # sparse X (linear kernel) is read through the state's own column view.
-        if kernel == "linear":
-            columns = state.columns
-        else:
-            columns = _Columns(state.X, centre=kernel == "rbf")
+        columns = state.columns if kernel == "linear" else _Columns(state.X, kernel == "rbf")
         norms = np.sqrt(columns.sq_norms)
-    candidates = np.arange(n)
-    discarded = np.array([], dtype=int)
+
+        def similar(add, candidates):
+            # |cos| of every candidate column with the added one (0 for an all-zero column).
+            dots = np.abs(columns.rdot(columns.column(add))[candidates])
+            scale = norms[candidates] * norms[add]
+            cosine = np.divide(dots, scale, out=np.zeros_like(dots), where=scale > 0)
+            return cosine >= redundancy_threshold - 1e-9
+
     last = np.full(n, np.nan)
     # Algorithm 1, line 4: the empty set counts as alignment 0 (also for the non-linear kernels,
     # whose empty-set kernel is the constant 1), so the first step adds the best single feature.
-    current = 0.0
-    order: list[int] = []
+    k = n_features_to_select
+    order, path = _greedy_toggles(
+        state, 0.0, True, k is not None, n if k is None else k, drop_negative, accept, similar, last
+    )
+    last[order] = -np.inf
+    return order, path, last
+
+
+def _greedy_toggles(
+    state, current, adding, budget, n_steps, drop_negative, accept, similar, scores=None
+):
+    """The search loop of iFSA (``adding``) and dFSA: toggle the best candidate, ``n_steps`` times.
+
+    Without a ``budget`` it stops early once the best change is not an increase (iFSA) or is a
+    decrease (dFSA). Candidates set aside (``drop_negative``; ``similar(j, candidates)`` to the
+    feature ``j`` just toggled) come back only when a budget cannot be met otherwise. ``scores``
+    receives each candidate's change at its last scan.
+    """
+    candidates, deferred = np.arange(state.mask.size), np.array([], dtype=int)
+    toggled: list[int] = []
     path: list[float] = []
-    while True:
-        if n_features_to_select is not None and len(order) >= n_features_to_select:
-            break
+    while len(toggled) < n_steps:
         if candidates.size == 0:
-            if n_features_to_select is None or discarded.size == 0:
+            if not budget or deferred.size == 0:
                 break
-            candidates, discarded = discarded, np.array([], dtype=int)
-        incr = state.candidate_alignments(candidates) - current
-        last[candidates] = incr
-        best = int(np.argmax(incr))
+            candidates, deferred = deferred, np.array([], dtype=int)
+        change = state.candidate_alignments(candidates) - current
+        if scores is not None:
+            scores[candidates] = change
+        best = int(np.argmax(change))
         tol = _RTOL * abs(current)
-        if n_features_to_select is None and incr[best] <= tol:
+        if not budget and (change[best] <= tol if adding else change[best] < -tol):
             break
-        add = int(candidates[best])
-        state.toggle(add)
+        j = int(candidates[best])
+        state.toggle(j)
         if accept is not None and not accept(state.mask.copy()):
-            state.toggle(add)
+            state.toggle(j)
             break
-        order.append(add)
+        toggled.append(j)
         current = state.alignment()
         path.append(current)
         keep = np.ones(candidates.size, dtype=bool)
         keep[best] = False
         if drop_negative:
-            discarded = np.concatenate([discarded, candidates[keep & (incr < -tol)]])
-            keep &= incr >= -tol
-        if columns is not None:
-            # |cos| of every candidate column with the added one (0 for an all-zero column).
-            dots = np.abs(columns.rdot(columns.column(add))[candidates])
-            scale = norms[candidates] * norms[add]
-            cosine = np.divide(dots, scale, out=np.zeros_like(dots), where=scale > 0)
-            similar = cosine >= redundancy_threshold - 1e-9
-            discarded = np.concatenate([discarded, candidates[keep & similar]])
-            keep &= ~similar
+            deferred = np.concatenate([deferred, candidates[keep & (change < -tol)]])
+            keep &= change >= -tol
+        if similar is not None:
+            close = similar(j, candidates)
+            deferred = np.concatenate([deferred, candidates[keep & close]])
+            keep &= ~close
         candidates = candidates[keep]
-    last[order] = -np.inf
-    return order, path, last
+    return toggled, path
 
 
 def decremental_selection(
@@ -630,8 +623,8 @@ def decremental_selection(
     while that increase is >= 0 (and at least one feature remains). With
     ``n_features_to_select=k`` it removes features greedily until exactly ``k`` remain.
     ``drop_negative`` is the optional step 13, read as the mirror of Algorithm 1's step 15:
-    features whose removal would *decrease* the alignment are kept for good (no longer
-    candidates for removal).
+    features whose removal would *decrease* the alignment are kept (re-admitted as candidates
+    only if a budget cannot be met otherwise).
 
     Returns
     -------
@@ -655,39 +648,15 @@ def decremental_selection(
     >>> sorted(set(range(4)) - set(removed))
     [0, 1]
     """
-    n = X.shape[1] if sp.issparse(X) else np.asarray(X).shape[1]
+    n = np.shape(X)[1]
     state = AlignmentState(X, t, kernel, features=range(n), **kwargs)
-    candidates = np.arange(n)
-    frozen = np.array([], dtype=int)
-    current = state.alignment()
-    removed: list[int] = []
-    path = [current]
     floor = 1 if n_features_to_select is None else n_features_to_select
-    while n - len(removed) > floor:
-        if candidates.size == 0:
-            if n_features_to_select is None or frozen.size == 0:
-                break
-            candidates, frozen = frozen, np.array([], dtype=int)
-        gain = state.candidate_alignments(candidates) - current
-        best = int(np.argmax(gain))
-        tol = _RTOL * abs(current)
-        if n_features_to_select is None and gain[best] < -tol:
-            break
-        out = int(candidates[best])
-        state.toggle(out)
-        if accept is not None and not accept(state.mask.copy()):
-            state.toggle(out)
-            break
-        removed.append(out)
-        current = state.alignment()
-        path.append(current)
-        keep = np.ones(candidates.size, dtype=bool)
-        keep[best] = False
-        if drop_negative:
-            frozen = np.concatenate([frozen, candidates[keep & (gain < -tol)]])
-            keep &= gain >= -tol
-        candidates = candidates[keep]
-    return removed, path
+    current = state.alignment()
+    budget = n_features_to_select is not None
+    removed, path = _greedy_toggles(
+        state, current, False, budget, n - floor, drop_negative, accept, None
+    )
+    return removed, [current, *path]
 
 
 def removal_path_masks(n_features: int, removed) -> np.ndarray:

@@ -18,18 +18,12 @@ with ``G = (X_S X_Sᵀ + λI)⁻¹``. Adding feature ``b`` (column ``v = x_b``, 
 residuals of adding candidate ``i`` are ``ã / d̃ = (δ_i a − q_i c_i) / (δ_i d − c_i²)``
 (``y_j − p_j = a_j / G_jj``).
 
-Memory traffic per round, the cost that matters at large ``m·n``: one read of ``C`` for the
-product ``w = Cᵀ v`` and one fused pass, compiled by numba, that applies the pending rank-one
-update to each row of ``C`` and scores every candidate on that row while it is in cache (the
-losses are sums over examples, accumulated row by row), one read and one write of each entry;
-nothing of size ``m × m`` exists and ``C`` is the only ``m × n`` array. Without numba the same
-pass runs in NumPy and BLAS (``?ger``) on tiles of rows, about twice as slow. With
-``dtype=np.float32``, ``C`` and the per-entry arithmetic are single precision (half the
-traffic) while the ``O(m + n)`` state stays in double precision.
-
-Sparse ``X`` (scipy.sparse, used as CSR): the cache is dense anyway, so the tiles of the first
-pass are densified from the CSR rows straight into ``C`` (no dense copy of ``X``); ``p``, ``q``
-come from the non-zeros, and ``w = Cᵀ v`` reads only the rows where a rare winner is non-zero.
+Memory traffic per round, the cost that matters at large ``m·n``: one read of ``C`` for
+``w = Cᵀ v`` and one fused pass, compiled by numba (NumPy and BLAS ``?ger`` tiles without it,
+about twice as slow), that applies the pending rank-one update to each row of ``C`` and scores
+every candidate on that row while it is in cache. With ``dtype=np.float32`` ``C`` and the
+per-entry arithmetic are single precision (half the traffic); a sparse ``X`` is densified into
+``C`` one tile of rows at a time, never as a whole (see :func:`greedy_rls`).
 
 Intercept: the paper has none. ``bias > 0`` adds a constant feature of value ``bias`` that is in
 the model from the start and is regularised like every other feature (the liblinear /
@@ -128,13 +122,19 @@ def resolve_loss(loss: str | LossFunction) -> LossFunction:
     )
 
 
-def check_zero_one_targets(Y: np.ndarray) -> None:
-    """The zero-one loss compares signs: reject targets that are not ±1."""
-    if not np.all(np.abs(Y) == 1.0):
+def _check_selection(n_samples, n_features, y, n_features_to_select, alpha, bias, loss):
+    """``(Y, k, λ, bias, loss_fn)`` checked: what greedy RLS and the reference algorithms share."""
+    Y = check_targets(y, n_samples)
+    k = check_n_features_to_select(n_features_to_select, n_features)
+    if k is None:
+        raise InputError("n_features_to_select must be a positive integer, not None.")
+    loss_fn = resolve_loss(loss)
+    if loss_fn is zero_one_loss and not np.all(np.abs(Y) == 1.0):  # it compares signs
         raise InputError(
             "loss='zero_one' needs targets in {-1, +1}; map the two classes to -1/+1 "
             "(e.g. np.where(y == positive_class, 1.0, -1.0)) or use loss='squared'."
         )
+    return Y, k, check_positive(alpha, "alpha"), check_positive(bias, "bias", strict=False), loss_fn
 
 
 def evaluate_loss(loss_fn: LossFunction, Y: np.ndarray, P: np.ndarray) -> np.ndarray:
@@ -282,12 +282,7 @@ def _scan_squared(state, rows):
     if not state.filled and state.is_sparse:
         state.sync(max(1, _TILE_ELEMENTS // n))  # densify the CSR rows into C, tile by tile
     u, w = state.pending if state.pending is not None else (np.zeros(m, dt), np.zeros(n, dt))
-    vectors = (
-        state.q[:, 0].astype(dt),
-        (1.0 + state.p).astype(dt),
-        state.a[:, 0].astype(dt),
-        state.d.astype(dt),
-    )
+    vectors = _scan_vectors(state)
     losses = np.zeros(n)
     if state.filled:
         scan_in_place(C, u, w, *vectors, rows, losses)
@@ -295,6 +290,12 @@ def _scan_squared(state, rows):
         scan_filling(state.X, 1.0 / state.lam, C, u, w, *vectors, rows, losses)
     state.filled, state.pending = True, None
     return losses / m
+
+
+def _scan_vectors(state):
+    """``q``, ``δ = 1 + p``, ``a`` and ``d`` of the single-output squared scan, in C's dtype."""
+    vectors = state.q[:, 0], 1.0 + state.p, state.a[:, 0], state.d
+    return tuple(v.astype(state.dtype) for v in vectors)
 
 
 @functools.cache
@@ -319,10 +320,7 @@ def _scan_squared_numpy(state, rows):
     """
     C, dt = state.C, state.dtype
     m, n = C.shape
-    delta = (1.0 + state.p).astype(dt)
-    q = state.q[:, 0].astype(dt)
-    a = state.a[:, 0].astype(dt)
-    d = state.d.astype(dt)
+    q, delta, a, d = _scan_vectors(state)
     N = np.empty((min(rows, m), n), dtype=dt)
     D = np.empty_like(N)
     losses = np.zeros(n)
@@ -504,17 +502,9 @@ def greedy_rls(
         # the size of X; only a non-finite sum (a NaN/inf, or an overflow) needs the full check.
         if X.ndim != 2 or X.size == 0 or not np.isfinite(X.sum()):
             X = check_finite_matrix(X)
-    Y = check_targets(y, X.shape[0])
     m, n = X.shape
-    k = check_n_features_to_select(n_features_to_select, n)
-    if k is None:
-        raise InputError("n_features_to_select must be a positive integer, not None.")
-    lam = check_positive(alpha, "alpha")
-    bias = check_positive(bias, "bias", strict=False)
+    Y, k, lam, bias, loss_fn = _check_selection(m, n, y, n_features_to_select, alpha, bias, loss)
     dt = _check_dtype(dtype)
-    loss_fn = resolve_loss(loss)
-    if loss_fn is zero_one_loss:
-        check_zero_one_targets(Y)
     squared = loss_fn is squared_loss
     t = Y.shape[1]
     fused = squared and t == 1

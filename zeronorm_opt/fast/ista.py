@@ -153,7 +153,8 @@ class ISTAResult:
     step: float
 
 
-def _check(Phi, y, alpha, max_iter, tol, coef_init, step):
+def _solve(Phi, y, alpha, max_iter, tol, coef_init, step, accelerate, restart, check_every):
+    """Check the arguments of :func:`ista` / :func:`fista`, then iterate."""
     if not isinstance(Phi, LinearOperator):  # an operator's entries are never formed
         Phi = check_finite_matrix(Phi, "Phi")
     y = np.asarray(y, dtype=np.float64)
@@ -175,28 +176,26 @@ def _check(Phi, y, alpha, max_iter, tol, coef_init, step):
         norm = spectral_norm(Phi)
         step = Phi.shape[0] / (2.0 * norm * norm) if norm > 0 else 1.0
     step = check_positive(step, "step")
-    return Phi, y, alpha, int(max_iter), tol, coef, step
+    max_iter, check_every = int(max_iter), max(1, int(check_every))
+    grad_scale = 2.0 * step / Phi.shape[0]  # the slides' τ' in β + τ' Φᵀ(Y − Φβ)
 
+    def prox_step(point):
+        return soft_threshold(point + grad_scale * (Phi.T @ (y - Phi @ point)), alpha * step)
 
-def _run(Phi, y, alpha, max_iter, tol, coef, step, accelerate, restart, check_every):
-    n = Phi.shape[0]
-    grad_scale = 2.0 * step / n  # the slides' τ' in β + τ' Φᵀ(Y − Φβ)
-    threshold = alpha * step
     objective = [lasso_objective(Phi, y, coef, alpha)]
     gaps: list[float] = []
     z, t = coef.copy(), 1.0  # extrapolated point and momentum (FISTA)
     converged = False
     it = 0
     for it in range(1, max_iter + 1):
-        point = z if accelerate else coef
-        new = soft_threshold(point + grad_scale * (Phi.T @ (y - Phi @ point)), threshold)
+        new = prox_step(z if accelerate else coef)
         objective.append(lasso_objective(Phi, y, new, alpha))
         if accelerate:
             if restart and objective[-1] > objective[-2]:
                 # O'Donoghue & Candès function-value restart: drop the momentum and redo the
                 # step from the current point, which keeps F non-increasing.
                 t, z = 1.0, coef
-                new = soft_threshold(coef + grad_scale * (Phi.T @ (y - Phi @ coef)), threshold)
+                new = prox_step(coef)
                 objective[-1] = lasso_objective(Phi, y, new, alpha)
             t_next = 0.5 * (1.0 + np.sqrt(1.0 + 4.0 * t * t))
             z = new + ((t - 1.0) / t_next) * (new - coef)
@@ -263,8 +262,7 @@ def ista(
     >>> np.flatnonzero(np.abs(res.coef) > 1e-3).tolist(), res.converged
     ([3, 20], True)
     """
-    args = _check(Phi, y, alpha, max_iter, tol, coef_init, step)
-    return _run(*args, accelerate=False, restart=False, check_every=max(1, int(check_every)))
+    return _solve(Phi, y, alpha, max_iter, tol, coef_init, step, False, False, check_every)
 
 
 def fista(
@@ -280,8 +278,6 @@ def fista(
     check_every: int = 10,
 ) -> ISTAResult:
     """FISTA (Beck & Teboulle): ISTA with Nesterov momentum, ``O(1/t²)`` instead of ``O(1/t)``.
-
-    Parameters are those of :func:`ista`, plus
 
     Parameters
     ----------
@@ -305,5 +301,4 @@ def fista(
     >>> bool(fast.n_iter < slow.n_iter), bool(np.allclose(fast.coef, slow.coef, atol=1e-4))
     (True, True)
     """
-    args = _check(Phi, y, alpha, max_iter, tol, coef_init, step)
-    return _run(*args, accelerate=True, restart=restart, check_every=max(1, int(check_every)))
+    return _solve(Phi, y, alpha, max_iter, tol, coef_init, step, True, restart, check_every)

@@ -16,37 +16,45 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_finite_matrix, check_n_features_to_select, check_positive
-from ..exceptions import InputError
-from .greedy_rls import (
-    LossFunction,
-    check_zero_one_targets,
-    evaluate_loss,
-    resolve_loss,
-    zero_one_loss,
-)
-from .rls import check_targets, rls_fit
+from .._validation import check_finite_matrix
+from .greedy_rls import LossFunction, _check_selection, evaluate_loss
+from .rls import rls_fit
 
 __all__ = ["greedy_rls_lowrank", "greedy_rls_wrapper"]
 
 
-def _check(X, y, k, alpha, loss, bias):
+def _check(X, y, k, alpha, bias, loss):
     X = check_finite_matrix(X)
-    Y = check_targets(y, X.shape[0])
-    k = check_n_features_to_select(k, X.shape[1])
-    if k is None:
-        raise InputError("n_features_to_select must be a positive integer, not None.")
-    loss_fn = resolve_loss(loss)
-    if loss_fn is zero_one_loss:
-        check_zero_one_targets(Y)
-    return (
-        X,
-        Y,
-        k,
-        check_positive(alpha, "alpha"),
-        loss_fn,
-        check_positive(bias, "bias", strict=False),
-    )
+    return (X, *_check_selection(*X.shape, y, k, alpha, bias, loss))
+
+
+def _forward_selection(n_features, Y, k, loss_fn, loo_predictions, on_select=None):
+    """Greedy forward selection by the LOO loss of ``loo_predictions(selected, i)``.
+
+    Candidates are tried in index order and the first of lowest loss wins (as in the paper);
+    ``on_select(i)`` is told each winner.
+    """
+    selected: list[int] = []
+    losses = []
+    for _ in range(k):
+        best, best_loss = -1, np.inf
+        for i in range(n_features):
+            if i in selected:
+                continue
+            e = evaluate_loss(loss_fn, Y, loo_predictions(selected, i)[None])[0]
+            if e < best_loss:
+                best, best_loss = i, e
+        if on_select is not None:
+            on_select(best)
+        selected.append(best)
+        losses.append(best_loss)
+    return np.asarray(selected, dtype=np.intp), np.asarray(losses)
+
+
+def _smw(G, v):
+    """``(G⁻¹ + v vᵀ)⁻¹`` by Sherman–Morrison, parenthesised so that it costs O(m²)."""
+    Gv = G @ v
+    return G - np.outer(Gv, Gv) / (1.0 + v @ Gv)
 
 
 def greedy_rls_wrapper(
@@ -96,24 +104,13 @@ def greedy_rls_wrapper(
     >>> selected.tolist()
     [4]
     """
-    X, Y, k, lam, loss_fn, bias = _check(X, y, n_features_to_select, alpha, loss, bias)
-    m, n = X.shape
-    const = np.full((m, 1 if bias > 0 else 0), bias)
-    selected: list[int] = []
-    losses = []
-    for _ in range(k):
-        best, best_loss = -1, np.inf
-        for i in range(n):
-            if i in selected:
-                continue
-            Xs = np.hstack([X[:, selected + [i]], const])
-            loo = rls_fit(Xs, Y, lam).loo_predictions
-            e = evaluate_loss(loss_fn, Y, loo[None])[0]
-            if e < best_loss:
-                best, best_loss = i, e
-        selected.append(best)
-        losses.append(best_loss)
-    return np.asarray(selected, dtype=np.intp), np.asarray(losses)
+    X, Y, k, lam, bias, loss_fn = _check(X, y, n_features_to_select, alpha, bias, loss)
+    const = np.full((X.shape[0], 1 if bias > 0 else 0), bias)
+
+    def loo(selected, i):  # RLS trained from scratch on the candidate set
+        return rls_fit(np.hstack([X[:, selected + [i]], const]), Y, lam).loo_predictions
+
+    return _forward_selection(X.shape[1], Y, k, loss_fn, loo)
 
 
 def greedy_rls_lowrank(
@@ -127,22 +124,7 @@ def greedy_rls_lowrank(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Low-rank updated LS-SVM forward selection (Pahikkala et al. (2010), Algorithm 2).
 
-    Parameters
-    ----------
-    X : array-like of shape (n_samples, n_features)
-    y : array-like of shape (n_samples,) or (n_samples, n_outputs)
-    n_features_to_select : int
-    alpha : float
-        Regularisation ``λ > 0``.
-    loss : {"squared", "zero_one"} or callable
-        As in :func:`~zeronorm_opt.fast.greedy_rls.greedy_rls`.
-    bias : float
-        Value of a constant feature always in the model (0: none).
-
-    Returns
-    -------
-    selected : ndarray of int, shape (k,)
-    loo_loss : ndarray of shape (k,)
+    Parameters and returns as in :func:`greedy_rls_wrapper`.
 
     References
     ----------
@@ -160,30 +142,18 @@ def greedy_rls_lowrank(
     >>> greedy_rls_lowrank(X, y, 1, alpha=0.5)[0].tolist()
     [4]
     """
-    X, Y, k, lam, loss_fn, bias = _check(X, y, n_features_to_select, alpha, loss, bias)
-    m, n = X.shape
-
-    def smw(G, v):  # (G⁻¹ + v vᵀ)⁻¹, parenthesised so that it costs O(m²)
-        Gv = G @ v
-        return G - np.outer(Gv, Gv) / (1.0 + v @ Gv)
-
-    G = np.eye(m) / lam
+    X, Y, k, lam, bias, loss_fn = _check(X, y, n_features_to_select, alpha, bias, loss)
+    m = X.shape[0]
+    G = np.eye(m) / lam  # G = (K + λI)⁻¹ of the selected set (with the constant feature)
     if bias > 0:
-        G = smw(G, np.full(m, bias))
-    selected: list[int] = []
-    losses = []
-    for _ in range(k):
-        best, best_loss = -1, np.inf
-        for i in range(n):
-            if i in selected:
-                continue
-            G_new = smw(G, X[:, i])
-            a_new = G_new @ Y
-            loo = Y - a_new / np.diag(G_new)[:, None]
-            e = evaluate_loss(loss_fn, Y, loo[None])[0]
-            if e < best_loss:
-                best, best_loss = i, e
-        G = smw(G, X[:, best])
-        selected.append(best)
-        losses.append(best_loss)
-    return np.asarray(selected, dtype=np.intp), np.asarray(losses)
+        G = _smw(G, np.full(m, bias))
+
+    def loo(selected, i):  # G̃ of the candidate set, then the LOO shortcut
+        G_new = _smw(G, X[:, i])
+        return Y - (G_new @ Y) / np.diag(G_new)[:, None]
+
+    def select(i):
+        nonlocal G
+        G = _smw(G, X[:, i])
+
+    return _forward_selection(X.shape[1], Y, k, loss_fn, loo, select)

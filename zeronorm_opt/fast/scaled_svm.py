@@ -165,15 +165,13 @@ class IntermediateCost:
     cost.
 
     ``alpha_update="tracked"`` (the version of Grandvalet and Canu, 2002): the support-vector
-    set is frozen and the
-    free multipliers (``0 < α_i < C``) move along ``dα/dσ`` from the linear system that keeps
-    the free support vectors on the margin, ``Q_FF dα_F + y_F db = −(∂Q/∂σ α)_F``,
-    ``y_Fᵀ dα_F = 0``; along a step they follow ``α_F + (dα_F/dσ)(σ − σ⁰)`` clipped to
-    ``[0, C]`` (Grandvalet and Canu instead limit the step to keep them inside; clipping keeps
-    ``J`` an
-    admissible bound and avoids stalling on a multiplier next to a bound). ``"fixed"``: α is
-    frozen. The tracked version makes ``J`` smooth at σ⁰ with gradient
-    :func:`svm_cost_gradient`.
+    set is frozen and the free multipliers (``0 < α_i < C``) move along ``dα/dσ`` from the
+    linear system that keeps the free support vectors on the margin,
+    ``Q_FF dα_F + y_F db = −(∂Q/∂σ α)_F``, ``y_Fᵀ dα_F = 0``; along a step they follow
+    ``α_F + (dα_F/dσ)(σ − σ⁰)`` clipped to ``[0, C]`` (Grandvalet and Canu instead limit the
+    step to keep them inside; clipping keeps ``J`` an admissible bound and avoids stalling on a
+    multiplier next to a bound). ``"fixed"``: α is frozen. The tracked version makes ``J``
+    smooth at σ⁰ with gradient :func:`svm_cost_gradient`.
 
     Parameters
     ----------

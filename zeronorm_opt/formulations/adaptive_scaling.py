@@ -30,24 +30,42 @@ from typing import NamedTuple
 import cvxpy as cp
 import numpy as np
 
-from .._validation import check_binary_labels, check_finite_matrix, check_positive
+from .._validation import check_binary_labels, check_positive
 from ..exceptions import InputError
 from .base import Formulation
+from .binary import _check_xy
 from .linear_oracle import LinearOracle
-
-
-def _check_xy(X, y):
-    X = check_finite_matrix(X)
-    _, y_pm = check_binary_labels(y, X.shape[0])
-    return X, y_pm
-
 
 # ---------------------------------------------------------------------------------------------
 # The linear kernel: one convex program, and the squared-l1 SVM it equals
 # ---------------------------------------------------------------------------------------------
 
 
-class L1ConstrainedMetricFormulation(Formulation):
+class _LinearScaledSVM(Formulation):
+    """What the two linear programs share: the data, ``C``, ``σ₀``, ``β``, ``b``, ``ξ``."""
+
+    def __init__(self, X, y, C: float, sigma0: float = 1.0) -> None:
+        super().__init__()
+        self.X, self.y = _check_xy(X, y)
+        m, n = self.X.shape
+        self.C = check_positive(C, "C")
+        self.sigma0 = check_positive(sigma0, "sigma0")
+        self.beta = cp.Variable(n, name="beta")
+        self.b = cp.Variable(name="b")
+        self.xi = cp.Variable(m, nonneg=True, name="xi")
+        self.variables.update(beta=self.beta, b=self.b, xi=self.xi)
+        self.C_param = cp.Parameter(nonneg=True, name="C", value=self.C)
+        self.parameters["C"] = self.C_param
+
+    def _margins(self):
+        return cp.multiply(self.y, self.X @ self.beta + self.b) >= 1 - self.xi
+
+    def _repr_details(self) -> str:
+        m, n = self.X.shape
+        return f" C={self.C:g}, sigma0={self.sigma0:g}, m={m}, n={n}"
+
+
+class L1ConstrainedMetricFormulation(_LinearScaledSVM):
     """The l1-constrained metric problem, linear kernel (Grandvalet and Canu, 2002): one program.
 
     ``σ_k`` is the squared scale of feature ``k`` (metric ``x ↦ √σ ∘ x``). With ``w`` the SVM
@@ -112,22 +130,13 @@ class L1ConstrainedMetricFormulation(Formulation):
     def __init__(
         self, X, y, C: float, sigma0: float = 1.0, *, vectorize: bool | None = None
     ) -> None:
-        super().__init__()
-        self.X, self.y = _check_xy(X, y)
-        m, n = self.X.shape
-        self.C = check_positive(C, "C")
-        self.sigma0 = check_positive(sigma0, "sigma0")
+        super().__init__(X, y, C, sigma0)
+        n = self.X.shape[1]
         self.vectorize = n > 100 if vectorize is None else bool(vectorize)
-        self.beta = cp.Variable(n, name="beta")
-        self.b = cp.Variable(name="b")
-        self.xi = cp.Variable(m, nonneg=True, name="xi")
-        self.sigma = cp.Variable(n, nonneg=True, name="sigma")
-        self.variables.update(beta=self.beta, b=self.b, xi=self.xi, sigma=self.sigma)
+        self.sigma = self.variables["sigma"] = cp.Variable(n, nonneg=True, name="sigma")
         self.t = cp.Variable(n, name="t") if self.vectorize else None
         if self.t is not None:
             self.variables["t"] = self.t
-        self.C_param = cp.Parameter(nonneg=True, name="C", value=self.C)
-        self.parameters["C"] = self.C_param
 
     def _objective_terms(self):
         if self.t is not None:
@@ -140,8 +149,7 @@ class L1ConstrainedMetricFormulation(Formulation):
 
     def _base_constraints(self):
         n = self.X.shape[1]
-        margins = cp.multiply(self.y, self.X @ self.beta + self.b)
-        out = [margins >= 1 - self.xi, cp.sum(self.sigma) == n * self.sigma0]
+        out = [self._margins(), cp.sum(self.sigma) == n * self.sigma0]
         if self.t is not None:  # β_k² ≤ t_k σ_k  ⇔  ‖(2β_k, t_k − σ_k)‖ ≤ t_k + σ_k
             stacked = cp.vstack([2 * self.beta, self.t - self.sigma])
             out.append(cp.SOC(self.t + self.sigma, stacked, axis=0))
@@ -156,12 +164,10 @@ class L1ConstrainedMetricFormulation(Formulation):
         )
 
     def _repr_details(self) -> str:
-        m, n = self.X.shape
-        form = ", vectorized" if self.vectorize else ""
-        return f" C={self.C:g}, sigma0={self.sigma0:g}, m={m}, n={n}{form}"
+        return super()._repr_details() + (", vectorized" if self.vectorize else "")
 
 
-class SquaredL1SVMFormulation(Formulation):
+class SquaredL1SVMFormulation(_LinearScaledSVM):
     """The squared-l1 SVM ``min ½ (Σ_k |β_k|)² / (n σ₀) + C Σ_i ξ_i`` (Grandvalet and Canu, 2002).
 
     The linear-kernel adaptive-scaling problem (:class:`L1ConstrainedMetricFormulation`) with σ
@@ -192,26 +198,13 @@ class SquaredL1SVMFormulation(Formulation):
     subject to  y_i (β·x_i + b) ≥ 1 − ξ_i,  ξ ≥ 0
     """
 
-    def __init__(self, X, y, C: float, sigma0: float = 1.0) -> None:
-        super().__init__()
-        self.X, self.y = _check_xy(X, y)
-        m, n = self.X.shape
-        self.C = check_positive(C, "C")
-        self.sigma0 = check_positive(sigma0, "sigma0")
-        self.beta = cp.Variable(n, name="beta")
-        self.b = cp.Variable(name="b")
-        self.xi = cp.Variable(m, nonneg=True, name="xi")
-        self.variables.update(beta=self.beta, b=self.b, xi=self.xi)
-        self.C_param = cp.Parameter(nonneg=True, name="C", value=self.C)
-        self.parameters["C"] = self.C_param
-
     def _objective_terms(self):
         n = self.X.shape[1]
         penalty = 0.5 * cp.square(cp.norm1(self.beta)) / (n * self.sigma0)
         return [penalty, self.C_param * cp.sum(self.xi)]
 
     def _base_constraints(self):
-        return [cp.multiply(self.y, self.X @ self.beta + self.b) >= 1 - self.xi]
+        return [self._margins()]
 
     def implied_scale(self) -> np.ndarray:
         """``σ_k = n σ₀ |β_k| / Σ_j |β_j|``: the scale factors the β of the last solve implies."""
@@ -220,10 +213,6 @@ class SquaredL1SVMFormulation(Formulation):
         if a.sum() == 0:
             return np.full(a.shape, self.sigma0)
         return total * a / a.sum()
-
-    def _repr_details(self) -> str:
-        m, n = self.X.shape
-        return f" C={self.C:g}, sigma0={self.sigma0:g}, m={m}, n={n}"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -273,11 +262,7 @@ class MetricSubproblem(LinearOracle):
 
     def minimise(self, cost, solver=None, solver_options=None, *, allowed=None) -> np.ndarray:
         """The LP's minimiser for ``cost`` (on the face of the ``allowed`` features)."""
-        n = self.s.size
-        mask = np.ones(n, dtype=bool) if allowed is None else np.asarray(allowed, dtype=bool)
-        if mask.shape != (n,) or not mask.any():
-            raise InputError(f"allowed must be a boolean mask of shape ({n},) with a True entry.")
-        self.allowed.value = mask.astype(float)
+        self.allowed.value = _check_allowed(allowed, self.s.size).astype(float)
         return super().minimise(cost, solver, solver_options)
 
     def vertex(self, cost, solver=None, solver_options=None, *, allowed=None) -> np.ndarray:
@@ -289,11 +274,10 @@ class MetricSubproblem(LinearOracle):
         """
         if self.has_user_constraints:
             return self.minimise(cost, solver, solver_options, allowed=allowed)
-        cost = np.asarray(cost, dtype=float)
-        n = self.s.size
-        mask = np.ones(n, dtype=bool) if allowed is None else np.asarray(allowed, dtype=bool)
-        if cost.shape != (n,) or mask.shape != (n,) or not mask.any():
-            raise InputError(f"cost and allowed must have shape ({n},), allowed with a True entry.")
+        cost, n = np.asarray(cost, dtype=float), self.s.size
+        mask = _check_allowed(allowed, n)
+        if cost.shape != (n,):
+            raise InputError(f"cost must have shape ({n},); got {cost.shape}.")
         out = np.zeros(n)
         out[np.flatnonzero(mask)[np.argmin(cost[mask])]] = self.total
         return out
@@ -305,6 +289,14 @@ class MetricSubproblem(LinearOracle):
     def has_user_constraints(self) -> bool:
         """Whether the polytope is more than the simplex (then away steps are not used)."""
         return bool(self._user_constraints)
+
+
+def _check_allowed(allowed, n: int) -> np.ndarray:
+    """``allowed`` as a boolean mask of ``n`` features (None: all), with a True entry."""
+    mask = np.ones(n, dtype=bool) if allowed is None else np.asarray(allowed, dtype=bool)
+    if mask.shape != (n,) or not mask.any():
+        raise InputError(f"allowed must be a boolean mask of shape ({n},) with a True entry.")
+    return mask
 
 
 def project_simplex(v, total: float, allowed=None) -> np.ndarray:
@@ -321,9 +313,9 @@ def project_simplex(v, total: float, allowed=None) -> np.ndarray:
     array([1.75, 0.25, 0.  ])
     """
     v = np.asarray(v, dtype=float)
-    mask = np.ones(v.shape, dtype=bool) if allowed is None else np.asarray(allowed, dtype=bool)
-    if v.ndim != 1 or mask.shape != v.shape or not mask.any():
-        raise InputError("v must be a vector and allowed a mask of its shape with a True entry.")
+    if v.ndim != 1:
+        raise InputError(f"v must be a vector; got shape {v.shape}.")
+    mask = _check_allowed(allowed, v.size)
     w = v[mask]
     u = np.sort(w)[::-1]
     excess = np.cumsum(u) - total
