@@ -83,7 +83,7 @@ def test_rows_and_columns_generated_together_reach_the_whole_lp():
     weights = np.random.default_rng(0).uniform(1.0, 3.0, X.shape[1])
     step, reference = lp.solve_weighted(weights), whole.solve_weighted(weights)
     assert not lp.in_model.all() and lp.sample_rows.size < X.shape[0]
-    value = lp.highs.getInfo().objective_function_value
+    value = lp.objective_value()
     assert value == pytest.approx(whole.highs.getInfo().objective_function_value, rel=1e-8)
     np.testing.assert_allclose(step.coef, reference.coef, atol=1e-6)
 
@@ -181,7 +181,7 @@ def test_the_first_guess_changes_the_speed_only(sparse, guess):
     lp = SampleWorkingSetLP(X, y, 1.0, first_guess=guess)
     whole = SplitMarginLP(X, y, 1.0)
     step, reference = lp.solve_weighted(weights), whole.solve_weighted(weights)
-    value = lp.highs.getInfo().objective_function_value
+    value = lp.objective_value()
     assert value == pytest.approx(whole.highs.getInfo().objective_function_value, rel=1e-8)
     np.testing.assert_allclose(step.coef, reference.coef, atol=1e-6)
     assert step.b == pytest.approx(reference.b, abs=1e-6)

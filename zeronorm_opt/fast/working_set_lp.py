@@ -66,14 +66,15 @@ from __future__ import annotations
 
 import time
 import warnings
+from dataclasses import replace
 
 import highspy
 import numpy as np
 import scipy.sparse as sp
 
-from ..exceptions import InputError
+from ..exceptions import InputError, SolverError
 from ..formulations.penalty import check_weights
-from .highs_model import _INF, SplitMarginLP, _colwise_dense
+from .highs_model import _FAST_OPTIONS, HighsStepResult, SplitMarginLP
 
 __all__ = ["ROW_GENERATION_RATIO", "SampleWorkingSetLP", "margin_lp"]
 
@@ -100,23 +101,24 @@ class SampleWorkingSetLP(SplitMarginLP):
     """:class:`~zeronorm_opt.fast.highs_model.SplitMarginLP` holding a working set of samples.
 
     Same LP, same solution (up to HiGHS's tolerances), same driver protocol; only the soft
-    margin (``slack_costs`` given) without the augmented ``slack_scale`` form.
+    margin (``slack_costs`` given) without the augmented ``slack_scale`` form. HiGHS holds the
+    LP's dual (one row per feature in the model and one for the bias, one column per sample
+    of the working set and per group of margin errors); the primal ``(w, b)`` are its row duals.
 
     Parameters
     ----------
     X : array-like or scipy.sparse matrix of shape (m, n)
-        Read row-wise for the rows it adds and column-wise for the columns; never densified.
+        Read row-wise for the columns it adds and column-wise for the rows; never densified.
     y : array-like of shape (m,)
     slack_costs : float or array-like of shape (m,)
         ``C`` or per-sample costs ``d_i``.
     penalty_scale : float, default=1.0
     column_generation : bool or None, default=None
         As in :class:`~zeronorm_opt.fast.highs_model.SplitMarginLP` (the ratio counted against
-        all ``m`` samples).
+        all ``m`` samples): here a working set of the dual's feature rows.
     sample_batch : int or None, default=None
         Size of the first working set (evenly spaced samples, or those nearest the margin at a
-        guess) and most samples added per round; None: ``max(2n, 200)`` at first, then twice
-        the features in the model plus two (at least 200).
+        guess) and most samples added per round; None: ``max(2n + 2, 200)``.
     first_guess : "liblinear", None or tuple (coef, intercept), default="liblinear"
         The solution the first working sets are guessed from: liblinear's l1-regularised
         squared-hinge SVM on the same costs (scikit-learn's ``LinearSVC``, a first-order
@@ -127,7 +129,8 @@ class SampleWorkingSetLP(SplitMarginLP):
     Attributes
     ----------
     sample_rows : ndarray of int
-        The samples whose rows HiGHS holds, in row order.
+        The samples the model holds one by one (their margin constraints; in HiGHS, the dual's
+        columns), in the order they were added.
 
     References
     ----------
@@ -146,6 +149,8 @@ class SampleWorkingSetLP(SplitMarginLP):
     True
     >>> whole = SplitMarginLP(X, y, 1.0)
     >>> bool(np.allclose(step.coef, whole.solve_weighted(np.ones(5)).coef, atol=1e-6))
+    True
+    >>> bool(np.isclose(lp.objective_value(), whole.highs.getInfo().objective_function_value))
     True
     """
 
@@ -175,74 +180,86 @@ class SampleWorkingSetLP(SplitMarginLP):
             column_generation=column_generation,
         )
 
-    # -- the model --------------------------------------------------------------------------
+    # -- the model (the LP's dual) ----------------------------------------------------------
     def _build(self) -> highspy.Highs:
-        """An empty model with the bias column, then the first working set of samples."""
+        """An empty model: the bias row, no feature rows, no sample columns."""
         m, n = self.X.shape
-        batch = self._sample_batch or max(2 * n, MIN_SAMPLE_BATCH)
-        self.sample_batch = int(min(m, batch))
+        self.sample_batch = int(min(m, self._sample_batch or max(2 * n + 2, MIN_SAMPLE_BATCH)))
         #: Margins ``y_i f(x_i)`` of every sample at the last optimal solve (None before).
         self._margins: np.ndarray | None = None
+        self._costs = np.full(self.n_coef, self.penalty_scale)
         # Evenly spaced samples: no randomness, both classes in the proportions of the data.
         self._fresh_model(np.unique(np.linspace(0, m - 1, self.sample_batch).astype(np.int64)))
         return self.highs
 
-    def _fresh_model(self, rows: np.ndarray, groups: np.ndarray | None = None) -> None:
-        """A new model: the bias, the errors' rows, the rows of ``rows`` (sorted), the errors'
-        ``groups`` (−1: none); no features."""
+    def _fresh_model(self, samples: np.ndarray, groups: np.ndarray | None = None) -> None:
+        """A new model: the bias row, the columns of ``samples`` and of the errors' ``groups``
+        (−1: none); no feature rows."""
         m = self.X.shape[0]
         self.sample_rows = np.empty(0, dtype=np.int64)
         self._in_rows = np.zeros(m, dtype=bool)
-        #: Group of each sample held as a margin error (aggregated in the group's row), −1
-        #: for the others (none on the first LP).
+        #: Group of each sample held as a margin error (aggregated in the group's column),
+        #: −1 for the others.
         self._group = np.full(m, -1, dtype=np.int64)
-        #: ``Σ_{i∈E_g} d_i y_i x_i`` per group: the features' entries of the groups' rows.
+        #: ``Σ_{i∈E_g} d_i y_i x_i`` per group: the feature rows' entries of the groups' columns.
         self._error_gradient = np.zeros((ERROR_GROUPS, self.n_coef))
-        #: Model row of each group (−1: none) and of each sample row (in ``sample_rows`` order).
-        self._group_row = np.full(ERROR_GROUPS, -1, dtype=np.int64)
-        self._sample_row_index = np.empty(0, dtype=np.int64)
+        self._error_bias = np.zeros(ERROR_GROUPS)
+        #: Model column of each group (−1: none).
+        self._group_col = np.full(ERROR_GROUPS, -1, dtype=np.int64)
+        #: Owner of each model column: sample i ≥ 0, or −1 (a group's, live or retired).
+        self._col_sample = np.empty(0, dtype=np.int64)
+        #: Feature of each model row after the bias row (row 0).
+        self._row_feature = np.empty(0, dtype=np.int64)
         self._in_model = np.zeros(self.n_coef, dtype=bool)
         h = highspy.Highs()
-        h.setOptionValue("output_flag", False)
-        h.setOptionValue("presolve", "off")
-        h.addCol(0.0, -_INF, _INF, 0, np.empty(0, np.int32), np.empty(0))
-        self._col_coef = np.full(1, -1, dtype=np.int64)  # −1: the bias and the t_g; −2 − i: ξ_i
-        self._col_sign = np.zeros(1, dtype=np.int8)
+        for name, value in _FAST_OPTIONS.items():
+            h.setOptionValue(name, value)
+        h.addRow(0.0, 0.0, 0, np.empty(0, np.int32), np.empty(0))  # Σ π_i y_i = 0 (the bias)
         self.highs = h
-        self._add_samples(rows)
+        self._add_samples(samples)
         if groups is not None:
             self._set_groups(groups)
 
-    def _signed_columns(self, coefs):
-        features = np.asarray(coefs, dtype=np.int64)
-        rows = self.sample_rows
-        live = np.flatnonzero(self._group_row >= 0)
-        signed = self.X[rows][:, features]
-        signed = (
-            sp.diags(self.y[rows]) @ signed if sp.issparse(signed) else self.y[rows, None] * signed
+    def _signed_block(self, samples: np.ndarray, features: np.ndarray):
+        """``y_i x_ij`` for ``samples`` × ``features`` (sparse if X is)."""
+        block = self.X[samples][:, features]
+        if sp.issparse(block):
+            return sp.csr_matrix(sp.diags(self.y[samples]) @ block)
+        return self.y[samples, None] * block
+
+    def _add_samples(self, samples: np.ndarray) -> None:
+        """Append the columns ``π_i ∈ [0, d_i]`` of ``samples`` (sorted, not in the model)."""
+        k = samples.size
+        if not k:
+            return
+        block = sp.csr_matrix(self._signed_block(samples, self._row_feature))  # k × features
+        rows = 1 + np.concatenate([np.full(k, -1), block.indices])
+        cols = np.concatenate([np.arange(k), np.repeat(np.arange(k), np.diff(block.indptr))])
+        values = np.concatenate([self.y[samples], block.data])
+        matrix = sp.csc_matrix((values, (rows, cols)), shape=(self.highs.getNumRow(), k))
+        matrix.sort_indices()
+        self.highs.addCols(
+            k,
+            -np.ones(k),
+            np.zeros(k),
+            self.slack_costs[samples],
+            int(matrix.nnz),
+            matrix.indptr[:-1].astype(np.int32),
+            matrix.indices.astype(np.int32),
+            matrix.data.astype(float),
         )
-        stacked = sp.coo_matrix(
-            sp.vstack(
-                [sp.csr_matrix(self._error_gradient[live][:, features]), sp.csr_matrix(signed)]
-            )
-        )
-        model_row = np.concatenate([self._group_row[live], self._sample_row_index])
-        return _colwise_dense(
-            sp.coo_matrix(
-                (stacked.data, (model_row[stacked.row], stacked.col)),
-                shape=(self.highs.getNumRow(), features.size),
-            )
-        )
+        self._col_sample = np.concatenate([self._col_sample, samples])
+        self.sample_rows = np.concatenate([self.sample_rows, samples])
+        self._in_rows[samples] = True
 
     def _set_groups(self, groups: np.ndarray, changed=None) -> None:
-        """Hold the samples with ``groups ≥ 0`` as errors in their groups' rows (``changed``:
-        the groups whose members changed; None: all).
+        """Hold the samples with ``groups ≥ 0`` as errors in their groups' columns
+        (``changed``: the groups whose members changed; None: all).
 
-        Row g aggregates the errors E_g of group g: Σ_{i∈E_g} d_i (y_i f(x_i) − 1) + t_g ≥ 0
-        with t_g ≥ 0 at cost 1, i.e. t_g = max(0, Σ_{i∈E_g} d_i (1 − y_i f(x_i))): at most
-        their hinges' sum, and equal to it when no error is above its margin. A changed group's
-        row is freed (its bounds made infinite, t_g then 0) and a new one appended: HiGHS keeps
-        its basis, where changing the old row's coefficients one by one costs O(non-zeros) each.
+        Group g's column ``σ_g ∈ [0, 1]`` stands for ``π_i = σ_g d_i`` for each of its errors:
+        in the primal, the row ``Σ_{i∈E_g} d_i (y_i f(x_i) − 1) + t_g ≥ 0`` with ``t_g ≥ 0`` at
+        cost 1. A changed group's column is retired (fixed at 0: HiGHS keeps its basis) and a
+        new one appended.
         """
         self._group = groups
         G = ERROR_GROUPS
@@ -253,96 +270,197 @@ class SampleWorkingSetLP(SplitMarginLP):
         members[errors, groups[errors]] = d * self.y[errors]
         # Xᵀ times a dense (m, G) array: a dense (n, G) product, X never densified.
         self._error_gradient = np.asarray(self.X.T @ members).T
-        rhs = np.bincount(groups[errors], weights=d, minlength=G)
+        self._error_bias = members.sum(axis=0)
+        total = np.bincount(groups[errors], weights=d, minlength=G)
         counts = np.bincount(groups[errors], minlength=G)
-        bias = members.sum(axis=0)
         h = self.highs
-        columns = np.flatnonzero(self._col_coef >= 0)
-        owners, signs = self._col_coef[columns], self._col_sign[columns]
         for g in changed.tolist():
-            if self._group_row[g] >= 0:
-                h.changeRowBounds(int(self._group_row[g]), -_INF, _INF)
-                self._group_row[g] = -1
+            if self._group_col[g] >= 0:
+                h.changeColBounds(int(self._group_col[g]), 0.0, 0.0)
+                self._group_col[g] = -1
             if not counts[g]:
                 continue
-            t = h.getNumCol()
-            h.addCol(1.0, 0.0, _INF, 0, np.empty(0, np.int32), np.empty(0))
-            self._col_coef = np.append(self._col_coef, -1)
-            self._col_sign = np.append(self._col_sign, 0)
-            values = signs * self._error_gradient[g, owners]
-            keep = values != 0.0
-            index = np.concatenate([[0], columns[keep], [t]]).astype(np.int32)
-            value = np.concatenate([[bias[g]], values[keep], [1.0]])
-            order = np.argsort(index)
-            self._group_row[g] = h.getNumRow()
-            h.addRow(float(rhs[g]), _INF, index.size, index[order], value[order])
+            entries = self._error_gradient[g, self._row_feature]
+            values = np.concatenate([[self._error_bias[g]], entries])
+            index = np.flatnonzero(values).astype(np.int32)
+            self._group_col[g] = h.getNumCol()
+            h.addCol(-float(total[g]), 0.0, 1.0, index.size, index, values[index])
+            self._col_sample = np.append(self._col_sample, -1)
 
-    def _add_samples(self, samples: np.ndarray) -> None:
-        """Append the slack columns and margin rows of ``samples`` (sorted, not in the model)."""
-        k = samples.size
-        h = self.highs
-        first_xi = h.getNumCol()
-        h.addCols(
-            k,
-            self.slack_costs[samples],
-            np.zeros(k),
-            np.full(k, _INF),
-            0,
-            np.zeros(k, dtype=np.int32),
-            np.empty(0, np.int32),
-            np.empty(0),
-        )
-        self._col_coef = np.concatenate([self._col_coef, -2 - samples])
-        self._col_sign = np.concatenate([self._col_sign, np.zeros(k, dtype=np.int8)])
-        columns = np.flatnonzero(self._col_coef >= 0)
-        block = self.X[samples][:, self._col_coef[columns]]
-        y = self.y[samples]
-        if sp.issparse(block):
-            block = sp.diags(y) @ block @ sp.diags(self._col_sign[columns].astype(float))
-            block = sp.csr_matrix(block)
-        else:
-            block = sp.csr_matrix(y[:, None] * block * self._col_sign[columns])
-        block = sp.coo_matrix(block)
-        rows = np.concatenate([block.row, np.arange(k), np.arange(k)])
-        cols = np.concatenate([columns[block.col], np.zeros(k, np.int64), first_xi + np.arange(k)])
-        values = np.concatenate([block.data, y, np.ones(k)])
-        matrix = sp.csr_matrix((values, (rows, cols)), shape=(k, first_xi + k))
+    def _add_coefficients(self, coefs, costs) -> None:
+        """Append the rows ``|Σ_i π_i y_i x_ij| ≤ c_j`` of the features ``coefs`` (sorted, not
+        in the model) at ``costs``."""
+        coefs = np.asarray(coefs, dtype=np.int64)
+        k = coefs.size
+        if not k:
+            return
+        samples = self._col_sample
+        live = samples >= 0
+        block = sp.csr_matrix(self._signed_block(samples[live], coefs).T)  # features × samples
+        cols = np.flatnonzero(live)[block.indices]
+        groups = np.flatnonzero(self._group_col >= 0)
+        part = sp.coo_matrix(self._error_gradient[groups][:, coefs].T)  # features × groups
+        rows = np.concatenate([np.repeat(np.arange(k), np.diff(block.indptr)), part.row])
+        cols = np.concatenate([cols, self._group_col[groups][part.col]])
+        values = np.concatenate([block.data, part.data])
+        matrix = sp.csr_matrix((values, (rows, cols)), shape=(k, self.highs.getNumCol()))
         matrix.sort_indices()
-        first_row = h.getNumRow()
-        h.addRows(
+        costs = np.asarray(costs, dtype=float)
+        self.highs.addRows(
             k,
-            np.ones(k),
-            np.full(k, _INF),
+            -costs,
+            costs,
             int(matrix.nnz),
             matrix.indptr[:-1].astype(np.int32),
             matrix.indices.astype(np.int32),
             matrix.data.astype(float),
         )
-        self.sample_rows = np.concatenate([self.sample_rows, samples])
-        self._sample_row_index = np.concatenate([self._sample_row_index, first_row + np.arange(k)])
-        self._in_rows[samples] = True
+        self._row_feature = np.concatenate([self._row_feature, coefs])
+        self._in_model[coefs] = True
+
+    def remove_coefficients(self, mask) -> None:
+        """Take the coefficients where ``mask`` is True out of the problem for good (their
+        rows deleted: ``w_j = 0``)."""
+        mask = np.asarray(mask, dtype=bool) & self._active
+        if not mask.any():
+            return
+        self._active &= ~mask
+        gone = np.flatnonzero(mask[self._row_feature])
+        if gone.size:
+            self.highs.deleteRows(gone.size, (1 + gone).astype(np.int32))
+            self._row_feature = np.delete(self._row_feature, gone)
+        self._in_model &= ~mask
+
+    def objective_value(self) -> float:
+        """The LP's objective ``s·Σ_j c_j |w_j| + Σ_i d_i ξ_i`` at the last solve."""
+        if self.last_step is None:
+            raise InputError("the model has not been solved yet: call solve() first.")
+        coef = self.coef_value()
+        return float(self._costs @ np.abs(coef) + self.slack_costs @ self._xi)
+
+    def solve(self, solver=None, solver_options: dict | None = None):
+        """As :meth:`SplitMarginLP.solve` (the objective reported is the LP's, not its
+        dual's as HiGHS holds it)."""
+        return replace(super().solve(solver, solver_options), value=self.objective_value())
 
     # -- solving ----------------------------------------------------------------------------
     def solve_weighted(self, weights):
-        """As :meth:`SplitMarginLP.solve_weighted`, on working sets guessed from a solution.
+        """Solve with penalty weights ``c``, on working sets guessed from a solution.
 
-        The first solve starts from :attr:`first_guess` (rows for the samples near or inside
-        its margin, the misclassified ones aggregated, a starting basis); a later one from
-        the last solution (this LP differs from the last in its costs only) — the last model
-        kept, or a new one when it holds more than ``KEEP_ROWS`` times the rows needed.
-        Whatever the guess, the optimum returned is the whole LP's (see :meth:`_run`).
+        The first solve starts from :attr:`first_guess` (the samples near or inside its
+        margin held one by one, the misclassified ones aggregated), a later one from the last
+        model (this LP differs from the last in its costs only: the dual's row bounds, so
+        HiGHS's dual simplex restarts from the last basis). After each run every sample's
+        margin is checked and the features outside the model priced; the misjudged ones are
+        added until none is left (see :meth:`_run`): the optimum returned is the whole LP's.
         """
-        self._costs = self.penalty_scale * check_weights(weights, self.n_coef)
+        weights = check_weights(weights, self.n_coef)
+        self._costs = costs = self.penalty_scale * weights
         if self._margins is None and self.first_guess is not None:
             margins, coef = self._guessed_margins()
             if self.column_generation and not self._in_model.any():
                 # The working set of features starts from the guess's support.
                 self._in_model[self._active & (coef != 0)] = True
-            self._reguess(margins, coef, rows_above=FIRST_GUESS_ROWS_ABOVE)
-        elif self._margins is not None and self.sample_rows.size > KEEP_ROWS * self._rows_needed():
-            # (A starting basis from the last solution measured slower than HiGHS's own.)
-            self._reguess(self._margins, None)
-        return super().solve_weighted(weights)
+            self._reguess(margins, rows_above=FIRST_GUESS_ROWS_ABOVE)
+        if self.column_generation and not self._in_model.any():
+            candidates = np.flatnonzero(self._active)
+            uniform = np.abs(self._pricing(candidates, np.ones(self.X.shape[0])))
+            score = uniform / np.maximum(costs[candidates], np.finfo(float).tiny)
+            first = np.sort(candidates[np.argsort(-score, kind="stable")[: 2 * self.pricing_batch]])
+            self._add_coefficients(first, costs[first])
+        elif not self.column_generation and self._row_feature.size < self._active.sum():
+            missing = np.flatnonzero(self._active & ~self._in_model)
+            self._add_coefficients(missing, costs[missing])
+        rows = self._row_feature
+        if rows.size:
+            index = (1 + np.arange(rows.size)).astype(np.int32)
+            self.highs.changeRowsBounds(rows.size, index, -costs[rows], costs[rows])
+        status, elapsed, iterations = self._run()
+        h = self.highs
+        if status != highspy.HighsModelStatus.kOptimal:
+            text = h.modelStatusToString(status)
+            raise SolverError(
+                f"HiGHS (via highspy) did not solve the LP: model status {text!r}. Standardise "
+                "the data, or run the declarative path (backend='cvxpy') with another solver.",
+                status=text,
+                solver="HIGHS",
+                stats=h.getInfo(),
+            )
+        coef, b = self._primal()
+        self._xi = np.maximum(1.0 - self._margins, 0.0)
+        self.last_step = HighsStepResult(
+            coef=coef,
+            b=b,
+            xi=self._xi.copy(),
+            status="optimal",
+            solve_time=elapsed,
+            simplex_iterations=iterations,
+        )
+        return self.last_step
+
+    def _primal(self) -> tuple[np.ndarray, float]:
+        """``(w, b)``: the row duals of the last solve (0 for the features outside the model)."""
+        duals = np.asarray(self.highs.getSolution().row_dual)
+        coef = np.zeros(self.n_coef)
+        coef[self._row_feature] = -duals[1:]
+        return coef, -float(duals[0])
+
+    def _sample_duals(self) -> np.ndarray:
+        """``π_i`` of every sample: its column's value, ``σ_g d_i`` for an error, 0 else."""
+        x = np.asarray(self.highs.getSolution().col_value)
+        pi = np.zeros(self.X.shape[0])
+        errors = self._group >= 0
+        pi[errors] = x[self._group_col[self._group[errors]]] * self.slack_costs[errors]
+        live = self._col_sample >= 0
+        pi[self._col_sample[live]] = x[live]
+        return pi
+
+    def _run(self):
+        """Solve the working sets; add the samples misjudged and the features violated, and
+        re-solve until none is left.
+
+        The model is the dual of a relaxation of the whole LP: a sample held one by one is
+        exact, an error contributes ``d_i (1 − y_i f(x_i))`` (aggregated in its group, capped
+        below by 0) and a left-out sample 0, both at most its hinge ``d_i max(0, 1 − y_i
+        f(x_i))``; a feature outside the model is held at ``w_j = 0``. Its optimum is the whole
+        LP's once every error has ``y_i f(x_i) ≤ 1``, every left-out sample ``≥ 1`` and every
+        feature outside ``|Σ_i π_i y_i x_ij| ≤ c_j`` (within HiGHS's tolerances): the hinges
+        are then what the model counts, and the dual solution is feasible for the whole dual.
+        HiGHS's dual simplex restarts from the last basis after each addition (a new column at
+        the bound its reduced cost asks for, a new row with its slack basic).
+        """
+        tolerance = self._dual_tolerance()
+        elapsed, iterations = 0.0, 0
+        while True:
+            status, seconds, its = super()._run()
+            elapsed, iterations = elapsed + seconds, iterations + its
+            start = time.perf_counter()
+            if status != highspy.HighsModelStatus.kOptimal:
+                return status, elapsed, iterations
+            coef, b = self._primal()
+            margins = self.y * (np.asarray(self.X @ coef).ravel() + b)
+            self._margins = margins
+            # How far each sample outside the columns is from what the model assumes of it.
+            wrong = np.where(
+                self._group >= 0, margins - 1.0, np.where(self._in_rows, 0.0, 1.0 - margins)
+            )
+            violated = np.flatnonzero(wrong > tolerance)
+            entering = np.empty(0, dtype=np.int64)
+            outside = np.flatnonzero(self._active & ~self._in_model)
+            if outside.size:
+                pricing = self._pricing(outside, self._sample_duals())
+                excess = np.abs(pricing) - self._costs[outside]
+                entering = np.flatnonzero(excess > self._primal_tolerance())
+                most = entering[np.argsort(-excess[entering], kind="stable")]
+                entering = np.sort(outside[most[: self.pricing_batch]])
+            if violated.size:
+                worst = violated[np.argsort(-wrong[violated], kind="stable")]
+                self._move_to_rows(np.sort(worst[: self.sample_batch]))
+            if entering.size:
+                self._add_coefficients(entering, self._costs[entering])
+            elapsed += time.perf_counter() - start
+            if not violated.size and not entering.size:
+                return status, elapsed, iterations
 
     def _guessed_margins(self) -> tuple[np.ndarray, np.ndarray]:
         """Margins and coefficients of :attr:`first_guess`."""
@@ -380,109 +498,24 @@ class SampleWorkingSetLP(SplitMarginLP):
         coef[active] = a * scale * w
         return a * margins, coef
 
-    def _rows_needed(self) -> int:
-        """Rows of a new working set: twice the features in the model (an optimal vertex has
-        at most one sample on the margin per non-zero coefficient, plus one), at least
-        ``MIN_SAMPLE_BATCH``, or the ``sample_batch`` given."""
-        features = int((self._in_model & self._active).sum())
-        needed = self._sample_batch or max(2 * features + 2, MIN_SAMPLE_BATCH)
-        return int(min(self.X.shape[0], needed))
-
-    def _reguess(self, margins: np.ndarray, coef, rows_above: float = 1.0) -> None:
-        """A new model from a guessed solution ``coef`` and its ``margins``: rows for the
-        samples nearest the margin and those with ``rows_above ≤ margin < 1``, the others below
-        the margin errors (in groups), the same feature columns, a starting basis."""
-        features = self._in_model & self._active
-        n_rows = self.sample_batch = self._rows_needed()
+    def _reguess(self, margins: np.ndarray, rows_above: float = 1.0) -> None:
+        """A new model from a guessed solution's ``margins``: one column each for the
+        ``sample_batch`` samples nearest the margin and those with ``rows_above ≤ margin < 1``,
+        the others below the margin errors (in groups), the same feature rows."""
+        features = np.flatnonzero(self._in_model & self._active)
         rows = (margins >= rows_above) & (margins < 1.0)
-        rows[np.argsort(np.abs(margins - 1.0), kind="stable")[:n_rows]] = True
+        rows[np.argsort(np.abs(margins - 1.0), kind="stable")[: self.sample_batch]] = True
         errors = (margins < 1.0) & ~rows
-        # Groups of equal size in the order of the margins: a group's row caps only its own
-        # errors' pull (its hinges' sum), so errors near the margin cannot pass it for free.
+        # Groups of equal size in the order of the margins: a group's column caps only its
+        # own errors' pull (its hinges' sum), so errors near the margin cannot pass it for free.
         order = np.flatnonzero(errors)[np.argsort(margins[errors], kind="stable")]
         groups = np.full(self.X.shape[0], -1, dtype=np.int64)
         groups[order] = np.arange(order.size) * ERROR_GROUPS // max(order.size, 1)
         self._fresh_model(np.flatnonzero(rows), groups)
-        self._add_coefficients(np.flatnonzero(features), self._costs[features])
-        if coef is not None:
-            self._guess_basis(margins, coef)
-
-    def _guess_basis(self, margins: np.ndarray, coef: np.ndarray) -> None:
-        """A starting basis from a guessed solution (HiGHS completes it: an alien basis)."""
-        S = highspy.HighsBasisStatus
-        h = self.highs
-        owner, sign = self._col_coef, self._col_sign
-        rows = self.sample_rows
-        on_margin = np.zeros(self.X.shape[0], dtype=bool)
-        k = int(np.count_nonzero(coef)) + 1
-        on_margin[rows[np.argsort(np.abs(margins[rows] - 1.0), kind="stable")[:k]]] = True
-        below = margins < 1.0
-        col = np.full(owner.size, S.kLower, dtype=object)
-        col[owner == -1] = S.kBasic  # the bias and the groups' t
-        features = owner >= 0
-        value = np.where(features, sign * coef[np.maximum(owner, 0)], 0.0)
-        col[features & (value > 0)] = S.kBasic
-        slack = owner <= -2
-        sample = -2 - owner
-        col[slack] = np.where(below[sample[slack]] & ~on_margin[sample[slack]], S.kBasic, S.kLower)
-        row = np.full(h.getNumRow(), S.kLower, dtype=object)
-        row[self._sample_row_index] = np.where(below[rows] | on_margin[rows], S.kLower, S.kBasic)
-        basis = highspy.HighsBasis()
-        basis.col_status = list(col)
-        basis.row_status = list(row)
-        basis.alien = True
-        basis.valid = True
-        h.setBasis(basis)
-
-    def _current_coef(self, x: np.ndarray) -> np.ndarray:
-        owner, sign = self._col_coef, self._col_sign
-        coef = np.zeros(self.n_coef)
-        coef[owner[sign > 0]] = x[sign > 0]
-        coef[owner[sign < 0]] -= x[sign < 0]
-        return coef
-
-    def _run(self):
-        """Solve the working set; add the samples it misjudges and re-solve until none is left.
-
-        The model is a relaxation of the whole LP whatever the working sets: a sample held as
-        a row is exact, one held as an error contributes ``d_i (1 − y_i f(x_i))`` and one left
-        out 0, both at most its hinge ``d_i max(0, 1 − y_i f(x_i))``. Its optimum is the whole
-        LP's once every error has ``y_i f(x_i) ≤ 1`` and every left-out sample ``≥ 1`` (within
-        HiGHS's primal feasibility tolerance): the hinges are then what the model counts.
-        """
-        h = self.highs
-        tolerance = self._primal_tolerance()
-        elapsed, iterations = 0.0, 0
-        # After a change of costs (a reweighting step) or added columns the last basis stays
-        # primal feasible: the primal simplex restarts from it (on 3000 × 200 the second
-        # l1-AROM LP took 1.6 s against 3.3 s with the dual simplex); after added rows it
-        # stays dual feasible: the dual simplex, as for a cold start.
-        warm = h.getBasis().valid
-        while True:
-            h = self.highs
-            h.setOptionValue("simplex_strategy", _PRIMAL if warm else _DUAL)
-            status, seconds, its = super()._run()
-            warm = False
-            elapsed, iterations = elapsed + seconds, iterations + its
-            start = time.perf_counter()
-            if status != highspy.HighsModelStatus.kOptimal:
-                return status, elapsed, iterations
-            x = np.asarray(h.getSolution().col_value)
-            margins = self.y * (np.asarray(self.X @ self._current_coef(x)).ravel() + x[0])
-            self._margins = margins
-            outside = ~self._in_rows
-            # How far each sample outside the rows is from what the model assumes of it.
-            wrong = np.where(self._group >= 0, margins - 1.0, np.where(outside, 1.0 - margins, 0.0))
-            violated = np.flatnonzero(wrong > tolerance)
-            if violated.size:
-                worst = violated[np.argsort(-wrong[violated], kind="stable")]
-                self._move_to_rows(np.sort(worst[: self.sample_batch]))
-            elapsed += time.perf_counter() - start
-            if not violated.size:
-                return status, elapsed, iterations
+        self._add_coefficients(features, self._costs[features])
 
     def _move_to_rows(self, samples: np.ndarray) -> None:
-        """Make ``samples`` (sorted, outside the rows) rows, errors among them included."""
+        """Give ``samples`` (sorted, outside the columns) a column each, errors among them."""
         self._add_samples(samples)
         changed = np.unique(self._group[samples])
         changed = changed[changed >= 0]
@@ -494,14 +527,6 @@ class SampleWorkingSetLP(SplitMarginLP):
     def _primal_tolerance(self) -> float:
         value = self.highs.getOptionValue("primal_feasibility_tolerance")
         return float(value[-1] if isinstance(value, tuple) else value)
-
-    def _reduced_costs(self, coefs, costs):
-        row_duals = np.asarray(self.highs.getSolution().row_dual)
-        errors = self._group >= 0
-        duals = np.zeros(self.X.shape[0])
-        duals[errors] = row_duals[self._group_row[self._group[errors]]] * self.slack_costs[errors]
-        duals[self.sample_rows] = row_duals[self._sample_row_index]
-        return costs - np.abs(self._pricing(coefs, duals))
 
     def _slack_values(self, x: np.ndarray) -> np.ndarray:
         return np.maximum(1.0 - self._margins, 0.0)
