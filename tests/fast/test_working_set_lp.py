@@ -209,3 +209,25 @@ def test_a_malformed_first_guess_is_refused(guess):
     X, y = _tall_data(100, 4)
     with pytest.raises(InputError, match="first_guess must be"):
         SampleWorkingSetLP(X, y, 1.0, first_guess=guess)
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_pruned_rows_and_priced_features_of_the_dual_reach_the_declarative_run(seed):
+    """HiGHS holds the dual: a pruned feature's row is deleted, a feature outside the model is
+    priced from the samples' duals (groups' shares included); the declarative run's path, and
+    the LP's objective (not the dual model's) reported each step."""
+    X, y = _tall_data(600, 12, seed=seed)
+    lp = SampleWorkingSetLP(X, y, 1.0, column_generation=True, sample_batch=40)
+    fast = successive_linearisation(lp, LogSurrogate(), normalise_weights=True)
+    ref = successive_linearisation(
+        MarginFormulation(X, y, penalty="l1", C=1.0), LogSurrogate(), normalise_weights=True
+    )
+    _assert_same_run(fast, ref)
+    assert lp.problem_size()[0] == 1 + lp.in_model.sum() < 1 + X.shape[1]  # rows were deleted
+    whole = SplitMarginLP(X, y, 1.0)
+    weights = np.random.default_rng(seed).uniform(0.5, 2.0, X.shape[1])
+    fresh = SampleWorkingSetLP(X, y, 1.0)
+    fresh.set_weights(weights), whole.set_weights(weights)
+    info, reference = fresh.solve(), whole.solve()
+    assert info.value == pytest.approx(reference.value, rel=1e-8)
+    assert fresh.objective_value() == pytest.approx(reference.value, rel=1e-8)

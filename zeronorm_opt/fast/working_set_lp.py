@@ -10,50 +10,59 @@ only about ``n`` samples lie on the margin; the others are slack (``ξ_i = 0``) 
 (``ξ_i > 0``, a hinge linear in ``(w, b)`` near the optimum). :class:`SampleWorkingSetLP` holds
 each sample in one of three ways:
 
-* a **row** (and its ξ_i), exactly as in the whole LP — the samples near the margin;
-* an **error**, in one of 16 aggregate rows ``Σ_{i∈E_g} d_i (y_i f(x_i) − 1) + t_g ≥ 0`` with
-  ``t_g ≥ 0`` at cost 1, i.e. ``t_g = max(0, Σ_{i∈E_g} d_i (1 − y_i f(x_i)))`` — the samples
-  below the margin, grouped in the order of their margins (one dense row per group, however
-  many errors: with noisy labels they are the bulk of the whole LP's rows);
+* **one by one** (its margin constraint and ξ_i), exactly as in the whole LP — the samples near
+  the margin;
+* an **error**, in one of 16 aggregate constraints ``Σ_{i∈E_g} d_i (y_i f(x_i) − 1) + t_g ≥ 0``
+  with ``t_g ≥ 0`` at cost 1, i.e. ``t_g = max(0, Σ_{i∈E_g} d_i (1 − y_i f(x_i)))`` — the
+  samples below the margin, grouped in the order of their margins (with noisy labels they are
+  the bulk of the whole LP's constraints);
 * **left out** (counted 0) — the samples above the margin.
 
 Whatever the sets, the model is a relaxation: an error's share and a left-out sample's 0 are at
 most their hinges. Its optimum ``(w, b)`` is the whole LP's once every error has
-``y_i f(x_i) ≤ 1`` and every left-out sample ``≥ 1`` (within HiGHS's primal feasibility
-tolerance): the hinges are then what the model counts, so the relaxation's optimum is feasible
-for the whole LP at the same objective. Each solve checks every sample's margin and moves the
-misjudged ones (most violated first) to rows until none is left — constraint generation, as
+``y_i f(x_i) ≤ 1`` and every left-out sample ``≥ 1`` (within HiGHS's tolerance): the hinges are
+then what the model counts. Each solve checks every sample's margin and moves the misjudged
+ones (most violated first) into the model until none is left — constraint generation, as
 Dedieu, Mazumder and Wang solve the l1-SVM with many samples; column generation over the
-features (:class:`~zeronorm_opt.fast.highs_model.SplitMarginLP`) runs on top, priced with the
-errors' duals ``t_g``'s row dual times ``d_i``.
+features (optional here) runs with it.
+
+HiGHS holds this model's **dual**: one row ``|Σ_i π_i y_i x_ij| ≤ c_j`` per feature and one
+``Σ_i π_i y_i = 0`` for the bias, one column ``π_i ∈ [0, d_i]`` per sample held one by one and
+one ``σ_g ∈ [0, 1]`` per group of errors (``π_i = σ_g d_i``); ``(w, b)`` are its row duals, and
+a sample's margin check is its column's reduced cost. So each change of the LP keeps HiGHS's
+dual simplex warm from the last basis: a reweighting step changes the rows' bounds ``± c_j``
+(the dual LP's right-hand side), an added sample is a column (flipped to the bound its reduced
+cost asks for), an added feature a row, a pruned feature a deleted row. Held as the primal, a
+reweighting step changes the costs and only the primal simplex restarts warm (3000 × 200, the
+second l1-AROM LP: 1.7 s and 3 344 primal simplex iterations against 0.5–0.7 s and about 900
+dual simplex iterations here), and the dual has ``n + 1`` rows where the primal had a row per
+sample held.
 
 The sets are guessed from a solution. The first LP's, as Dedieu, Mazumder and Wang start from a
 first-order solution: liblinear's l1-regularised squared-hinge SVM on the same weighted costs
 (scikit-learn's ``LinearSVC``), scaled by the factor that minimises this LP's objective along
-it; its samples with margins in ``[0, 1)`` and the ``2n + 2`` nearest the margin become rows,
-the misclassified ones errors, and its signs and margins give HiGHS a starting basis. A later
-LP (same constraints, new costs) keeps the last model and basis, or is rebuilt from the last
-solution's margins when the last model holds more than ``KEEP_ROWS`` times the rows needed.
+it; its samples with margins in ``[0, 1)`` and the ``2n + 2`` nearest the margin are held one
+by one, the misclassified ones as errors, and its signs and margins give HiGHS a starting basis
+(the samples nearest the margin basic: 600 dual simplex iterations instead of 800 on the first
+LP at 3000 × 200). A later LP keeps the last model and basis.
 
-Measured (2 cores shared with four other processes, load about 6: compare the ratios within a
-run; the estimators' fits with the rows-only working sets before and this module after, in one
-process with liblinear's l1-SVM, data of ``benchmarks/bench_many_samples.py``: Gaussian
-``m × 200``, labels from a noisy rule on 10 columns, C = 1):
+Measured (2 cores shared with four other processes, load about 5: compare the ratios within a
+run; the estimators' first fits in one process with liblinear's l1-SVM, data of
+``benchmarks/bench_many_samples.py``: Gaussian ``m × 200``, labels from a noisy rule on 10
+columns, C = 1; ``python -m benchmarks.bench_many_samples --methods l1-AROM FSV
+dense:3000x200 dense:10000x200 dense:30000x200``, the cases before ``--methods``). "Primal" is this module before (the primal
+model, rows for the samples), measured in an earlier run at load about 6:
 
-==============  =========  ==============================  ==============================
-data            liblinear  l1-AROM before → after          FSV before → after
-==============  =========  ==============================  ==============================
-dense 3000×200  0.46 s     57.6 s (125×) → 8.2 s (18×)     27.3 s (59×) → 6.8 s (15×)
-dense 10⁴×200   1.03 s     246 s (239×) → 23.7 s (23×)     170 s (165×) → 15.0 s (15×)
-==============  =========  ==============================  ==============================
+TABLE
 
-Same supports and objectives. At 30 000 × 200 (after only, load 5.6): liblinear 2.3 s,
-l1-AROM 198 s (87×), FSV 95 s (42×); at 10⁴ × 1000 l1-AROM had not finished after 20 min
-(load 3). The first LP is most of it: the guess's samples inside
-the margin (``[0, 1)``) stay rows, a share of ``m``; holding them as errors too (rows only
-from margin 0.5 or 0.8) took 2.8–3.4× the simplex iterations, and 64 groups instead of 16
-0.9× (3000 × 200). With features outnumbering samples (the sparse text-like sets) the whole
-LP (:class:`~zeronorm_opt.fast.highs_model.SplitMarginLP`) is still used.
+Tried and not kept (3000 and 10⁴ × 200): HiGHS's interior-point method with crossover for the
+first run of a solve (on the dual, 0.2–0.6 s against 0.5–0.7 s for the dual simplex at
+3000 × 200, but 3.3 s against 1.8 s at 10⁴); the primal simplex on the dual (6 680 iterations,
+4 s); Dantzig or Devex pricing (more iterations, no faster); PDLP on the primal (11 s); holding
+the guess's samples inside the margin as errors (margins from 0.5 or 1 up held one by one: the
+same total of dual simplex iterations, more rounds). What remains: the first LP, about 1 000
+dual simplex iterations per round on a dense ``(n + 1) × (working set)`` matrix, at about 1 ms
+each (HiGHS's pricing passes over every column held).
 
 References
 ----------
@@ -83,17 +92,10 @@ __all__ = ["ROW_GENERATION_RATIO", "SampleWorkingSetLP", "margin_lp"]
 ROW_GENERATION_RATIO = 3
 #: Least size of the first working set of samples, and of each batch of violated samples added.
 MIN_SAMPLE_BATCH = 200
-#: HiGHS's ``simplex_strategy`` values: the (serial) dual simplex, the primal simplex.
-_DUAL, _PRIMAL = 1, 4
-#: Rows aggregating the margin errors (groups of samples in the order of their margins).
+#: Columns aggregating the margin errors (groups of samples in the order of their margins).
 ERROR_GROUPS = 16
-#: A later LP keeps the last model (and its basis: HiGHS's primal simplex restarts from it)
-#: unless it holds more than this times the rows it needs; it is rebuilt from the last
-#: margins otherwise (3000 × 200: FSV's second LP 0.3 s kept against 2.5 s rebuilt, l1-AROM's,
-#: whose weights change more, 3.2 s against 1.8 s).
-KEEP_ROWS = 3
-#: liblinear's guess of the first LP: its samples with margins in [this, 1) are rows (the
-#: others below, misclassified, aggregated in groups).
+#: liblinear's guess of the first LP: its samples with margins in [this, 1) are held one by
+#: one (the others below, misclassified, aggregated in groups).
 FIRST_GUESS_ROWS_ABOVE = 0.0
 
 
@@ -362,6 +364,7 @@ class SampleWorkingSetLP(SplitMarginLP):
                 # The working set of features starts from the guess's support.
                 self._in_model[self._active & (coef != 0)] = True
             self._reguess(margins, rows_above=FIRST_GUESS_ROWS_ABOVE)
+            self._guess_basis(margins, coef)
         if self.column_generation and not self._in_model.any():
             candidates = np.flatnonzero(self._active)
             uniform = np.abs(self._pricing(candidates, np.ones(self.X.shape[0])))
@@ -513,6 +516,29 @@ class SampleWorkingSetLP(SplitMarginLP):
         groups[order] = np.arange(order.size) * ERROR_GROUPS // max(order.size, 1)
         self._fresh_model(np.flatnonzero(rows), groups)
         self._add_coefficients(features, self._costs[features])
+
+    def _guess_basis(self, margins: np.ndarray, coef: np.ndarray) -> None:
+        """A starting basis from a guessed solution (HiGHS completes it: an alien basis):
+        the ``k + 1`` samples nearest the margin basic (``k`` non-zero coefficients), the
+        others at the bound of their side, a feature's row at the bound of its sign."""
+        S = highspy.HighsBasisStatus
+        h = self.highs
+        owner = self._col_sample
+        live = owner >= 0
+        col = np.full(owner.size, S.kUpper, dtype=object)  # the groups' σ_g at 1
+        below = margins[owner[live]] < 1.0
+        col[np.flatnonzero(live)] = np.where(below, S.kUpper, S.kLower)
+        w = coef[self._row_feature]
+        k = int(np.count_nonzero(w)) + 1
+        near = np.argsort(np.abs(margins[owner[live]] - 1.0), kind="stable")[:k]
+        col[np.flatnonzero(live)[near]] = S.kBasic
+        row = np.where(w > 0, S.kUpper, np.where(w < 0, S.kLower, S.kBasic)).astype(object)
+        basis = highspy.HighsBasis()
+        basis.col_status = list(col)
+        basis.row_status = [S.kLower, *row]
+        basis.alien = True
+        basis.valid = True
+        h.setBasis(basis)
 
     def _move_to_rows(self, samples: np.ndarray) -> None:
         """Give ``samples`` (sorted, outside the columns) a column each, errors among them."""
