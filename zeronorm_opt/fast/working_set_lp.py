@@ -49,9 +49,7 @@ LP at 3000 × 200). A later LP keeps the last model and basis.
 Measured (2 cores shared with four other processes, load about 5: compare the ratios within a
 run; the estimators' first fits in one process with liblinear's l1-SVM, data of
 ``benchmarks/bench_many_samples.py``: Gaussian ``m × 200``, labels from a noisy rule on 10
-columns, C = 1; ``python -m benchmarks.bench_many_samples --methods l1-AROM FSV
-dense:3000x200 dense:10000x200 dense:30000x200``, the cases before ``--methods``). "Primal" is this module before (the primal
-model, rows for the samples), measured in an earlier run at load about 6:
+columns, C = 1; ``python -m benchmarks.bench_dense_rows``):
 
 TABLE
 
