@@ -94,7 +94,8 @@ MIN_SAMPLE_BATCH = 200
 ERROR_GROUPS = 16
 #: liblinear's guess of the first LP: its samples with margins in [this, 1) are held one by
 #: one (the others below, misclassified, aggregated in groups).
-FIRST_GUESS_ROWS_ABOVE = 0.0
+FIRST_GUESS_ROWS_ABOVE = 0.5
+FIRST_GUESS_ROWS_BELOW = 1.4
 
 
 class SampleWorkingSetLP(SplitMarginLP):
@@ -361,7 +362,7 @@ class SampleWorkingSetLP(SplitMarginLP):
             if self.column_generation and not self._in_model.any():
                 # The working set of features starts from the guess's support.
                 self._in_model[self._active & (coef != 0)] = True
-            self._reguess(margins, rows_above=FIRST_GUESS_ROWS_ABOVE)
+            self._reguess(margins, FIRST_GUESS_ROWS_ABOVE, FIRST_GUESS_ROWS_BELOW)
             self._guess_basis(margins, coef)
         if self.column_generation and not self._in_model.any():
             candidates = np.flatnonzero(self._active)
@@ -489,22 +490,17 @@ class SampleWorkingSetLP(SplitMarginLP):
             svc.fit(X, self.y, sample_weight=self.slack_costs)
         w = svc.coef_.ravel()
         margins = self.y * (np.asarray(X @ w).ravel() + svc.intercept_[0])
-        penalty = float(np.abs(w).sum())
-        factors = np.geomspace(1e-2, 1e2, 161)
-        objective = [
-            self.slack_costs @ np.maximum(0.0, 1.0 - a * margins) + a * penalty for a in factors
-        ]
-        a = factors[int(np.argmin(objective))]
+        a = _best_factor(margins, self.slack_costs, float(np.abs(w).sum()))
         coef = np.zeros(self.n_coef)
         coef[active] = a * scale * w
         return a * margins, coef
 
-    def _reguess(self, margins: np.ndarray, rows_above: float = 1.0) -> None:
+    def _reguess(self, margins: np.ndarray, rows_above: float = 1.0, rows_below=1.0) -> None:
         """A new model from a guessed solution's ``margins``: one column each for the
         ``sample_batch`` samples nearest the margin and those with ``rows_above ≤ margin < 1``,
         the others below the margin errors (in groups), the same feature rows."""
         features = np.flatnonzero(self._in_model & self._active)
-        rows = (margins >= rows_above) & (margins < 1.0)
+        rows = (margins >= rows_above) & (margins < rows_below)
         rows[np.argsort(np.abs(margins - 1.0), kind="stable")[: self.sample_batch]] = True
         errors = (margins < 1.0) & ~rows
         # Groups of equal size in the order of the margins: a group's column caps only its
@@ -554,6 +550,27 @@ class SampleWorkingSetLP(SplitMarginLP):
 
     def _slack_values(self, x: np.ndarray) -> np.ndarray:
         return np.maximum(1.0 - self._margins, 0.0)
+
+
+def _best_factor(margins: np.ndarray, costs: np.ndarray, penalty: float) -> float:
+    """The ``a`` in ``[0.01, 100]`` minimising ``Σ_i d_i max(0, 1 − a m_i) + a·penalty``.
+
+    The objective is convex and piecewise linear in ``a``, with kinks at ``1/m_i``: its slope
+    ``penalty − Σ_{a m_i < 1} d_i m_i`` grows as the samples pass their margin, so the minimum
+    is the first kink where the slope turns non-negative (one sort, no grid).
+    """
+    positive = margins > 0
+    kinks = 1.0 / margins[positive]
+    order = np.argsort(kinks, kind="stable")
+    pull = costs[positive][order] * margins[positive][order]
+    # Slope just after each kink: penalty − (every sample's d_i m_i) + (those passed so far).
+    start = penalty - costs @ margins
+    if start >= 0:  # rising from a = 0 on
+        return 1e-2
+    slope = start + np.cumsum(pull)
+    if not slope.size or slope[-1] < 0:  # falling for every a
+        return 1e2
+    return float(np.clip(kinks[order][np.argmax(slope >= 0)], 1e-2, 1e2))
 
 
 def _check_guess(guess, n_features: int):
