@@ -231,3 +231,32 @@ def test_pruned_rows_and_priced_features_of_the_dual_reach_the_declarative_run(s
     info, reference = fresh.solve(), whole.solve()
     assert info.value == pytest.approx(reference.value, rel=1e-8)
     assert fresh.objective_value() == pytest.approx(reference.value, rel=1e-8)
+
+
+@pytest.mark.parametrize("seed", [7, 8])
+def test_a_shrunk_working_set_still_reaches_the_declarative_run(seed, monkeypatch):
+    """Every later LP first drops the samples held one by one far from the margin (columns
+    deleted, errors in new groups): the declarative run's path all the same."""
+    from zeronorm_opt.fast import working_set_lp
+
+    monkeypatch.setattr(working_set_lp, "SHRINK_MARGIN", 0.05)
+    monkeypatch.setattr(working_set_lp, "SHRINK_SHARE", 0.0)
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((1000, 8))
+    y = np.sign(X[:, 0] - 0.7 * X[:, 1] + 1.0 * rng.standard_normal(1000))
+    lp = SampleWorkingSetLP(X, y, 1.0, sample_batch=60)
+    held = []
+    fast = successive_linearisation(
+        lp,
+        LogSurrogate(),
+        normalise_weights=True,
+        callback=lambda _: held.append(lp.sample_rows.size),
+    )
+    ref = successive_linearisation(
+        MarginFormulation(X, y, penalty="l1", C=1.0), LogSurrogate(), normalise_weights=True
+    )
+    _assert_same_run(fast, ref)
+    assert np.any(np.diff(held) < 0)  # the working set did shrink
+    last = lp.last_step
+    margins = y * (X @ np.where(lp.active, last.coef, 0.0) + last.b)
+    np.testing.assert_allclose(last.xi, np.maximum(0.0, 1.0 - margins), atol=1e-6)

@@ -92,6 +92,11 @@ ROW_GENERATION_RATIO = 3
 MIN_SAMPLE_BATCH = 200
 #: Columns aggregating the margin errors (groups of samples in the order of their margins).
 ERROR_GROUPS = 16
+#: A later LP first takes out of the model the samples held one by one whose margins at the
+#: last solution are farther from 1 than this, when they are at least ``SHRINK_SHARE`` of
+#: those held.
+SHRINK_MARGIN = 0.2
+SHRINK_SHARE = 0.3
 #: liblinear's guess of the first LP: its samples with margins in [this, 1) are held one by
 #: one (the others below, misclassified, aggregated in groups).
 FIRST_GUESS_ROWS_ABOVE = 0.5
@@ -263,30 +268,70 @@ class SampleWorkingSetLP(SplitMarginLP):
         new one appended.
         """
         self._group = groups
-        G = ERROR_GROUPS
+        G = max(int(groups.max()) + 1, self._group_col.size)
+        if G > self._group_col.size:  # new groups (the errors of a shrunk working set)
+            extra = G - self._group_col.size
+            self._error_gradient = np.vstack([self._error_gradient, np.zeros((extra, self.n_coef))])
+            self._error_bias = np.concatenate([self._error_bias, np.zeros(extra)])
+            self._group_col = np.concatenate([self._group_col, np.full(extra, -1, np.int64)])
         changed = np.arange(G) if changed is None else np.asarray(changed)
-        errors = np.flatnonzero(groups >= 0)
+        errors = np.flatnonzero(np.isin(groups, changed))
         d = self.slack_costs[errors]
-        members = np.zeros((self.X.shape[0], G))
-        members[errors, groups[errors]] = d * self.y[errors]
-        # Xᵀ times a dense (m, G) array: a dense (n, G) product, X never densified.
-        self._error_gradient = np.asarray(self.X.T @ members).T
-        self._error_bias = members.sum(axis=0)
-        total = np.bincount(groups[errors], weights=d, minlength=G)
-        counts = np.bincount(groups[errors], minlength=G)
+        slot = np.searchsorted(changed, groups[errors])
+        members = np.zeros((self.X.shape[0], changed.size))
+        members[errors, slot] = d * self.y[errors]
+        # Xᵀ times a dense (m, changed) array: a dense product, X never densified.
+        self._error_gradient[changed] = np.asarray(self.X.T @ members).T
+        self._error_bias[changed] = members.sum(axis=0)
+        total = np.bincount(slot, weights=d, minlength=changed.size)
         h = self.highs
-        for g in changed.tolist():
+        for k, g in enumerate(changed.tolist()):
             if self._group_col[g] >= 0:
                 h.changeColBounds(int(self._group_col[g]), 0.0, 0.0)
                 self._group_col[g] = -1
-            if not counts[g]:
+            if not total[k] and not np.any(slot == k):
                 continue
             entries = self._error_gradient[g, self._row_feature]
             values = np.concatenate([[self._error_bias[g]], entries])
             index = np.flatnonzero(values).astype(np.int32)
             self._group_col[g] = h.getNumCol()
-            h.addCol(-float(total[g]), 0.0, 1.0, index.size, index, values[index])
+            h.addCol(-float(total[k]), 0.0, 1.0, index.size, index, values[index])
             self._col_sample = np.append(self._col_sample, -1)
+
+    def _shrink(self) -> None:
+        """Take the samples held one by one but far from the margin at the last solution
+        (``|y_i f(x_i) − 1| > SHRINK_MARGIN``, their columns nonbasic) out of the model: those
+        above left out, those below errors in new groups; the retired groups' nonbasic columns
+        deleted too. HiGHS keeps its basis (only nonbasic columns go) and its pricing passes
+        get shorter; a misjudged sample comes back through the checks of :meth:`_run`."""
+        S = highspy.HighsBasisStatus
+        h = self.highs
+        basic = np.fromiter((s == S.kBasic for s in h.getBasis().col_status), bool)
+        owner = self._col_sample
+        held = owner >= 0
+        margins = np.where(held, self._margins[np.maximum(owner, 0)], 1.0)
+        far = held & ~basic & (np.abs(margins - 1.0) > SHRINK_MARGIN)
+        if far.sum() < SHRINK_SHARE * held.sum():
+            return
+        retired = ~held & ~basic & ~np.isin(np.arange(owner.size), self._group_col)
+        gone = np.flatnonzero(far | retired)
+        h.deleteCols(gone.size, gone.astype(np.int32))
+        kept = np.ones(owner.size, dtype=bool)
+        kept[gone] = False
+        new_index = np.cumsum(kept) - 1
+        live = self._group_col >= 0
+        self._group_col[live] = new_index[self._group_col[live]]
+        self._col_sample = owner[kept]
+        leaving = owner[far]
+        self._in_rows[leaving] = False
+        self.sample_rows = self._col_sample[self._col_sample >= 0]
+        below = leaving[self._margins[leaving] < 1.0]
+        if below.size:
+            order = below[np.argsort(self._margins[below], kind="stable")]
+            first = self._group_col.size
+            groups = self._group.copy()
+            groups[order] = first + np.arange(order.size) * ERROR_GROUPS // order.size
+            self._set_groups(groups, np.unique(groups[order]))
 
     def _add_coefficients(self, coefs, costs) -> None:
         """Append the rows ``|Σ_i π_i y_i x_ij| ≤ c_j`` of the features ``coefs`` (sorted, not
@@ -373,6 +418,8 @@ class SampleWorkingSetLP(SplitMarginLP):
         elif not self.column_generation and self._row_feature.size < self._active.sum():
             missing = np.flatnonzero(self._active & ~self._in_model)
             self._add_coefficients(missing, costs[missing])
+        elif self._margins is not None:
+            self._shrink()
         rows = self._row_feature
         if rows.size:
             index = (1 + np.arange(rows.size)).astype(np.int32)
