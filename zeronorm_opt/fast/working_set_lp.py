@@ -101,6 +101,7 @@ SHRINK_SHARE = 0.3
 #: one (the others below, misclassified, aggregated in groups).
 FIRST_GUESS_ROWS_ABOVE = 0.5
 FIRST_GUESS_ROWS_BELOW = 1.4
+FIRST_ROWS_PER_FEATURE = 12
 
 
 class SampleWorkingSetLP(SplitMarginLP):
@@ -547,8 +548,12 @@ class SampleWorkingSetLP(SplitMarginLP):
         ``sample_batch`` samples nearest the margin and those with ``rows_above ≤ margin < 1``,
         the others below the margin errors (in groups), the same feature rows."""
         features = np.flatnonzero(self._in_model & self._active)
-        rows = (margins >= rows_above) & (margins < rows_below)
-        rows[np.argsort(np.abs(margins - 1.0), kind="stable")[: self.sample_batch]] = True
+        nearest = np.argsort(np.abs(margins - 1.0), kind="stable")
+        window = (margins >= rows_above) & (margins < rows_below)
+        rows = np.zeros(margins.size, dtype=bool)
+        rows[nearest[: FIRST_ROWS_PER_FEATURE * self.n_coef]] = True
+        rows &= window
+        rows[nearest[: self.sample_batch]] = True
         errors = (margins < 1.0) & ~rows
         # Groups of equal size in the order of the margins: a group's column caps only its
         # own errors' pull (its hinges' sum), so errors near the margin cannot pass it for free.
