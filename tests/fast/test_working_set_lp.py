@@ -260,3 +260,33 @@ def test_a_shrunk_working_set_still_reaches_the_declarative_run(seed, monkeypatc
     last = lp.last_step
     margins = y * (X @ np.where(lp.active, last.coef, 0.0) + last.b)
     np.testing.assert_allclose(last.xi, np.maximum(0.0, 1.0 - margins), atol=1e-6)
+
+
+@pytest.mark.parametrize("seed", [9, 10])
+def test_later_lps_by_the_interior_point_method_reach_the_declarative_run(seed, monkeypatch):
+    """A reweighting step first solved by HiGHS's interior-point method (then crossover and
+    the same checks): the declarative run's path, l1-AROM and FSV."""
+    from zeronorm_opt.fast import working_set_lp
+
+    monkeypatch.setattr(working_set_lp, "IPM_MIN_FEATURES", 1)
+    solvers = []
+    run = SplitMarginLP._run
+
+    def spied(self):
+        solvers.append(self.highs.getOptionValue("solver"))
+        return run(self)
+
+    monkeypatch.setattr(SplitMarginLP, "_run", spied)
+    X, y = _tall_data(700, 10, seed=seed)
+    lp = SampleWorkingSetLP(X, y, 1.0, sample_batch=50)
+    fast = successive_linearisation(lp, LogSurrogate(), normalise_weights=True)
+    ref = successive_linearisation(
+        MarginFormulation(X, y, penalty="l1", C=1.0), LogSurrogate(), normalise_weights=True
+    )
+    _assert_same_run(fast, ref)
+    fast, _ = fsv(X, y, C=1.0)
+    ref = successive_linearisation(
+        FSVFormulation(X, y, C=1.0), ExpSurrogate(5.0), initial_weights=np.full(10, 5.0)
+    )
+    _assert_same_run(fast, ref)
+    assert "ipm" in str(solvers) and "simplex" in str(solvers)

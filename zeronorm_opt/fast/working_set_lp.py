@@ -97,6 +97,10 @@ ERROR_GROUPS = 16
 #: those held.
 SHRINK_MARGIN = 0.2
 SHRINK_SHARE = 0.3
+#: A later LP (a reweighting step) is first solved by HiGHS's interior-point method, with a
+#: crossover to a vertex, when the model holds at least this many feature rows; by the dual
+#: simplex from the last basis otherwise.
+IPM_MIN_FEATURES = 100
 #: liblinear's guess of the first LP: its samples with margins in [this, 1) are held one by
 #: one (the others below, misclassified, aggregated in groups).
 FIRST_GUESS_ROWS_ABOVE = 0.5
@@ -425,7 +429,10 @@ class SampleWorkingSetLP(SplitMarginLP):
         if rows.size:
             index = (1 + np.arange(rows.size)).astype(np.int32)
             self.highs.changeRowsBounds(rows.size, index, -costs[rows], costs[rows])
-        status, elapsed, iterations = self._run()
+        # A reweighting step on many features: HiGHS's interior-point method (then a crossover
+        # to a vertex and basis); the last basis is far from the new optimum.
+        ipm = self._margins is not None and rows.size >= IPM_MIN_FEATURES
+        status, elapsed, iterations = self._run(ipm)
         h = self.highs
         if status != highspy.HighsModelStatus.kOptimal:
             text = h.modelStatusToString(status)
@@ -465,9 +472,10 @@ class SampleWorkingSetLP(SplitMarginLP):
         pi[self._col_sample[live]] = x[live]
         return pi
 
-    def _run(self):
-        """Solve the working sets; add the samples misjudged and the features violated, and
-        re-solve until none is left.
+    def _run(self, ipm: bool = False):
+        """Solve the working sets (the first run by HiGHS's interior-point method if ``ipm``,
+        the others by its dual simplex); add the samples misjudged and the features violated,
+        and re-solve until none is left.
 
         The model is the dual of a relaxation of the whole LP: a sample held one by one is
         exact, an error contributes ``d_i (1 − y_i f(x_i))`` (aggregated in its group, capped
@@ -481,9 +489,17 @@ class SampleWorkingSetLP(SplitMarginLP):
         """
         tolerance = self._dual_tolerance()
         elapsed, iterations = 0.0, 0
+        h = self.highs
         while True:
+            if ipm:
+                h.setOptionValue("solver", "ipm")
             status, seconds, its = super()._run()
             elapsed, iterations = elapsed + seconds, iterations + its
+            if ipm:
+                h.setOptionValue("solver", "simplex")
+                ipm = False
+                if status != highspy.HighsModelStatus.kOptimal:
+                    continue  # a second opinion from the dual simplex
             start = time.perf_counter()
             if status != highspy.HighsModelStatus.kOptimal:
                 return status, elapsed, iterations
