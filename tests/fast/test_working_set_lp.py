@@ -269,6 +269,7 @@ def test_later_lps_by_the_interior_point_method_reach_the_declarative_run(seed, 
     from zeronorm_opt.fast import working_set_lp
 
     monkeypatch.setattr(working_set_lp, "IPM_MIN_FEATURES", 1)
+    monkeypatch.setattr(working_set_lp, "IPM_COST_CHANGE", -1.0)
     solvers = []
     run = SplitMarginLP._run
 
