@@ -12,10 +12,10 @@ each sample in one of three ways:
 
 * **one by one** (its margin constraint and ξ_i), exactly as in the whole LP — the samples near
   the margin;
-* an **error**, in one of 16 aggregate constraints ``Σ_{i∈E_g} d_i (y_i f(x_i) − 1) + t_g ≥ 0``
-  with ``t_g ≥ 0`` at cost 1, i.e. ``t_g = max(0, Σ_{i∈E_g} d_i (1 − y_i f(x_i)))`` — the
-  samples below the margin, grouped in the order of their margins (with noisy labels they are
-  the bulk of the whole LP's constraints);
+* an **error**, in an aggregate constraint ``Σ_{i∈E_g} d_i (y_i f(x_i) − 1) + t_g ≥ 0`` (16
+  per batch of errors) with ``t_g ≥ 0`` at cost 1, i.e. ``t_g = max(0, Σ_{i∈E_g} d_i (1 −
+  y_i f(x_i)))`` — the samples below the margin, grouped in the order of their margins (with
+  noisy labels they are the bulk of the whole LP's constraints);
 * **left out** (counted 0) — the samples above the margin.
 
 Whatever the sets, the model is a relaxation: an error's share and a left-out sample's 0 are at
@@ -34,33 +34,52 @@ dual simplex warm from the last basis: a reweighting step changes the rows' boun
 (the dual LP's right-hand side), an added sample is a column (flipped to the bound its reduced
 cost asks for), an added feature a row, a pruned feature a deleted row. Held as the primal, a
 reweighting step changes the costs and only the primal simplex restarts warm (3000 × 200, the
-second l1-AROM LP: 1.7 s and 3 344 primal simplex iterations against 0.5–0.7 s and about 900
-dual simplex iterations here), and the dual has ``n + 1`` rows where the primal had a row per
-sample held.
+second l1-AROM LP: 3 344 primal simplex iterations against about 1 000 dual ones here), and
+the dual has ``n + 1`` rows where the primal had a row per sample held.
 
 The sets are guessed from a solution. The first LP's, as Dedieu, Mazumder and Wang start from a
 first-order solution: liblinear's l1-regularised squared-hinge SVM on the same weighted costs
 (scikit-learn's ``LinearSVC``), scaled by the factor that minimises this LP's objective along
-it; its samples with margins in ``[0, 1)`` and the ``2n + 2`` nearest the margin are held one
-by one, the misclassified ones as errors, and its signs and margins give HiGHS a starting basis
-(the samples nearest the margin basic: 600 dual simplex iterations instead of 800 on the first
-LP at 3000 × 200). A later LP keeps the last model and basis.
+it (an exact search over the kinks of that piecewise-linear function). Its samples with margins
+in ``[0.5, 1.4)``, at most the ``12 n`` nearest the margin, and at least the ``2n + 2`` nearest,
+are held one by one, those below the errors, and its signs and margins give HiGHS a starting
+basis (the samples nearest the margin basic). The window matters most: with the samples below
+the margin only (``[0, 1)``), the first LP of 10⁴ × 200 took four rounds and 2 069 dual simplex
+iterations, with ``[0.5, 1.4)`` one round and 841 (the solution's margin samples had guessed
+margins from 0.67 to 1.34); the cap holds 3 000 columns instead of 6 142 at 30 000 × 200 (3.0 s
+against 5.0 s, one more small round). The iterations depend on the guess's accuracy: from the
+exact solution, 0; from it with 1 % noise on the coefficients, 89; with 5 %, 1 058 — liblinear's
+guess is at about the latter (3000 × 200: 600–800).
 
-Measured (2 cores shared with four other processes, load about 5: compare the ratios within a
-run; the estimators' first fits in one process with liblinear's l1-SVM, data of
-``benchmarks/bench_many_samples.py``: Gaussian ``m × 200``, labels from a noisy rule on 10
-columns, C = 1; ``python -m benchmarks.bench_dense_rows``):
+A later LP keeps the last model and basis. First, when at least 30 % of the samples held one by
+one are far from the margin (``|y_i f(x_i) − 1| > 0.2``) at the last solution, their columns
+(nonbasic) are deleted — those below become errors in new groups — so that HiGHS's pricing
+passes shorten (30 000 × 200, l1-AROM's second LP: 1.9 s against 3.9 s). And when the
+reweighting changes the rows' costs by a median factor above 2 on at least 100 features
+(l1-AROM's second LP: a factor of about 50; FSV's: 1.2), HiGHS's interior-point method solves
+it first, with a crossover to a vertex: the last basis is far from the new optimum (10⁴ × 200:
+0.2 s against 0.5 s for the dual simplex from the last basis; on FSV's second LP the dual
+simplex wins, 0.3 s against 0.75 s).
+
+Measured (2 cores shared with four other processes: compare the ratios within a run; the
+estimators' first fits in one process with liblinear's l1-SVM, median of three, on the data
+of ``benchmarks/bench_many_samples.py``: Gaussian ``m × 200``, labels from a noisy rule on 10
+columns, C = 1; ``python -m benchmarks.bench_dense_rows``). Before: the primal model (a row per
+sample held, 16 aggregate error rows), same script, load 5.2; at 30 000 × 200 from
+``benchmarks/bench_many_samples.py`` at load 5.6. After: this module, load LOAD:
 
 TABLE
 
-Tried and not kept (3000 and 10⁴ × 200): HiGHS's interior-point method with crossover for the
-first run of a solve (on the dual, 0.2–0.6 s against 0.5–0.7 s for the dual simplex at
-3000 × 200, but 3.3 s against 1.8 s at 10⁴); the primal simplex on the dual (6 680 iterations,
-4 s); Dantzig or Devex pricing (more iterations, no faster); PDLP on the primal (11 s); holding
-the guess's samples inside the margin as errors (margins from 0.5 or 1 up held one by one: the
-same total of dual simplex iterations, more rounds). What remains: the first LP, about 1 000
-dual simplex iterations per round on a dense ``(n + 1) × (working set)`` matrix, at about 1 ms
-each (HiGHS's pricing passes over every column held).
+Tried and not kept: HiGHS's interior-point method for the first LP (3000 × 200: 0.81 s against
+0.55–0.74 s from the guessed basis; 30 000 × 200: 3.4–3.7 s against 2.5–3.0 s); for every
+reweighting step (FSV's second LP three times slower, see above); the primal simplex after
+added samples (401 iterations against 270); the primal simplex on the dual (6 680 iterations,
+4 s, first LP at 3000 × 200); Dantzig or Devex pricing (more iterations, no faster); PDLP on
+the primal (11 s against 1.5 s); a narrower first window, ``[0.7, 1.25)`` (3000 × 200: four
+rounds and 1 458 iterations against three and 767). What remains: the first LP, 800–1 500
+dual simplex iterations on a dense ``(n + 1) × (12 n)`` matrix, now most of a fit (a better
+first guess is the lever: see the iterations above), and, at 3000 × 200, fixed costs against a
+liblinear fit of 0.1 s.
 
 References
 ----------
@@ -90,7 +109,8 @@ __all__ = ["ROW_GENERATION_RATIO", "SampleWorkingSetLP", "margin_lp"]
 ROW_GENERATION_RATIO = 3
 #: Least size of the first working set of samples, and of each batch of violated samples added.
 MIN_SAMPLE_BATCH = 200
-#: Columns aggregating the margin errors (groups of samples in the order of their margins).
+#: Columns aggregating a batch of margin errors (groups of samples in the order of their
+#: margins).
 ERROR_GROUPS = 16
 #: A later LP first takes out of the model the samples held one by one whose margins at the
 #: last solution are farther from 1 than this, when they are at least ``SHRINK_SHARE`` of
@@ -104,8 +124,9 @@ SHRINK_SHARE = 0.3
 #: whose costs change less, 0.75 s against 0.3 s).
 IPM_MIN_FEATURES = 100
 IPM_COST_CHANGE = np.log(2.0)
-#: liblinear's guess of the first LP: its samples with margins in [this, 1) are held one by
-#: one (the others below, misclassified, aggregated in groups).
+#: liblinear's guess of the first LP: its samples with margins in [ABOVE, BELOW), at most the
+#: ``FIRST_ROWS_PER_FEATURE·n`` nearest the margin, are held one by one (the others below are
+#: errors, aggregated in groups).
 FIRST_GUESS_ROWS_ABOVE = 0.5
 FIRST_GUESS_ROWS_BELOW = 1.4
 FIRST_ROWS_PER_FEATURE = 12
@@ -569,10 +590,11 @@ class SampleWorkingSetLP(SplitMarginLP):
         coef[active] = a * scale * w
         return a * margins, coef
 
-    def _reguess(self, margins: np.ndarray, rows_above: float = 1.0, rows_below=1.0) -> None:
+    def _reguess(self, margins: np.ndarray, rows_above: float, rows_below: float) -> None:
         """A new model from a guessed solution's ``margins``: one column each for the
-        ``sample_batch`` samples nearest the margin and those with ``rows_above ≤ margin < 1``,
-        the others below the margin errors (in groups), the same feature rows."""
+        ``sample_batch`` samples nearest the margin and those with ``rows_above ≤ margin <
+        rows_below`` (at most ``FIRST_ROWS_PER_FEATURE·n``, the nearest), the others below the
+        margin errors (in groups), the same feature rows."""
         features = np.flatnonzero(self._in_model & self._active)
         nearest = np.argsort(np.abs(margins - 1.0), kind="stable")
         window = (margins >= rows_above) & (margins < rows_below)
