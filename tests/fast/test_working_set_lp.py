@@ -291,3 +291,23 @@ def test_later_lps_by_the_interior_point_method_reach_the_declarative_run(seed, 
     )
     _assert_same_run(fast, ref)
     assert "ipm" in str(solvers) and "simplex" in str(solvers)
+
+
+def test_the_guess_is_scaled_by_the_exact_minimiser_along_it():
+    """The factor a minimising Σ d_i max(0, 1 − a m_i) + a·penalty (a convex piecewise-linear
+    function) is found exactly: no point of a fine grid in [0.01, 100] does better."""
+    from zeronorm_opt.fast.working_set_lp import _best_factor
+
+    rng = np.random.default_rng(11)
+    grid = np.geomspace(1e-2, 1e2, 4001)
+    for _ in range(50):
+        margins = rng.normal(0.5, 1.0, rng.integers(1, 40))
+        costs, penalty = rng.uniform(0.0, 2.0, margins.size), rng.uniform(0.0, 20.0)
+
+        def objective(a, margins=margins, costs=costs, penalty=penalty):
+            hinges = np.maximum(0.0, 1.0 - np.outer(np.atleast_1d(a), margins))
+            return hinges @ costs + np.atleast_1d(a) * penalty
+
+        a = _best_factor(margins, costs, penalty)
+        assert 1e-2 <= a <= 1e2
+        assert objective(a)[0] <= objective(grid).min() + 1e-9
