@@ -83,7 +83,7 @@ def test_rows_and_columns_generated_together_reach_the_whole_lp():
     weights = np.random.default_rng(0).uniform(1.0, 3.0, X.shape[1])
     step, reference = lp.solve_weighted(weights), whole.solve_weighted(weights)
     assert not lp.in_model.all() and lp.sample_rows.size < X.shape[0]
-    value = lp.highs.getInfo().objective_function_value
+    value = lp.objective_value()
     assert value == pytest.approx(whole.highs.getInfo().objective_function_value, rel=1e-8)
     np.testing.assert_allclose(step.coef, reference.coef, atol=1e-6)
 
@@ -181,7 +181,7 @@ def test_the_first_guess_changes_the_speed_only(sparse, guess):
     lp = SampleWorkingSetLP(X, y, 1.0, first_guess=guess)
     whole = SplitMarginLP(X, y, 1.0)
     step, reference = lp.solve_weighted(weights), whole.solve_weighted(weights)
-    value = lp.highs.getInfo().objective_function_value
+    value = lp.objective_value()
     assert value == pytest.approx(whole.highs.getInfo().objective_function_value, rel=1e-8)
     np.testing.assert_allclose(step.coef, reference.coef, atol=1e-6)
     assert step.b == pytest.approx(reference.b, abs=1e-6)
@@ -209,3 +209,105 @@ def test_a_malformed_first_guess_is_refused(guess):
     X, y = _tall_data(100, 4)
     with pytest.raises(InputError, match="first_guess must be"):
         SampleWorkingSetLP(X, y, 1.0, first_guess=guess)
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_pruned_rows_and_priced_features_of_the_dual_reach_the_declarative_run(seed):
+    """HiGHS holds the dual: a pruned feature's row is deleted, a feature outside the model is
+    priced from the samples' duals (groups' shares included); the declarative run's path, and
+    the LP's objective (not the dual model's) reported each step."""
+    X, y = _tall_data(600, 12, seed=seed)
+    lp = SampleWorkingSetLP(X, y, 1.0, column_generation=True, sample_batch=40)
+    fast = successive_linearisation(lp, LogSurrogate(), normalise_weights=True)
+    ref = successive_linearisation(
+        MarginFormulation(X, y, penalty="l1", C=1.0), LogSurrogate(), normalise_weights=True
+    )
+    _assert_same_run(fast, ref)
+    assert lp.problem_size()[0] == 1 + lp.in_model.sum() < 1 + X.shape[1]  # rows were deleted
+    whole = SplitMarginLP(X, y, 1.0)
+    weights = np.random.default_rng(seed).uniform(0.5, 2.0, X.shape[1])
+    fresh = SampleWorkingSetLP(X, y, 1.0)
+    fresh.set_weights(weights), whole.set_weights(weights)
+    info, reference = fresh.solve(), whole.solve()
+    assert info.value == pytest.approx(reference.value, rel=1e-8)
+    assert fresh.objective_value() == pytest.approx(reference.value, rel=1e-8)
+
+
+@pytest.mark.parametrize("seed", [7, 8])
+def test_a_shrunk_working_set_still_reaches_the_declarative_run(seed, monkeypatch):
+    """Every later LP first drops the samples held one by one far from the margin (columns
+    deleted, errors in new groups): the declarative run's path all the same."""
+    from zeronorm_opt.fast import working_set_lp
+
+    monkeypatch.setattr(working_set_lp, "SHRINK_MARGIN", 0.05)
+    monkeypatch.setattr(working_set_lp, "SHRINK_SHARE", 0.0)
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((1000, 8))
+    y = np.sign(X[:, 0] - 0.7 * X[:, 1] + 1.0 * rng.standard_normal(1000))
+    lp = SampleWorkingSetLP(X, y, 1.0, sample_batch=60)
+    held = []
+    fast = successive_linearisation(
+        lp,
+        LogSurrogate(),
+        normalise_weights=True,
+        callback=lambda _: held.append(lp.sample_rows.size),
+    )
+    ref = successive_linearisation(
+        MarginFormulation(X, y, penalty="l1", C=1.0), LogSurrogate(), normalise_weights=True
+    )
+    _assert_same_run(fast, ref)
+    assert np.any(np.diff(held) < 0)  # the working set did shrink
+    last = lp.last_step
+    margins = y * (X @ np.where(lp.active, last.coef, 0.0) + last.b)
+    np.testing.assert_allclose(last.xi, np.maximum(0.0, 1.0 - margins), atol=1e-6)
+
+
+@pytest.mark.parametrize("seed", [9, 10])
+def test_later_lps_by_the_interior_point_method_reach_the_declarative_run(seed, monkeypatch):
+    """A reweighting step first solved by HiGHS's interior-point method (then crossover and
+    the same checks): the declarative run's path, l1-AROM and FSV."""
+    from zeronorm_opt.fast import working_set_lp
+
+    monkeypatch.setattr(working_set_lp, "IPM_MIN_FEATURES", 1)
+    monkeypatch.setattr(working_set_lp, "IPM_COST_CHANGE", -1.0)
+    solvers = []
+    run = SplitMarginLP._run
+
+    def spied(self):
+        solvers.append(self.highs.getOptionValue("solver"))
+        return run(self)
+
+    monkeypatch.setattr(SplitMarginLP, "_run", spied)
+    X, y = _tall_data(700, 10, seed=seed)
+    lp = SampleWorkingSetLP(X, y, 1.0, sample_batch=50)
+    fast = successive_linearisation(lp, LogSurrogate(), normalise_weights=True)
+    ref = successive_linearisation(
+        MarginFormulation(X, y, penalty="l1", C=1.0), LogSurrogate(), normalise_weights=True
+    )
+    _assert_same_run(fast, ref)
+    fast, _ = fsv(X, y, C=1.0)
+    ref = successive_linearisation(
+        FSVFormulation(X, y, C=1.0), ExpSurrogate(5.0), initial_weights=np.full(10, 5.0)
+    )
+    _assert_same_run(fast, ref)
+    assert "ipm" in str(solvers) and "simplex" in str(solvers)
+
+
+def test_the_guess_is_scaled_by_the_exact_minimiser_along_it():
+    """The factor a minimising Σ d_i max(0, 1 − a m_i) + a·penalty (a convex piecewise-linear
+    function) is found exactly: no point of a fine grid in [0.01, 100] does better."""
+    from zeronorm_opt.fast.working_set_lp import _best_factor
+
+    rng = np.random.default_rng(11)
+    grid = np.geomspace(1e-2, 1e2, 4001)
+    for _ in range(50):
+        margins = rng.normal(0.5, 1.0, rng.integers(1, 40))
+        costs, penalty = rng.uniform(0.0, 2.0, margins.size), rng.uniform(0.0, 20.0)
+
+        def objective(a, margins=margins, costs=costs, penalty=penalty):
+            hinges = np.maximum(0.0, 1.0 - np.outer(np.atleast_1d(a), margins))
+            return hinges @ costs + np.atleast_1d(a) * penalty
+
+        a = _best_factor(margins, costs, penalty)
+        assert 1e-2 <= a <= 1e2
+        assert objective(a)[0] <= objective(grid).min() + 1e-9

@@ -10,50 +10,87 @@ only about ``n`` samples lie on the margin; the others are slack (``ξ_i = 0``) 
 (``ξ_i > 0``, a hinge linear in ``(w, b)`` near the optimum). :class:`SampleWorkingSetLP` holds
 each sample in one of three ways:
 
-* a **row** (and its ξ_i), exactly as in the whole LP — the samples near the margin;
-* an **error**, in one of 16 aggregate rows ``Σ_{i∈E_g} d_i (y_i f(x_i) − 1) + t_g ≥ 0`` with
-  ``t_g ≥ 0`` at cost 1, i.e. ``t_g = max(0, Σ_{i∈E_g} d_i (1 − y_i f(x_i)))`` — the samples
-  below the margin, grouped in the order of their margins (one dense row per group, however
-  many errors: with noisy labels they are the bulk of the whole LP's rows);
+* **one by one** (its margin constraint and ξ_i), exactly as in the whole LP — the samples near
+  the margin;
+* an **error**, in an aggregate constraint ``Σ_{i∈E_g} d_i (y_i f(x_i) − 1) + t_g ≥ 0`` (16
+  per batch of errors) with ``t_g ≥ 0`` at cost 1, i.e. ``t_g = max(0, Σ_{i∈E_g} d_i (1 −
+  y_i f(x_i)))`` — the samples below the margin, grouped in the order of their margins (with
+  noisy labels they are the bulk of the whole LP's constraints);
 * **left out** (counted 0) — the samples above the margin.
 
 Whatever the sets, the model is a relaxation: an error's share and a left-out sample's 0 are at
 most their hinges. Its optimum ``(w, b)`` is the whole LP's once every error has
-``y_i f(x_i) ≤ 1`` and every left-out sample ``≥ 1`` (within HiGHS's primal feasibility
-tolerance): the hinges are then what the model counts, so the relaxation's optimum is feasible
-for the whole LP at the same objective. Each solve checks every sample's margin and moves the
-misjudged ones (most violated first) to rows until none is left — constraint generation, as
+``y_i f(x_i) ≤ 1`` and every left-out sample ``≥ 1`` (within HiGHS's tolerance): the hinges are
+then what the model counts. Each solve checks every sample's margin and moves the misjudged
+ones (most violated first) into the model until none is left — constraint generation, as
 Dedieu, Mazumder and Wang solve the l1-SVM with many samples; column generation over the
-features (:class:`~zeronorm_opt.fast.highs_model.SplitMarginLP`) runs on top, priced with the
-errors' duals ``t_g``'s row dual times ``d_i``.
+features (optional here) runs with it.
+
+HiGHS holds this model's **dual**: one row ``|Σ_i π_i y_i x_ij| ≤ c_j`` per feature and one
+``Σ_i π_i y_i = 0`` for the bias, one column ``π_i ∈ [0, d_i]`` per sample held one by one and
+one ``σ_g ∈ [0, 1]`` per group of errors (``π_i = σ_g d_i``); ``(w, b)`` are its row duals, and
+a sample's margin check is its column's reduced cost. So each change of the LP keeps HiGHS's
+dual simplex warm from the last basis: a reweighting step changes the rows' bounds ``± c_j``
+(the dual LP's right-hand side), an added sample is a column (flipped to the bound its reduced
+cost asks for), an added feature a row, a pruned feature a deleted row. Held as the primal, a
+reweighting step changes the costs and only the primal simplex restarts warm (3000 × 200, the
+second l1-AROM LP: 3 344 primal simplex iterations against about 1 000 dual ones here), and
+the dual has ``n + 1`` rows where the primal had a row per sample held.
 
 The sets are guessed from a solution. The first LP's, as Dedieu, Mazumder and Wang start from a
 first-order solution: liblinear's l1-regularised squared-hinge SVM on the same weighted costs
 (scikit-learn's ``LinearSVC``), scaled by the factor that minimises this LP's objective along
-it; its samples with margins in ``[0, 1)`` and the ``2n + 2`` nearest the margin become rows,
-the misclassified ones errors, and its signs and margins give HiGHS a starting basis. A later
-LP (same constraints, new costs) keeps the last model and basis, or is rebuilt from the last
-solution's margins when the last model holds more than ``KEEP_ROWS`` times the rows needed.
+it (an exact search over the kinks of that piecewise-linear function). Its samples with margins
+in ``[0.5, 1.4)``, at most the ``12 n`` nearest the margin, and at least the ``2n + 2`` nearest,
+are held one by one, those below the errors, and its signs and margins give HiGHS a starting
+basis (the samples nearest the margin basic). The window matters most: with the samples below
+the margin only (``[0, 1)``), the first LP of 10⁴ × 200 took four rounds and 2 069 dual simplex
+iterations, with ``[0.5, 1.4)`` one round and 841 (the solution's margin samples had guessed
+margins from 0.67 to 1.34); the cap holds 3 000 columns instead of 6 142 at 30 000 × 200 (3.0 s
+against 5.0 s, one more small round). The iterations depend on the guess's accuracy: from the
+exact solution, 0; from it with 1 % noise on the coefficients, 89; with 5 %, 1 058 — liblinear's
+guess is at about the latter (3000 × 200: 600–800).
 
-Measured (2 cores shared with four other processes, load about 6: compare the ratios within a
-run; the estimators' fits with the rows-only working sets before and this module after, in one
-process with liblinear's l1-SVM, data of ``benchmarks/bench_many_samples.py``: Gaussian
-``m × 200``, labels from a noisy rule on 10 columns, C = 1):
+A later LP keeps the last model and basis. First, when at least 30 % of the samples held one by
+one are far from the margin (``|y_i f(x_i) − 1| > 0.2``) at the last solution, their columns
+(nonbasic) are deleted — those below become errors in new groups — so that HiGHS's pricing
+passes shorten (30 000 × 200, l1-AROM's second LP: 1.9 s against 3.9 s). And when the
+reweighting changes the rows' costs by a median factor above 2 on at least 100 features
+(l1-AROM's second LP: a factor of about 50; FSV's: 1.2), HiGHS's interior-point method solves
+it first, with a crossover to a vertex: the last basis is far from the new optimum (10⁴ × 200:
+0.2 s against 0.5 s for the dual simplex from the last basis; on FSV's second LP the dual
+simplex wins, 0.3 s against 0.75 s).
 
-==============  =========  ==============================  ==============================
-data            liblinear  l1-AROM before → after          FSV before → after
-==============  =========  ==============================  ==============================
-dense 3000×200  0.46 s     57.6 s (125×) → 8.2 s (18×)     27.3 s (59×) → 6.8 s (15×)
-dense 10⁴×200   1.03 s     246 s (239×) → 23.7 s (23×)     170 s (165×) → 15.0 s (15×)
-==============  =========  ==============================  ==============================
+Measured (2 cores shared with four other processes: compare the ratios within a run; the
+estimators' first fits in one process with liblinear's l1-SVM, median of three, on the data
+of ``benchmarks/bench_many_samples.py``: Gaussian ``m × 200``, labels from a noisy rule on 10
+columns, C = 1; ``python -m benchmarks.bench_dense_rows``). Before: the primal model (a row per
+sample held, 16 aggregate error rows, a primal simplex restart per reweighting step), load 2.6;
+after: this module, the next run, load 3.9 (seconds, ratio to that run's liblinear):
 
-Same supports and objectives. At 30 000 × 200 (after only, load 5.6): liblinear 2.3 s,
-l1-AROM 198 s (87×), FSV 95 s (42×); at 10⁴ × 1000 l1-AROM had not finished after 20 min
-(load 3). The first LP is most of it: the guess's samples inside
-the margin (``[0, 1)``) stay rows, a share of ``m``; holding them as errors too (rows only
-from margin 0.5 or 0.8) took 2.8–3.4× the simplex iterations, and 64 groups instead of 16
-0.9× (3000 × 200). With features outnumbering samples (the sparse text-like sets) the whole
-LP (:class:`~zeronorm_opt.fast.highs_model.SplitMarginLP`) is still used.
+================  ================  =============================  =============================
+data              liblinear         l1-AROM before → after         FSV before → after
+================  ================  =============================  =============================
+dense 3000×200    0.10 s / 0.09 s   4.88 s (48×) → 1.66 s (18×)    3.17 s (31×) → 1.18 s (13×)
+dense 10⁴×200     0.35 s / 0.29 s   18.5 s (53×) → 2.80 s (9.8×)   16.1 s (46×) → 2.20 s (7.7×)
+dense 3·10⁴×200   1.12 s / 0.68 s   107 s (96×) → 5.26 s (7.8×)    79.8 s (71×) → 3.36 s (4.9×)
+================  ================  =============================  =============================
+
+Same supports and objectives (the equivalence tests). In another run (load 2.3, liblinear
+0.05 s, 0.18 s and 0.49 s) the ratios after were 24×, 10.5× and 7.2× (l1-AROM), 17×, 7.0× and
+6.9× (FSV): liblinear's own time varies by 2× from run to run. The first LP's simplex
+iterations: 1985, 4653 and 13 972 before, 774, about 1 000 and about 1 400 after.
+
+Tried and not kept: HiGHS's interior-point method for the first LP (3000 × 200: 0.81 s against
+0.55–0.74 s from the guessed basis; 30 000 × 200: 3.4–3.7 s against 2.5–3.0 s); for every
+reweighting step (FSV's second LP three times slower, see above); the primal simplex after
+added samples (401 iterations against 270); the primal simplex on the dual (6 680 iterations,
+4 s, first LP at 3000 × 200); Dantzig or Devex pricing (more iterations, no faster); PDLP on
+the primal (11 s against 1.5 s); a narrower first window, ``[0.7, 1.25)`` (3000 × 200: four
+rounds and 1 458 iterations against three and 767). What remains: the first LP, 800–1 500
+dual simplex iterations on a dense ``(n + 1) × (12 n)`` matrix, now most of a fit (a better
+first guess is the lever: see the iterations above), and, at 3000 × 200, fixed costs against a
+liblinear fit of 0.1 s.
 
 References
 ----------
@@ -66,14 +103,15 @@ from __future__ import annotations
 
 import time
 import warnings
+from dataclasses import replace
 
 import highspy
 import numpy as np
 import scipy.sparse as sp
 
-from ..exceptions import InputError
+from ..exceptions import InputError, SolverError
 from ..formulations.penalty import check_weights
-from .highs_model import _INF, SplitMarginLP, _colwise_dense
+from .highs_model import _FAST_OPTIONS, HighsStepResult, SplitMarginLP
 
 __all__ = ["ROW_GENERATION_RATIO", "SampleWorkingSetLP", "margin_lp"]
 
@@ -82,41 +120,51 @@ __all__ = ["ROW_GENERATION_RATIO", "SampleWorkingSetLP", "margin_lp"]
 ROW_GENERATION_RATIO = 3
 #: Least size of the first working set of samples, and of each batch of violated samples added.
 MIN_SAMPLE_BATCH = 200
-#: HiGHS's ``simplex_strategy`` values: the (serial) dual simplex, the primal simplex.
-_DUAL, _PRIMAL = 1, 4
-#: Rows aggregating the margin errors (groups of samples in the order of their margins).
+#: Columns aggregating a batch of margin errors (groups of samples in the order of their
+#: margins).
 ERROR_GROUPS = 16
-#: A later LP keeps the last model (and its basis: HiGHS's primal simplex restarts from it)
-#: unless it holds more than this times the rows it needs; it is rebuilt from the last
-#: margins otherwise (3000 × 200: FSV's second LP 0.3 s kept against 2.5 s rebuilt, l1-AROM's,
-#: whose weights change more, 3.2 s against 1.8 s).
-KEEP_ROWS = 3
-#: liblinear's guess of the first LP: its samples with margins in [this, 1) are rows (the
-#: others below, misclassified, aggregated in groups).
-FIRST_GUESS_ROWS_ABOVE = 0.0
+#: A later LP first takes out of the model the samples held one by one whose margins at the
+#: last solution are farther from 1 than this, when they are at least ``SHRINK_SHARE`` of
+#: those held.
+SHRINK_MARGIN = 0.2
+SHRINK_SHARE = 0.3
+#: A later LP (a reweighting step) is first solved by HiGHS's interior-point method, with a
+#: crossover to a vertex, when the model holds at least this many feature rows and their costs
+#: changed by a median factor above ``exp(IPM_COST_CHANGE)``; by the dual simplex from the
+#: last basis otherwise (l1-AROM's second LP at 10⁴ × 200: 0.2 s against 0.5 s; FSV's second,
+#: whose costs change less, 0.75 s against 0.3 s).
+IPM_MIN_FEATURES = 100
+IPM_COST_CHANGE = np.log(2.0)
+#: liblinear's guess of the first LP: its samples with margins in [ABOVE, BELOW), at most the
+#: ``FIRST_ROWS_PER_FEATURE·n`` nearest the margin, are held one by one (the others below are
+#: errors, aggregated in groups).
+FIRST_GUESS_ROWS_ABOVE = 0.5
+FIRST_GUESS_ROWS_BELOW = 1.4
+FIRST_ROWS_PER_FEATURE = 12
 
 
 class SampleWorkingSetLP(SplitMarginLP):
     """:class:`~zeronorm_opt.fast.highs_model.SplitMarginLP` holding a working set of samples.
 
     Same LP, same solution (up to HiGHS's tolerances), same driver protocol; only the soft
-    margin (``slack_costs`` given) without the augmented ``slack_scale`` form.
+    margin (``slack_costs`` given) without the augmented ``slack_scale`` form. HiGHS holds the
+    LP's dual (one row per feature in the model and one for the bias, one column per sample
+    of the working set and per group of margin errors); the primal ``(w, b)`` are its row duals.
 
     Parameters
     ----------
     X : array-like or scipy.sparse matrix of shape (m, n)
-        Read row-wise for the rows it adds and column-wise for the columns; never densified.
+        Read row-wise for the columns it adds and column-wise for the rows; never densified.
     y : array-like of shape (m,)
     slack_costs : float or array-like of shape (m,)
         ``C`` or per-sample costs ``d_i``.
     penalty_scale : float, default=1.0
     column_generation : bool or None, default=None
         As in :class:`~zeronorm_opt.fast.highs_model.SplitMarginLP` (the ratio counted against
-        all ``m`` samples).
+        all ``m`` samples): here a working set of the dual's feature rows.
     sample_batch : int or None, default=None
         Size of the first working set (evenly spaced samples, or those nearest the margin at a
-        guess) and most samples added per round; None: ``max(2n, 200)`` at first, then twice
-        the features in the model plus two (at least 200).
+        guess) and most samples added per round; None: ``max(2n + 2, 200)``.
     first_guess : "liblinear", None or tuple (coef, intercept), default="liblinear"
         The solution the first working sets are guessed from: liblinear's l1-regularised
         squared-hinge SVM on the same costs (scikit-learn's ``LinearSVC``, a first-order
@@ -127,7 +175,8 @@ class SampleWorkingSetLP(SplitMarginLP):
     Attributes
     ----------
     sample_rows : ndarray of int
-        The samples whose rows HiGHS holds, in row order.
+        The samples the model holds one by one (their margin constraints; in HiGHS, the dual's
+        columns), in the order they were added.
 
     References
     ----------
@@ -146,6 +195,8 @@ class SampleWorkingSetLP(SplitMarginLP):
     True
     >>> whole = SplitMarginLP(X, y, 1.0)
     >>> bool(np.allclose(step.coef, whole.solve_weighted(np.ones(5)).coef, atol=1e-6))
+    True
+    >>> bool(np.isclose(lp.objective_value(), whole.highs.getInfo().objective_function_value))
     True
     """
 
@@ -175,174 +226,349 @@ class SampleWorkingSetLP(SplitMarginLP):
             column_generation=column_generation,
         )
 
-    # -- the model --------------------------------------------------------------------------
+    # -- the model (the LP's dual) ----------------------------------------------------------
     def _build(self) -> highspy.Highs:
-        """An empty model with the bias column, then the first working set of samples."""
+        """An empty model: the bias row, no feature rows, no sample columns."""
         m, n = self.X.shape
-        batch = self._sample_batch or max(2 * n, MIN_SAMPLE_BATCH)
-        self.sample_batch = int(min(m, batch))
+        self.sample_batch = int(min(m, self._sample_batch or max(2 * n + 2, MIN_SAMPLE_BATCH)))
         #: Margins ``y_i f(x_i)`` of every sample at the last optimal solve (None before).
         self._margins: np.ndarray | None = None
+        self._costs = np.full(self.n_coef, self.penalty_scale)
+        self._last_costs = self._costs  # of the last solve
         # Evenly spaced samples: no randomness, both classes in the proportions of the data.
         self._fresh_model(np.unique(np.linspace(0, m - 1, self.sample_batch).astype(np.int64)))
         return self.highs
 
-    def _fresh_model(self, rows: np.ndarray, groups: np.ndarray | None = None) -> None:
-        """A new model: the bias, the errors' rows, the rows of ``rows`` (sorted), the errors'
-        ``groups`` (−1: none); no features."""
+    def _fresh_model(self, samples: np.ndarray, groups: np.ndarray | None = None) -> None:
+        """A new model: the bias row, the columns of ``samples`` and of the errors' ``groups``
+        (−1: none); no feature rows."""
         m = self.X.shape[0]
         self.sample_rows = np.empty(0, dtype=np.int64)
         self._in_rows = np.zeros(m, dtype=bool)
-        #: Group of each sample held as a margin error (aggregated in the group's row), −1
-        #: for the others (none on the first LP).
+        #: Group of each sample held as a margin error (aggregated in the group's column),
+        #: −1 for the others.
         self._group = np.full(m, -1, dtype=np.int64)
-        #: ``Σ_{i∈E_g} d_i y_i x_i`` per group: the features' entries of the groups' rows.
+        #: ``Σ_{i∈E_g} d_i y_i x_i`` per group: the feature rows' entries of the groups' columns.
         self._error_gradient = np.zeros((ERROR_GROUPS, self.n_coef))
-        #: Model row of each group (−1: none) and of each sample row (in ``sample_rows`` order).
-        self._group_row = np.full(ERROR_GROUPS, -1, dtype=np.int64)
-        self._sample_row_index = np.empty(0, dtype=np.int64)
+        self._error_bias = np.zeros(ERROR_GROUPS)
+        #: Model column of each group (−1: none).
+        self._group_col = np.full(ERROR_GROUPS, -1, dtype=np.int64)
+        #: Owner of each model column: sample i ≥ 0, or −1 (a group's, live or retired).
+        self._col_sample = np.empty(0, dtype=np.int64)
+        #: Feature of each model row after the bias row (row 0).
+        self._row_feature = np.empty(0, dtype=np.int64)
         self._in_model = np.zeros(self.n_coef, dtype=bool)
         h = highspy.Highs()
-        h.setOptionValue("output_flag", False)
-        h.setOptionValue("presolve", "off")
-        h.addCol(0.0, -_INF, _INF, 0, np.empty(0, np.int32), np.empty(0))
-        self._col_coef = np.full(1, -1, dtype=np.int64)  # −1: the bias and the t_g; −2 − i: ξ_i
-        self._col_sign = np.zeros(1, dtype=np.int8)
+        for name, value in _FAST_OPTIONS.items():
+            h.setOptionValue(name, value)
+        h.addRow(0.0, 0.0, 0, np.empty(0, np.int32), np.empty(0))  # Σ π_i y_i = 0 (the bias)
         self.highs = h
-        self._add_samples(rows)
+        self._add_samples(samples)
         if groups is not None:
             self._set_groups(groups)
 
-    def _signed_columns(self, coefs):
-        features = np.asarray(coefs, dtype=np.int64)
-        rows = self.sample_rows
-        live = np.flatnonzero(self._group_row >= 0)
-        signed = self.X[rows][:, features]
-        signed = (
-            sp.diags(self.y[rows]) @ signed if sp.issparse(signed) else self.y[rows, None] * signed
-        )
-        stacked = sp.coo_matrix(
-            sp.vstack(
-                [sp.csr_matrix(self._error_gradient[live][:, features]), sp.csr_matrix(signed)]
-            )
-        )
-        model_row = np.concatenate([self._group_row[live], self._sample_row_index])
-        return _colwise_dense(
-            sp.coo_matrix(
-                (stacked.data, (model_row[stacked.row], stacked.col)),
-                shape=(self.highs.getNumRow(), features.size),
-            )
-        )
-
-    def _set_groups(self, groups: np.ndarray, changed=None) -> None:
-        """Hold the samples with ``groups ≥ 0`` as errors in their groups' rows (``changed``:
-        the groups whose members changed; None: all).
-
-        Row g aggregates the errors E_g of group g: Σ_{i∈E_g} d_i (y_i f(x_i) − 1) + t_g ≥ 0
-        with t_g ≥ 0 at cost 1, i.e. t_g = max(0, Σ_{i∈E_g} d_i (1 − y_i f(x_i))): at most
-        their hinges' sum, and equal to it when no error is above its margin. A changed group's
-        row is freed (its bounds made infinite, t_g then 0) and a new one appended: HiGHS keeps
-        its basis, where changing the old row's coefficients one by one costs O(non-zeros) each.
-        """
-        self._group = groups
-        G = ERROR_GROUPS
-        changed = np.arange(G) if changed is None else np.asarray(changed)
-        errors = np.flatnonzero(groups >= 0)
-        d = self.slack_costs[errors]
-        members = np.zeros((self.X.shape[0], G))
-        members[errors, groups[errors]] = d * self.y[errors]
-        # Xᵀ times a dense (m, G) array: a dense (n, G) product, X never densified.
-        self._error_gradient = np.asarray(self.X.T @ members).T
-        rhs = np.bincount(groups[errors], weights=d, minlength=G)
-        counts = np.bincount(groups[errors], minlength=G)
-        bias = members.sum(axis=0)
-        h = self.highs
-        columns = np.flatnonzero(self._col_coef >= 0)
-        owners, signs = self._col_coef[columns], self._col_sign[columns]
-        for g in changed.tolist():
-            if self._group_row[g] >= 0:
-                h.changeRowBounds(int(self._group_row[g]), -_INF, _INF)
-                self._group_row[g] = -1
-            if not counts[g]:
-                continue
-            t = h.getNumCol()
-            h.addCol(1.0, 0.0, _INF, 0, np.empty(0, np.int32), np.empty(0))
-            self._col_coef = np.append(self._col_coef, -1)
-            self._col_sign = np.append(self._col_sign, 0)
-            values = signs * self._error_gradient[g, owners]
-            keep = values != 0.0
-            index = np.concatenate([[0], columns[keep], [t]]).astype(np.int32)
-            value = np.concatenate([[bias[g]], values[keep], [1.0]])
-            order = np.argsort(index)
-            self._group_row[g] = h.getNumRow()
-            h.addRow(float(rhs[g]), _INF, index.size, index[order], value[order])
+    def _signed_block(self, samples: np.ndarray, features: np.ndarray):
+        """``y_i x_ij`` for ``samples`` × ``features`` (sparse if X is)."""
+        block = self.X[samples][:, features]
+        if sp.issparse(block):
+            return sp.csr_matrix(sp.diags(self.y[samples]) @ block)
+        return self.y[samples, None] * block
 
     def _add_samples(self, samples: np.ndarray) -> None:
-        """Append the slack columns and margin rows of ``samples`` (sorted, not in the model)."""
+        """Append the columns ``π_i ∈ [0, d_i]`` of ``samples`` (sorted, not in the model)."""
         k = samples.size
-        h = self.highs
-        first_xi = h.getNumCol()
-        h.addCols(
-            k,
-            self.slack_costs[samples],
-            np.zeros(k),
-            np.full(k, _INF),
-            0,
-            np.zeros(k, dtype=np.int32),
-            np.empty(0, np.int32),
-            np.empty(0),
-        )
-        self._col_coef = np.concatenate([self._col_coef, -2 - samples])
-        self._col_sign = np.concatenate([self._col_sign, np.zeros(k, dtype=np.int8)])
-        columns = np.flatnonzero(self._col_coef >= 0)
-        block = self.X[samples][:, self._col_coef[columns]]
-        y = self.y[samples]
-        if sp.issparse(block):
-            block = sp.diags(y) @ block @ sp.diags(self._col_sign[columns].astype(float))
-            block = sp.csr_matrix(block)
-        else:
-            block = sp.csr_matrix(y[:, None] * block * self._col_sign[columns])
-        block = sp.coo_matrix(block)
-        rows = np.concatenate([block.row, np.arange(k), np.arange(k)])
-        cols = np.concatenate([columns[block.col], np.zeros(k, np.int64), first_xi + np.arange(k)])
-        values = np.concatenate([block.data, y, np.ones(k)])
-        matrix = sp.csr_matrix((values, (rows, cols)), shape=(k, first_xi + k))
+        if not k:
+            return
+        block = sp.csr_matrix(self._signed_block(samples, self._row_feature))  # k × features
+        rows = 1 + np.concatenate([np.full(k, -1), block.indices])
+        cols = np.concatenate([np.arange(k), np.repeat(np.arange(k), np.diff(block.indptr))])
+        values = np.concatenate([self.y[samples], block.data])
+        matrix = sp.csc_matrix((values, (rows, cols)), shape=(self.highs.getNumRow(), k))
         matrix.sort_indices()
-        first_row = h.getNumRow()
-        h.addRows(
+        self.highs.addCols(
             k,
-            np.ones(k),
-            np.full(k, _INF),
+            -np.ones(k),
+            np.zeros(k),
+            self.slack_costs[samples],
             int(matrix.nnz),
             matrix.indptr[:-1].astype(np.int32),
             matrix.indices.astype(np.int32),
             matrix.data.astype(float),
         )
+        self._col_sample = np.concatenate([self._col_sample, samples])
         self.sample_rows = np.concatenate([self.sample_rows, samples])
-        self._sample_row_index = np.concatenate([self._sample_row_index, first_row + np.arange(k)])
         self._in_rows[samples] = True
+
+    def _set_groups(self, groups: np.ndarray, changed=None) -> None:
+        """Hold the samples with ``groups ≥ 0`` as errors in their groups' columns
+        (``changed``: the groups whose members changed; None: all).
+
+        Group g's column ``σ_g ∈ [0, 1]`` stands for ``π_i = σ_g d_i`` for each of its errors:
+        in the primal, the row ``Σ_{i∈E_g} d_i (y_i f(x_i) − 1) + t_g ≥ 0`` with ``t_g ≥ 0`` at
+        cost 1. A changed group's column is retired (fixed at 0: HiGHS keeps its basis) and a
+        new one appended.
+        """
+        self._group = groups
+        G = max(int(groups.max()) + 1, self._group_col.size)
+        if G > self._group_col.size:  # new groups (the errors of a shrunk working set)
+            extra = G - self._group_col.size
+            self._error_gradient = np.vstack([self._error_gradient, np.zeros((extra, self.n_coef))])
+            self._error_bias = np.concatenate([self._error_bias, np.zeros(extra)])
+            self._group_col = np.concatenate([self._group_col, np.full(extra, -1, np.int64)])
+        changed = np.arange(G) if changed is None else np.asarray(changed)
+        errors = np.flatnonzero(np.isin(groups, changed))
+        d = self.slack_costs[errors]
+        slot = np.searchsorted(changed, groups[errors])
+        members = np.zeros((self.X.shape[0], changed.size))
+        members[errors, slot] = d * self.y[errors]
+        # Xᵀ times a dense (m, changed) array: a dense product, X never densified.
+        self._error_gradient[changed] = np.asarray(self.X.T @ members).T
+        self._error_bias[changed] = members.sum(axis=0)
+        total = np.bincount(slot, weights=d, minlength=changed.size)
+        h = self.highs
+        for k, g in enumerate(changed.tolist()):
+            if self._group_col[g] >= 0:
+                h.changeColBounds(int(self._group_col[g]), 0.0, 0.0)
+                self._group_col[g] = -1
+            if not total[k] and not np.any(slot == k):
+                continue
+            entries = self._error_gradient[g, self._row_feature]
+            values = np.concatenate([[self._error_bias[g]], entries])
+            index = np.flatnonzero(values).astype(np.int32)
+            self._group_col[g] = h.getNumCol()
+            h.addCol(-float(total[k]), 0.0, 1.0, index.size, index, values[index])
+            self._col_sample = np.append(self._col_sample, -1)
+
+    def _shrink(self) -> None:
+        """Take the samples held one by one but far from the margin at the last solution
+        (``|y_i f(x_i) − 1| > SHRINK_MARGIN``, their columns nonbasic) out of the model: those
+        above left out, those below errors in new groups; the retired groups' nonbasic columns
+        deleted too. HiGHS keeps its basis (only nonbasic columns go) and its pricing passes
+        get shorter; a misjudged sample comes back through the checks of :meth:`_run`."""
+        S = highspy.HighsBasisStatus
+        h = self.highs
+        basic = np.fromiter((s == S.kBasic for s in h.getBasis().col_status), bool)
+        owner = self._col_sample
+        held = owner >= 0
+        margins = np.where(held, self._margins[np.maximum(owner, 0)], 1.0)
+        far = held & ~basic & (np.abs(margins - 1.0) > SHRINK_MARGIN)
+        if far.sum() < SHRINK_SHARE * held.sum():
+            return
+        retired = ~held & ~basic & ~np.isin(np.arange(owner.size), self._group_col)
+        gone = np.flatnonzero(far | retired)
+        h.deleteCols(gone.size, gone.astype(np.int32))
+        kept = np.ones(owner.size, dtype=bool)
+        kept[gone] = False
+        new_index = np.cumsum(kept) - 1
+        live = self._group_col >= 0
+        self._group_col[live] = new_index[self._group_col[live]]
+        self._col_sample = owner[kept]
+        leaving = owner[far]
+        self._in_rows[leaving] = False
+        self.sample_rows = self._col_sample[self._col_sample >= 0]
+        below = leaving[self._margins[leaving] < 1.0]
+        if below.size:
+            order = below[np.argsort(self._margins[below], kind="stable")]
+            first = self._group_col.size
+            groups = self._group.copy()
+            groups[order] = first + np.arange(order.size) * ERROR_GROUPS // order.size
+            self._set_groups(groups, np.unique(groups[order]))
+
+    def _add_coefficients(self, coefs, costs) -> None:
+        """Append the rows ``|Σ_i π_i y_i x_ij| ≤ c_j`` of the features ``coefs`` (sorted, not
+        in the model) at ``costs``."""
+        coefs = np.asarray(coefs, dtype=np.int64)
+        k = coefs.size
+        if not k:
+            return
+        samples = self._col_sample
+        live = samples >= 0
+        block = sp.csr_matrix(self._signed_block(samples[live], coefs).T)  # features × samples
+        cols = np.flatnonzero(live)[block.indices]
+        groups = np.flatnonzero(self._group_col >= 0)
+        part = sp.coo_matrix(self._error_gradient[groups][:, coefs].T)  # features × groups
+        rows = np.concatenate([np.repeat(np.arange(k), np.diff(block.indptr)), part.row])
+        cols = np.concatenate([cols, self._group_col[groups][part.col]])
+        values = np.concatenate([block.data, part.data])
+        matrix = sp.csr_matrix((values, (rows, cols)), shape=(k, self.highs.getNumCol()))
+        matrix.sort_indices()
+        costs = np.asarray(costs, dtype=float)
+        self.highs.addRows(
+            k,
+            -costs,
+            costs,
+            int(matrix.nnz),
+            matrix.indptr[:-1].astype(np.int32),
+            matrix.indices.astype(np.int32),
+            matrix.data.astype(float),
+        )
+        self._row_feature = np.concatenate([self._row_feature, coefs])
+        self._in_model[coefs] = True
+
+    def remove_coefficients(self, mask) -> None:
+        """Take the coefficients where ``mask`` is True out of the problem for good (their
+        rows deleted: ``w_j = 0``)."""
+        mask = np.asarray(mask, dtype=bool) & self._active
+        if not mask.any():
+            return
+        self._active &= ~mask
+        gone = np.flatnonzero(mask[self._row_feature])
+        if gone.size:
+            self.highs.deleteRows(gone.size, (1 + gone).astype(np.int32))
+            self._row_feature = np.delete(self._row_feature, gone)
+        self._in_model &= ~mask
+
+    def objective_value(self) -> float:
+        """The LP's objective ``s·Σ_j c_j |w_j| + Σ_i d_i ξ_i`` at the last solve."""
+        if self.last_step is None:
+            raise InputError("the model has not been solved yet: call solve() first.")
+        coef = self.coef_value()
+        return float(self._costs @ np.abs(coef) + self.slack_costs @ self._xi)
+
+    def solve(self, solver=None, solver_options: dict | None = None):
+        """As :meth:`SplitMarginLP.solve` (the objective reported is the LP's, not its
+        dual's as HiGHS holds it)."""
+        return replace(super().solve(solver, solver_options), value=self.objective_value())
 
     # -- solving ----------------------------------------------------------------------------
     def solve_weighted(self, weights):
-        """As :meth:`SplitMarginLP.solve_weighted`, on working sets guessed from a solution.
+        """Solve with penalty weights ``c``, on working sets guessed from a solution.
 
-        The first solve starts from :attr:`first_guess` (rows for the samples near or inside
-        its margin, the misclassified ones aggregated, a starting basis); a later one from
-        the last solution (this LP differs from the last in its costs only) — the last model
-        kept, or a new one when it holds more than ``KEEP_ROWS`` times the rows needed.
-        Whatever the guess, the optimum returned is the whole LP's (see :meth:`_run`).
+        The first solve starts from :attr:`first_guess` (the samples near or inside its
+        margin held one by one, the misclassified ones aggregated), a later one from the last
+        model (this LP differs from the last in its costs only: the dual's row bounds, so
+        HiGHS's dual simplex restarts from the last basis). After each run every sample's
+        margin is checked and the features outside the model priced; the misjudged ones are
+        added until none is left (see :meth:`_run`): the optimum returned is the whole LP's.
         """
-        self._costs = self.penalty_scale * check_weights(weights, self.n_coef)
+        weights = check_weights(weights, self.n_coef)
+        self._costs = costs = self.penalty_scale * weights
         if self._margins is None and self.first_guess is not None:
             margins, coef = self._guessed_margins()
             if self.column_generation and not self._in_model.any():
                 # The working set of features starts from the guess's support.
                 self._in_model[self._active & (coef != 0)] = True
-            self._reguess(margins, coef, rows_above=FIRST_GUESS_ROWS_ABOVE)
-        elif self._margins is not None and self.sample_rows.size > KEEP_ROWS * self._rows_needed():
-            # (A starting basis from the last solution measured slower than HiGHS's own.)
-            self._reguess(self._margins, None)
-        return super().solve_weighted(weights)
+            self._reguess(margins, FIRST_GUESS_ROWS_ABOVE, FIRST_GUESS_ROWS_BELOW)
+            self._guess_basis(margins, coef)
+        if self.column_generation and not self._in_model.any():
+            candidates = np.flatnonzero(self._active)
+            uniform = np.abs(self._pricing(candidates, np.ones(self.X.shape[0])))
+            score = uniform / np.maximum(costs[candidates], np.finfo(float).tiny)
+            first = np.sort(candidates[np.argsort(-score, kind="stable")[: 2 * self.pricing_batch]])
+            self._add_coefficients(first, costs[first])
+        elif not self.column_generation and self._row_feature.size < self._active.sum():
+            missing = np.flatnonzero(self._active & ~self._in_model)
+            self._add_coefficients(missing, costs[missing])
+        elif self._margins is not None:
+            self._shrink()
+        rows = self._row_feature
+        if rows.size:
+            index = (1 + np.arange(rows.size)).astype(np.int32)
+            self.highs.changeRowsBounds(rows.size, index, -costs[rows], costs[rows])
+        # A reweighting step that changes the costs of many features a lot (l1-AROM's second:
+        # a median factor of about 50 at 3000 × 200; FSV's: 1.2): the last basis is far from
+        # the new optimum, HiGHS's interior-point method (then a crossover to a vertex) first.
+        ipm = (
+            self._margins is not None
+            and rows.size >= IPM_MIN_FEATURES
+            and _cost_change(self._last_costs[rows], costs[rows]) > IPM_COST_CHANGE
+        )
+        self._last_costs = costs
+        status, elapsed, iterations = self._run(ipm)
+        h = self.highs
+        if status != highspy.HighsModelStatus.kOptimal:
+            text = h.modelStatusToString(status)
+            raise SolverError(
+                f"HiGHS (via highspy) did not solve the LP: model status {text!r}. Standardise "
+                "the data, or run the declarative path (backend='cvxpy') with another solver.",
+                status=text,
+                solver="HIGHS",
+                stats=h.getInfo(),
+            )
+        coef, b = self._primal()
+        self._xi = np.maximum(1.0 - self._margins, 0.0)
+        self.last_step = HighsStepResult(
+            coef=coef,
+            b=b,
+            xi=self._xi.copy(),
+            status="optimal",
+            solve_time=elapsed,
+            simplex_iterations=iterations,
+        )
+        return self.last_step
+
+    def _primal(self) -> tuple[np.ndarray, float]:
+        """``(w, b)``: the row duals of the last solve (0 for the features outside the model)."""
+        duals = np.asarray(self.highs.getSolution().row_dual)
+        coef = np.zeros(self.n_coef)
+        coef[self._row_feature] = -duals[1:]
+        return coef, -float(duals[0])
+
+    def _sample_duals(self) -> np.ndarray:
+        """``π_i`` of every sample: its column's value, ``σ_g d_i`` for an error, 0 else."""
+        x = np.asarray(self.highs.getSolution().col_value)
+        pi = np.zeros(self.X.shape[0])
+        errors = self._group >= 0
+        pi[errors] = x[self._group_col[self._group[errors]]] * self.slack_costs[errors]
+        live = self._col_sample >= 0
+        pi[self._col_sample[live]] = x[live]
+        return pi
+
+    def _run(self, ipm: bool = False):
+        """Solve the working sets (the first run by HiGHS's interior-point method if ``ipm``,
+        the others by its dual simplex); add the samples misjudged and the features violated,
+        and re-solve until none is left.
+
+        The model is the dual of a relaxation of the whole LP: a sample held one by one is
+        exact, an error contributes ``d_i (1 − y_i f(x_i))`` (aggregated in its group, capped
+        below by 0) and a left-out sample 0, both at most its hinge ``d_i max(0, 1 − y_i
+        f(x_i))``; a feature outside the model is held at ``w_j = 0``. Its optimum is the whole
+        LP's once every error has ``y_i f(x_i) ≤ 1``, every left-out sample ``≥ 1`` and every
+        feature outside ``|Σ_i π_i y_i x_ij| ≤ c_j`` (within HiGHS's tolerances): the hinges
+        are then what the model counts, and the dual solution is feasible for the whole dual.
+        HiGHS's dual simplex restarts from the last basis after each addition (a new column at
+        the bound its reduced cost asks for, a new row with its slack basic).
+        """
+        tolerance = self._dual_tolerance()
+        elapsed, iterations = 0.0, 0
+        h = self.highs
+        while True:
+            if ipm:
+                h.setOptionValue("solver", "ipm")
+            status, seconds, its = super()._run()
+            elapsed, iterations = elapsed + seconds, iterations + its
+            if ipm:
+                h.setOptionValue("solver", "simplex")
+                ipm = False
+                if status != highspy.HighsModelStatus.kOptimal:
+                    continue  # a second opinion from the dual simplex
+            start = time.perf_counter()
+            if status != highspy.HighsModelStatus.kOptimal:
+                return status, elapsed, iterations
+            coef, b = self._primal()
+            margins = self.y * (np.asarray(self.X @ coef).ravel() + b)
+            self._margins = margins
+            # How far each sample outside the columns is from what the model assumes of it.
+            wrong = np.where(
+                self._group >= 0, margins - 1.0, np.where(self._in_rows, 0.0, 1.0 - margins)
+            )
+            violated = np.flatnonzero(wrong > tolerance)
+            entering = np.empty(0, dtype=np.int64)
+            outside = np.flatnonzero(self._active & ~self._in_model)
+            if outside.size:
+                pricing = self._pricing(outside, self._sample_duals())
+                excess = np.abs(pricing) - self._costs[outside]
+                entering = np.flatnonzero(excess > self._primal_tolerance())
+                most = entering[np.argsort(-excess[entering], kind="stable")]
+                entering = np.sort(outside[most[: self.pricing_batch]])
+            if violated.size:
+                worst = violated[np.argsort(-wrong[violated], kind="stable")]
+                self._move_to_rows(np.sort(worst[: self.sample_batch]))
+            if entering.size:
+                self._add_coefficients(entering, self._costs[entering])
+            elapsed += time.perf_counter() - start
+            if not violated.size and not entering.size:
+                return status, elapsed, iterations
 
     def _guessed_margins(self) -> tuple[np.ndarray, np.ndarray]:
         """Margins and coefficients of :attr:`first_guess`."""
@@ -370,119 +596,57 @@ class SampleWorkingSetLP(SplitMarginLP):
             svc.fit(X, self.y, sample_weight=self.slack_costs)
         w = svc.coef_.ravel()
         margins = self.y * (np.asarray(X @ w).ravel() + svc.intercept_[0])
-        penalty = float(np.abs(w).sum())
-        factors = np.geomspace(1e-2, 1e2, 161)
-        objective = [
-            self.slack_costs @ np.maximum(0.0, 1.0 - a * margins) + a * penalty for a in factors
-        ]
-        a = factors[int(np.argmin(objective))]
+        a = _best_factor(margins, self.slack_costs, float(np.abs(w).sum()))
         coef = np.zeros(self.n_coef)
         coef[active] = a * scale * w
         return a * margins, coef
 
-    def _rows_needed(self) -> int:
-        """Rows of a new working set: twice the features in the model (an optimal vertex has
-        at most one sample on the margin per non-zero coefficient, plus one), at least
-        ``MIN_SAMPLE_BATCH``, or the ``sample_batch`` given."""
-        features = int((self._in_model & self._active).sum())
-        needed = self._sample_batch or max(2 * features + 2, MIN_SAMPLE_BATCH)
-        return int(min(self.X.shape[0], needed))
-
-    def _reguess(self, margins: np.ndarray, coef, rows_above: float = 1.0) -> None:
-        """A new model from a guessed solution ``coef`` and its ``margins``: rows for the
-        samples nearest the margin and those with ``rows_above ≤ margin < 1``, the others below
-        the margin errors (in groups), the same feature columns, a starting basis."""
-        features = self._in_model & self._active
-        n_rows = self.sample_batch = self._rows_needed()
-        rows = (margins >= rows_above) & (margins < 1.0)
-        rows[np.argsort(np.abs(margins - 1.0), kind="stable")[:n_rows]] = True
+    def _reguess(self, margins: np.ndarray, rows_above: float, rows_below: float) -> None:
+        """A new model from a guessed solution's ``margins``: one column each for the
+        ``sample_batch`` samples nearest the margin and those with ``rows_above ≤ margin <
+        rows_below`` (at most ``FIRST_ROWS_PER_FEATURE·n``, the nearest), the others below the
+        margin errors (in groups), the same feature rows."""
+        features = np.flatnonzero(self._in_model & self._active)
+        nearest = np.argsort(np.abs(margins - 1.0), kind="stable")
+        window = (margins >= rows_above) & (margins < rows_below)
+        rows = np.zeros(margins.size, dtype=bool)
+        rows[nearest[: FIRST_ROWS_PER_FEATURE * self.n_coef]] = True
+        rows &= window
+        rows[nearest[: self.sample_batch]] = True
         errors = (margins < 1.0) & ~rows
-        # Groups of equal size in the order of the margins: a group's row caps only its own
-        # errors' pull (its hinges' sum), so errors near the margin cannot pass it for free.
+        # Groups of equal size in the order of the margins: a group's column caps only its
+        # own errors' pull (its hinges' sum), so errors near the margin cannot pass it for free.
         order = np.flatnonzero(errors)[np.argsort(margins[errors], kind="stable")]
         groups = np.full(self.X.shape[0], -1, dtype=np.int64)
         groups[order] = np.arange(order.size) * ERROR_GROUPS // max(order.size, 1)
         self._fresh_model(np.flatnonzero(rows), groups)
-        self._add_coefficients(np.flatnonzero(features), self._costs[features])
-        if coef is not None:
-            self._guess_basis(margins, coef)
+        self._add_coefficients(features, self._costs[features])
 
     def _guess_basis(self, margins: np.ndarray, coef: np.ndarray) -> None:
-        """A starting basis from a guessed solution (HiGHS completes it: an alien basis)."""
+        """A starting basis from a guessed solution (HiGHS completes it: an alien basis):
+        the ``k + 1`` samples nearest the margin basic (``k`` non-zero coefficients), the
+        others at the bound of their side, a feature's row at the bound of its sign."""
         S = highspy.HighsBasisStatus
         h = self.highs
-        owner, sign = self._col_coef, self._col_sign
-        rows = self.sample_rows
-        on_margin = np.zeros(self.X.shape[0], dtype=bool)
-        k = int(np.count_nonzero(coef)) + 1
-        on_margin[rows[np.argsort(np.abs(margins[rows] - 1.0), kind="stable")[:k]]] = True
-        below = margins < 1.0
-        col = np.full(owner.size, S.kLower, dtype=object)
-        col[owner == -1] = S.kBasic  # the bias and the groups' t
-        features = owner >= 0
-        value = np.where(features, sign * coef[np.maximum(owner, 0)], 0.0)
-        col[features & (value > 0)] = S.kBasic
-        slack = owner <= -2
-        sample = -2 - owner
-        col[slack] = np.where(below[sample[slack]] & ~on_margin[sample[slack]], S.kBasic, S.kLower)
-        row = np.full(h.getNumRow(), S.kLower, dtype=object)
-        row[self._sample_row_index] = np.where(below[rows] | on_margin[rows], S.kLower, S.kBasic)
+        owner = self._col_sample
+        live = owner >= 0
+        col = np.full(owner.size, S.kUpper, dtype=object)  # the groups' σ_g at 1
+        below = margins[owner[live]] < 1.0
+        col[np.flatnonzero(live)] = np.where(below, S.kUpper, S.kLower)
+        w = coef[self._row_feature]
+        k = int(np.count_nonzero(w)) + 1
+        near = np.argsort(np.abs(margins[owner[live]] - 1.0), kind="stable")[:k]
+        col[np.flatnonzero(live)[near]] = S.kBasic
+        row = np.where(w > 0, S.kUpper, np.where(w < 0, S.kLower, S.kBasic)).astype(object)
         basis = highspy.HighsBasis()
         basis.col_status = list(col)
-        basis.row_status = list(row)
+        basis.row_status = [S.kLower, *row]
         basis.alien = True
         basis.valid = True
         h.setBasis(basis)
 
-    def _current_coef(self, x: np.ndarray) -> np.ndarray:
-        owner, sign = self._col_coef, self._col_sign
-        coef = np.zeros(self.n_coef)
-        coef[owner[sign > 0]] = x[sign > 0]
-        coef[owner[sign < 0]] -= x[sign < 0]
-        return coef
-
-    def _run(self):
-        """Solve the working set; add the samples it misjudges and re-solve until none is left.
-
-        The model is a relaxation of the whole LP whatever the working sets: a sample held as
-        a row is exact, one held as an error contributes ``d_i (1 − y_i f(x_i))`` and one left
-        out 0, both at most its hinge ``d_i max(0, 1 − y_i f(x_i))``. Its optimum is the whole
-        LP's once every error has ``y_i f(x_i) ≤ 1`` and every left-out sample ``≥ 1`` (within
-        HiGHS's primal feasibility tolerance): the hinges are then what the model counts.
-        """
-        h = self.highs
-        tolerance = self._primal_tolerance()
-        elapsed, iterations = 0.0, 0
-        # After a change of costs (a reweighting step) or added columns the last basis stays
-        # primal feasible: the primal simplex restarts from it (on 3000 × 200 the second
-        # l1-AROM LP took 1.6 s against 3.3 s with the dual simplex); after added rows it
-        # stays dual feasible: the dual simplex, as for a cold start.
-        warm = h.getBasis().valid
-        while True:
-            h = self.highs
-            h.setOptionValue("simplex_strategy", _PRIMAL if warm else _DUAL)
-            status, seconds, its = super()._run()
-            warm = False
-            elapsed, iterations = elapsed + seconds, iterations + its
-            start = time.perf_counter()
-            if status != highspy.HighsModelStatus.kOptimal:
-                return status, elapsed, iterations
-            x = np.asarray(h.getSolution().col_value)
-            margins = self.y * (np.asarray(self.X @ self._current_coef(x)).ravel() + x[0])
-            self._margins = margins
-            outside = ~self._in_rows
-            # How far each sample outside the rows is from what the model assumes of it.
-            wrong = np.where(self._group >= 0, margins - 1.0, np.where(outside, 1.0 - margins, 0.0))
-            violated = np.flatnonzero(wrong > tolerance)
-            if violated.size:
-                worst = violated[np.argsort(-wrong[violated], kind="stable")]
-                self._move_to_rows(np.sort(worst[: self.sample_batch]))
-            elapsed += time.perf_counter() - start
-            if not violated.size:
-                return status, elapsed, iterations
-
     def _move_to_rows(self, samples: np.ndarray) -> None:
-        """Make ``samples`` (sorted, outside the rows) rows, errors among them included."""
+        """Give ``samples`` (sorted, outside the columns) a column each, errors among them."""
         self._add_samples(samples)
         changed = np.unique(self._group[samples])
         changed = changed[changed >= 0]
@@ -495,16 +659,37 @@ class SampleWorkingSetLP(SplitMarginLP):
         value = self.highs.getOptionValue("primal_feasibility_tolerance")
         return float(value[-1] if isinstance(value, tuple) else value)
 
-    def _reduced_costs(self, coefs, costs):
-        row_duals = np.asarray(self.highs.getSolution().row_dual)
-        errors = self._group >= 0
-        duals = np.zeros(self.X.shape[0])
-        duals[errors] = row_duals[self._group_row[self._group[errors]]] * self.slack_costs[errors]
-        duals[self.sample_rows] = row_duals[self._sample_row_index]
-        return costs - np.abs(self._pricing(coefs, duals))
-
     def _slack_values(self, x: np.ndarray) -> np.ndarray:
         return np.maximum(1.0 - self._margins, 0.0)
+
+
+def _cost_change(old: np.ndarray, new: np.ndarray) -> float:
+    """Median factor (as ``|log|``) between the rows' costs of two LPs (the same rows)."""
+    if not old.size:
+        return 0.0
+    tiny = np.finfo(float).tiny
+    return float(np.median(np.abs(np.log(np.maximum(new, tiny) / np.maximum(old, tiny)))))
+
+
+def _best_factor(margins: np.ndarray, costs: np.ndarray, penalty: float) -> float:
+    """The ``a`` in ``[0.01, 100]`` minimising ``Σ_i d_i max(0, 1 − a m_i) + a·penalty``.
+
+    The objective is convex and piecewise linear in ``a``, with kinks at ``1/m_i``: its slope
+    ``penalty − Σ_{a m_i < 1} d_i m_i`` grows as the samples pass their margin, so the minimum
+    is the first kink where the slope turns non-negative (one sort, no grid).
+    """
+    positive = margins > 0
+    kinks = 1.0 / margins[positive]
+    order = np.argsort(kinks, kind="stable")
+    pull = costs[positive][order] * margins[positive][order]
+    # Slope just after each kink: penalty − (every sample's d_i m_i) + (those passed so far).
+    start = penalty - costs @ margins
+    if start >= 0:  # rising from a = 0 on
+        return 1e-2
+    slope = start + np.cumsum(pull)
+    if not slope.size or slope[-1] < 0:  # falling for every a
+        return 1e2
+    return float(np.clip(kinks[order][np.argmax(slope >= 0)], 1e-2, 1e2))
 
 
 def _check_guess(guess, n_features: int):
