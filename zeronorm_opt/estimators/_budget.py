@@ -17,11 +17,12 @@ from ..driver import budget_ranking, final_support
 from ..exceptions import InputError, RemovedCoefficientsRequiredError
 
 
-def resolve_budget(n_features_to_select, n_features: int) -> int | None:
-    """The number of features ``r`` a budget parameter asks for (None: no budget).
+def resolve_budget(n_features_to_select, n_features: int, default: int | None = None):
+    """The number of features ``r`` a budget parameter asks for (None: ``default``).
 
     An integer is taken as is (it must not exceed ``n_features``); a fraction in ``(0, 1]``
     keeps ``max(1, int(fraction * n_features))`` features, as scikit-learn's ``RFE`` does.
+    The parameter's type and range were checked by ``_parameter_constraints``.
 
     Examples
     --------
@@ -29,14 +30,14 @@ def resolve_budget(n_features_to_select, n_features: int) -> int | None:
     (5, 3, None)
     """
     if n_features_to_select is None:
-        return None
+        return default
     if isinstance(n_features_to_select, numbers.Integral):
         r = int(n_features_to_select)
         if r > n_features:
             raise InputError(
-                f"n_features_to_select={r} is out of range: the data have {n_features} "
-                f"features, so pass an integer between 1 and {n_features}, a fraction in "
-                "(0, 1], or None for no budget."
+                f"n_features_to_select={r} is out of range: it exceeds the number of features "
+                f"of X (n_features={n_features}); pass an integer between 1 and {n_features}, "
+                "a fraction in (0, 1], or None."
             )
         return r
     return max(1, int(float(n_features_to_select) * n_features))

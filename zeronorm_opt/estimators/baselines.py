@@ -135,11 +135,6 @@ class FisherScore(_RankingSelector):
         self.support_ = self.ranking_ <= k
         return self
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        return tags
-
 
 # --------------------------------------------------------------------------------------------
 # SVM-RFE
@@ -294,11 +289,6 @@ class SVMRFE(_RankingSelector):
         self.n_steps_ = n_steps
         return self
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        return tags
-
 
 # --------------------------------------------------------------------------------------------
 # Information gain
@@ -435,5 +425,4 @@ class InformationGainFilter(_RankingSelector):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags = ClassifierTags(multi_class=True)
-        tags.input_tags.sparse = True
         return tags

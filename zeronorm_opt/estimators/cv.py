@@ -21,7 +21,6 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._validation import (
     StrOptions,
-    check_finite_target,
     check_min_samples,
     validate_xy,
     validates_params,
@@ -172,7 +171,6 @@ class ZeroNormCV(MetaEstimatorMixin, SelectorMixin, BaseEstimator):
         base = clone(self._base())
         # The estimator validates the data of every fit; this validation sets the meta
         # estimator's own n_features_in_ (and feature names).
-        check_finite_target(y)
         X, y = validate_xy(
             self,
             X,

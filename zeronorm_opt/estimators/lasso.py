@@ -12,7 +12,6 @@ from sklearn.utils.validation import check_is_fitted
 from .._validation import (
     Interval,
     StrOptions,
-    check_finite_target,
     support_mask,
     validate_xy,
     validates_params,
@@ -51,36 +50,26 @@ def _centre(X, y, fit_intercept):
 
 
 class _SparseLinearRegressor(RegressorMixin, BaseEstimator):
-    """Shared fit/predict plumbing: validation, centring, intercept, support."""
+    """Shared fit/predict plumbing: validation, centring, intercept, support.
 
-    #: Whether ``fit`` and ``predict`` take a ``scipy.sparse`` X (dense-only ones raise
-    #: InputTypeError, a TypeError: "dense data is required").
-    _accepts_sparse = False
+    Both regressors take a ``scipy.sparse`` X and never densify it: (F)ISTA needs only
+    products with X and Xᵀ, and the cvxpy formulations centre it inside their residual.
+    """
 
-    def _validate(self, X, y):
-        check_finite_target(y)
-        X, y = validate_xy(
-            self,
-            X,
-            y,
-            y_numeric=True,
-            dtype=np.float64,
-            accept_sparse="csr" if self._accepts_sparse else False,
-        )
-        return X, y
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
 
-    def _prepare(self, X, y):
-        return _centre(*self._validate(X, y), self.fit_intercept)
-
-    def _prepare_for_formulation(self, X, y):
-        """``(Phi, y_centred, x_mean, y_mean, column_means)`` for the cvxpy formulation: a
-        sparse X is handed over as it is with its column means (the formulation centres it
-        inside the residual), a dense one centred."""
-        X, y = self._validate(X, y)
-        if sp.issparse(X) and self.fit_intercept:
+    def _prepare(self, X, y, formulation: bool = False):
+        """``(X, y_centred, x_mean, y_mean, column_means)``: validated data, centred when
+        fitting an intercept. For a cvxpy ``formulation`` a sparse X is handed over as it is
+        with its column means (the formulation centres it inside the residual); otherwise it
+        is centred implicitly (:func:`~zeronorm_opt.fast.ista.centred_operator`)."""
+        X, y = validate_xy(self, X, y, y_numeric=True, dtype=np.float64, accept_sparse="csr")
+        if formulation and sp.issparse(X) and self.fit_intercept:
             x_mean = np.asarray(X.mean(axis=0)).ravel()
-            y_mean = float(y.mean())
-            return X, y - y_mean, x_mean, y_mean, x_mean
+            return X, y - y.mean(), x_mean, float(y.mean()), x_mean
         return (*_centre(X, y, self.fit_intercept), None)
 
     def _finish(self, coef, x_mean, y_mean):
@@ -93,20 +82,14 @@ class _SparseLinearRegressor(RegressorMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
 
         Returns
         -------
         ndarray of shape (n_samples,)
         """
         check_is_fitted(self)
-        X = validate_xy(
-            self,
-            X,
-            reset=False,
-            dtype=np.float64,
-            accept_sparse="csr" if self._accepts_sparse else False,
-        )
+        X = validate_xy(self, X, reset=False, dtype=np.float64, accept_sparse="csr")
         return X @ self.coef_ + self.intercept_
 
 
@@ -206,10 +189,6 @@ class LassoISTA(_SparseLinearRegressor):
     True
     """
 
-    # (F)ISTA needs only products with X and Xᵀ, the cvxpy formulation centres inside its
-    # residual: a sparse X stays sparse either way.
-    _accepts_sparse = True
-
     _parameter_constraints: dict = {
         "alpha": NON_NEGATIVE,
         "algorithm": [StrOptions(set(_ALGORITHMS))],
@@ -239,11 +218,6 @@ class LassoISTA(_SparseLinearRegressor):
         self.solver = solver
         self.solver_options = solver_options
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        return tags
-
     @validates_params
     def fit(self, X, y):
         """Fit the Lasso.
@@ -261,7 +235,7 @@ class LassoISTA(_SparseLinearRegressor):
         """
         lam = 2.0 * float(self.alpha)  # scikit-learn's alpha -> the paper's λ (see Notes)
         if self.algorithm == "cvxpy":
-            Phi, yc, x_mean, y_mean, column_means = self._prepare_for_formulation(X, y)
+            Phi, yc, x_mean, y_mean, column_means = self._prepare(X, y, formulation=True)
             Xc = Phi if column_means is None else centred_operator(Phi, column_means)
             formulation = LassoFormulation(Phi, yc, lam, column_means=column_means)
             info = formulation.solve(self.solver, self.solver_options)
@@ -269,7 +243,7 @@ class LassoISTA(_SparseLinearRegressor):
             self.n_iter_ = int(info.num_iters or 0)
             paper_objective = np.array([formulation.objective_value(coef)])
         else:
-            Xc, yc, x_mean, y_mean = self._prepare(X, y)
+            Xc, yc, x_mean, y_mean, _ = self._prepare(X, y)
             run = fista if self.algorithm == "fista" else ista
             result = run(Xc, yc, lam, max_iter=self.max_iter, tol=self.tol)
             coef = result.coef
@@ -364,15 +338,6 @@ class BridgeRegression(_SparseLinearRegressor):
     [3, 40]
     """
 
-    # The weighted Lassos keep a sparse X a sparse cvxpy constant (centred inside the
-    # residual, never filled in).
-    _accepts_sparse = True
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        return tags
-
     _parameter_constraints: dict = {
         "alpha": POSITIVE,
         "q": [Interval(Real, 0, 1, closed="neither")],
@@ -421,7 +386,7 @@ class BridgeRegression(_SparseLinearRegressor):
         -------
         self : BridgeRegression
         """
-        Phi, yc, x_mean, y_mean, column_means = self._prepare_for_formulation(X, y)
+        Phi, yc, x_mean, y_mean, column_means = self._prepare(X, y, formulation=True)
         result = bridge_regression(
             Phi,
             yc,

@@ -16,16 +16,13 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._validation import Interval, StrOptions
-from ..exceptions import InputError
 from ..fast.one_vs_rest import OneVsRestLibsvm
 from ..formulations.multiclass import (
     OneVsRestFormulation,
     WestonWatkinsFormulation,
 )
-from ..scaling import data_scale, unit_scale_C
-from ..surrogates import LogSurrogate
 from ._params import POSITIVE, ZERO_NORM
-from .selector import ZeroNormSelector
+from .zero_norm import _LogZeroNorm, _ZeroNormClassifier, fit_on_columns
 
 
 def fit_final_machine(
@@ -58,39 +55,23 @@ def fit_final_machine(
     >>> W.shape, bool(np.all(W[:, 2] == 0))
     ((3, 3), True)
     """
-    if sp.issparse(X):
-        # The machine sees only the selected columns (removed ones are fixed at 0): densify
-        # those r columns, never the whole X, and put the weights back in place.
-        columns = np.flatnonzero(np.ones(X.shape[1], bool) if support is None else support)
-        if columns.size:
-            kept, kept_support = X[:, columns].toarray(), None
-        else:  # nothing selected: the machine of an empty support (w = 0, its intercepts)
-            kept, kept_support = np.zeros((X.shape[0], 1)), [False]
-        W_selected, b = fit_final_machine(
-            kept, codes, scheme, C, kept_support, solver, solver_options
-        )
-        W = np.zeros((W_selected.shape[0], X.shape[1]))
-        W[:, columns] = W_selected[:, : columns.size]
-        return W, b
-    X = np.asarray(X, dtype=float)
-    support = np.ones(X.shape[1], dtype=bool) if support is None else np.asarray(support, bool)
-    # C has units: the same machine on the selected columns divided by their RMS s, with
-    # C·s² (W = W_s / s), as the binary refit (zeronorm_opt.scaling).
-    s = data_scale(X[:, support]) if support.any() else 1.0
-    C = unit_scale_C(C, s)
-    if scheme == "ww":
-        f = WestonWatkinsFormulation(X / s, codes, penalty="l2", C=C)
-        f.set_active(support)
-        f.solve(solver, solver_options)
-    else:
-        f = OneVsRestLibsvm(X / s, codes, C=C)
-        f.set_active(support)
-        f.solve()
-    W, b = f.solution()
-    return W / s, b
+    X = X if sp.issparse(X) else np.asarray(X, dtype=float)
+    support = np.ones(X.shape[1], dtype=bool) if support is None else support
+
+    def machine(columns, C):
+        if scheme == "ww":
+            f = WestonWatkinsFormulation(columns, codes, penalty="l2", C=C)
+            f.solve(solver, solver_options)
+        else:
+            f = OneVsRestLibsvm(columns, codes, C=C)
+            f.solve()
+        return f.solution()
+
+    # As the binary refit: the selected columns only, at unit scale (C has units).
+    return fit_on_columns(X, support, C, machine)
 
 
-class MulticlassAROM(ZeroNormSelector):
+class MulticlassAROM(_LogZeroNorm, _ZeroNormClassifier):
     """Multiclass zero-norm feature selection and classifier (multiclass AROM).
 
     Minimises ``Σ_j ln h_j(W)``, with ``h_j = Σ_k |w_kj|`` (``penalty="l1"``, a sequence of
@@ -284,31 +265,9 @@ class MulticlassAROM(ZeroNormSelector):
         self.scale_rule = scale_rule
         self.backend = backend
 
-    def _task(self) -> str:
-        return "classification"
-
-    def _check_params(self, X) -> None:
-        super()._check_params(X)
-        if self.surrogate is not None and self.epsilon != 0:
-            raise InputError(
-                "epsilon is the ε of the default surrogate ln(ε + t); with surrogate= pass ε "
-                "through the surrogate (e.g. LogSurrogate(eps=...)) and leave epsilon=0."
-            )
-
-    def _scale_free(self) -> bool:
-        # As the binary AROM: the hard margin without user constraints (C has units).
-        return self.C is None and self.extra_constraints is None
-
     def _formulation(self, scale: float = 1.0):
         Form = WestonWatkinsFormulation if self.scheme == "ww" else OneVsRestFormulation
         return partial(Form, penalty=self.penalty, C=self.C, scale_rule=self.scale_rule)
-
-    def _surrogate(self):
-        return LogSurrogate(eps=self.epsilon) if self.surrogate is None else self.surrogate
-
-    def _driver_options(self, formulation) -> dict:
-        # z / max z between iterations, as the binary AROM does (exact for the hard margin).
-        return {"normalise_weights": True}
 
     def _own_final_model(self, X, y_fit, support, budget, last, cache=None):
         if not self.refit and last is not None:
@@ -332,7 +291,4 @@ class MulticlassAROM(ZeroNormSelector):
         # The final machine of fit_final_machine (½ Σ_k ‖w_k‖² + C Σ ξ: the l2 step with unit
         # weights), one-vs-rest in cvxpy rather than libsvm, with the user's constraints.
         Form = WestonWatkinsFormulation if self.scheme == "ww" else OneVsRestFormulation
-        f = Form(X, y_fit, penalty="l2", C=self._final_C())
-        if self.extra_constraints is not None:
-            f.add_constraints(self.extra_constraints)
-        return f
+        return self._with_user_constraints(Form(X, y_fit, penalty="l2", C=self._final_C()))

@@ -23,7 +23,6 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import (
-    check_finite_target,
     check_not_all_constant,
     require_dense,
     validate_labelled_data,
@@ -400,7 +399,6 @@ class ZeroNormSelector(SelectorMixin, BaseEstimator):
                 self, X, y, binary=False, accept_sparse=True
             )
             return X, self._encode_labels(y), y
-        check_finite_target(y)
         X, y = validate_xy(self, X, y, dtype=np.float64, y_numeric=True, accept_sparse=sparse)
         check_not_all_constant(X)
         return X, y, y

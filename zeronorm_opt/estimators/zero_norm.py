@@ -25,11 +25,64 @@ from ._params import POSITIVE, ZERO_NORM
 from .selector import ZeroNormSelector
 
 
-class _BinaryZeroNorm(ZeroNormSelector):
-    """Shared by AROM and FSV: ±1 labels, the soft-margin l2 SVM as the budgeted refit."""
+def fit_on_columns(X, support, C, fit) -> tuple[np.ndarray, np.ndarray | float]:
+    """The soft-margin machine ``fit(columns, C) -> (W, b)`` on the selected columns only.
+
+    The removed coefficients are zero either way, and a problem over every feature with the
+    removed ones fixed cost ~20x more on the microarray data (same solution to ~1e-12, tested);
+    only these columns of a sparse X are densified. ``C`` has units (:mod:`zeronorm_opt.scaling`):
+    the same machine is solved on the columns divided by their RMS ``s`` with ``C·s²``
+    (``W = W_s / s``), a ``ScaleError`` when ``C·s²`` is beyond the solvers. An empty support
+    gives the machine of one all-zero column (``W = 0``, its intercepts). ``W`` is returned
+    zero outside ``support``.
+    """
+    support = np.asarray(support, dtype=bool)
+    columns = X[:, support] if support.any() else np.zeros((X.shape[0], 1))
+    if sp.issparse(columns):
+        columns = columns.toarray()
+    s = data_scale(columns)
+    W, b = fit(columns / s, unit_scale_C(C, s))
+    W = np.asarray(W, dtype=float)
+    full = np.zeros(W.shape[:-1] + (X.shape[1],))
+    full[..., support] = W[..., : int(support.sum())] / s
+    return full, b
+
+
+class _ZeroNormClassifier(ZeroNormSelector):
+    """Shared by AROM, FSV and MulticlassAROM: class labels, and the hard margin without user
+    constraints solved at unit scale."""
 
     def _task(self) -> str:
         return "classification"
+
+    def _scale_free(self) -> bool:
+        # The hard margin (with AROM's l0 slacks too: a hard margin on the augmented data) is
+        # invariant under X → cX, w → w/c; a soft margin's C has units, and user constraints
+        # are stated in the units of X: those are solved as given.
+        return self.C is None and self.extra_constraints is None
+
+
+class _LogZeroNorm:
+    """Shared by AROM and MulticlassAROM: the default surrogate ``ln(ε + t)`` with ``epsilon``,
+    weights normalised between steps (z / max z: exact AROM for the hard margin)."""
+
+    def _check_params(self, X) -> None:
+        super()._check_params(X)
+        if self.surrogate is not None and self.epsilon != 0:
+            raise InputError(
+                "epsilon is the ε of the default surrogate ln(ε + t); with surrogate= pass ε "
+                "through the surrogate (e.g. LogSurrogate(eps=...)) and leave epsilon=0."
+            )
+
+    def _surrogate(self):
+        return LogSurrogate(eps=self.epsilon) if self.surrogate is None else self.surrogate
+
+    def _driver_options(self, formulation) -> dict:
+        return {"normalise_weights": True}
+
+
+class _BinaryZeroNorm(_ZeroNormClassifier):
+    """Shared by AROM and FSV: ±1 labels, the soft-margin l2 SVM as the budgeted refit."""
 
     def _encode_labels(self, y):
         if self.classes_.size > 2:
@@ -40,35 +93,19 @@ class _BinaryZeroNorm(ZeroNormSelector):
             )
         return super()._encode_labels(y)  # ±1, +1 for classes_[1]
 
-    def _scale_free(self) -> bool:
-        # The hard margin (with AROM's l0 slacks too: a hard margin on the augmented data) is
-        # invariant under X → cX, w → w/c; a soft margin's C has units, and user constraints
-        # are stated in the units of X: those are solved as given.
-        return self.C is None and self.extra_constraints is None
-
     def _own_final_model(self, X, y_fit, support, budget, last, cache=None):
         if budget is None and last is not None:
             return last
         # With a budget: a soft-margin l2 SVM on the selected features with their original
         # scaling (Weston et al. 2003), under the user's constraints.
         if self.extra_constraints is None:
-            # The same QP on the selected columns only: the removed coefficients are zero
-            # either way, and a QP over every feature with equality rows for the removed ones
-            # cost ~20x more on the microarray data (same solution to ~1e-12, tested).
-            columns = X[:, support]
-            if sp.issparse(columns):  # r columns: small, and the QP's matrix anyway
-                columns = columns.toarray()
-            # refit_C has units (zeronorm_opt.scaling): the same QP is solved on the columns
-            # divided by their RMS s with C·s² (w = w_s / s), a ScaleError when C·s² is beyond
-            # the solvers (X·1e8 with refit_C=1: C = 1e16, where Clarabel failed).
-            s = data_scale(columns)
-            C = unit_scale_C(self.refit_C, s)
-            f = MarginFormulation(columns / s, y_fit, penalty="l2", C=C)
-            f.solve(self.solver, self.solver_options)
-            coef = np.zeros(X.shape[1])
-            coef[support], b = f.solution()
-            coef[support] /= s
-            return coef, b
+
+            def svm(columns, C):
+                f = MarginFormulation(columns, y_fit, penalty="l2", C=C)
+                f.solve(self.solver, self.solver_options)
+                return f.solution()
+
+            return fit_on_columns(X, support, self.refit_C, svm)
         # The user's constraints index every feature (f.v[j]): the full formulation, compiled
         # once per training set and re-solved with another active mask; the features the
         # constraints require are kept (a fit ranks the rest by its own run, a refit on a
@@ -76,13 +113,12 @@ class _BinaryZeroNorm(ZeroNormSelector):
         return self._refit_keeping_required(X, y_fit, support, budget, last, cache)
 
     def _refit_formulation(self, X, y_fit):
-        f = MarginFormulation(X, y_fit, penalty="l2", C=self.refit_C)
-        if self.extra_constraints is not None:
-            f.add_constraints(self.extra_constraints)
-        return f
+        return self._with_user_constraints(
+            MarginFormulation(X, y_fit, penalty="l2", C=self.refit_C)
+        )
 
 
-class AROM(_BinaryZeroNorm):
+class AROM(_LogZeroNorm, _BinaryZeroNorm):
     """Approximation of the zero-norm minimisation (AROM): l1- or l2-AROM.
 
     Minimises ``Σ_j ln(ε + |v_j|)`` over the (hard or soft) margin constraints by a sequence
@@ -284,11 +320,6 @@ class AROM(_BinaryZeroNorm):
     def _check_params(self, X) -> None:
         super()._check_params(X)
         check_slack_penalty(self.slack_penalty, self.C)
-        if self.surrogate is not None and self.epsilon != 0:
-            raise InputError(
-                "epsilon is the ε of AROM's default surrogate ln(ε + t); with surrogate= pass "
-                "ε through the surrogate (e.g. LogSurrogate(eps=...)) and leave epsilon=0."
-            )
 
     def _formulation(self, scale: float = 1.0):
         # The c of the slack coordinates c·δ_i is in the units of X: c / scale on X / scale.
@@ -299,13 +330,6 @@ class AROM(_BinaryZeroNorm):
             slack_penalty=self.slack_penalty,
             slack_scale=self.slack_scale / scale,
         )
-
-    def _surrogate(self):
-        return LogSurrogate(eps=self.epsilon) if self.surrogate is None else self.surrogate
-
-    def _driver_options(self, formulation) -> dict:
-        # z / max z between iterations: exact AROM for the hard margin.
-        return {"normalise_weights": True}
 
 
 class FSV(_BinaryZeroNorm):
