@@ -1,4 +1,5 @@
-"""The common tail of the ranking selectors (baselines, R2W2, alignment): budget, ranking, tags."""
+"""The common tail of the selectors: the support mask, and for the ranking selectors (baselines,
+R2W2, alignment) budget, ranking and tags."""
 
 from __future__ import annotations
 
@@ -25,12 +26,16 @@ def _ranking_from_scores(scores: np.ndarray) -> np.ndarray:
     return ranking
 
 
-class _RankingSelector(SelectorMixin, BaseEstimator):
-    """Selector whose support is ``ranking_ <= n_selected``: the common tail of the baselines."""
+class SupportSelector(SelectorMixin):
+    """A scikit-learn selector whose fitted ``support_`` is the mask (every estimator here)."""
 
     def _get_support_mask(self) -> np.ndarray:
         check_is_fitted(self, "support_")
         return self.support_
+
+
+class _RankingSelector(SupportSelector, BaseEstimator):
+    """Selector whose support is ``ranking_ <= n_selected``: the common tail of the baselines."""
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -14,7 +14,6 @@ import numbers
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
-from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import (
@@ -38,7 +37,16 @@ from ..formulations.adaptive_scaling import (
 )
 from ._budget import resolve_budget
 from ._hyper_search import Candidate, choose, cv_errors, span_errors
-from ._params import MAX_ITER, N_FEATURES_TO_SELECT, SOLVER, SOLVER_OPTIONS, TOL
+from ._params import (
+    MAX_ITER,
+    N_FEATURES_TO_SELECT,
+    POSITIVE,
+    POSITIVE_INT,
+    SOLVER,
+    SOLVER_OPTIONS,
+    TOL,
+)
+from ._ranking import SupportSelector
 
 __all__ = ["AdaptiveScaling", "ScalingResult", "adaptive_scaling_path"]
 
@@ -77,7 +85,7 @@ def _top(values, r: int) -> np.ndarray:
     return mask
 
 
-class AdaptiveScaling(SelectorMixin, ClassifierMixin, BaseEstimator):
+class AdaptiveScaling(SupportSelector, ClassifierMixin, BaseEstimator):
     """Adaptive scaling for feature selection in SVMs (Grandvalet & Canu 2002).
 
     Learns an SVM together with squared scale factors ``σ ≥ 0``, ``Σ_k σ_k = n·σ₀`` (metric
@@ -263,9 +271,9 @@ class AdaptiveScaling(SelectorMixin, ClassifierMixin, BaseEstimator):
 
     _parameter_constraints: dict = {
         "kernel": [StrOptions(set(KERNELS))],
-        "C": [Interval(numbers.Real, 0, None, closed="neither"), StrOptions({"span", "cv"})],
-        "sigma0": [Interval(numbers.Real, 0, None, closed="neither"), StrOptions({"scale"})],
-        "degree": [Interval(numbers.Integral, 1, None, closed="left")],
+        "C": [*POSITIVE, StrOptions({"span", "cv"})],
+        "sigma0": [*POSITIVE, StrOptions({"scale"})],
+        "degree": POSITIVE_INT,
         "C_grid": ["array-like", None],
         "sigma0_grid": ["array-like"],
         "cv": [Interval(numbers.Integral, 2, None, closed="left")],
@@ -279,7 +287,7 @@ class AdaptiveScaling(SelectorMixin, ClassifierMixin, BaseEstimator):
         "n_features_to_select": N_FEATURES_TO_SELECT,
         "sigma_step": [StrOptions(set(SIGMA_STEPS))],
         "alpha_update": [StrOptions({"tracked", "fixed"})],
-        "inner_iter": [Interval(numbers.Integral, 1, None, closed="left")],
+        "inner_iter": POSITIVE_INT,
         "random_state": ["random_state"],
         "solver": SOLVER,
         "solver_options": SOLVER_OPTIONS,
@@ -508,10 +516,6 @@ class AdaptiveScaling(SelectorMixin, ClassifierMixin, BaseEstimator):
         self.intercept_ = np.array([res.bias])
 
     # -- selector / classifier API ------------------------------------------------------------
-    def _get_support_mask(self):
-        check_is_fitted(self, "support_")
-        return self.support_
-
     def decision_function(self, X):
         """Score ``f(x) + b`` of the SVM in the learnt metric (positive: ``classes_[1]``)."""
         check_is_fitted(self, "scale_")

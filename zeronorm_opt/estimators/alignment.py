@@ -27,7 +27,7 @@ from ..fast.alignment import (
     one_shot_alignments,
     removal_path_masks,
 )
-from ._params import N_FEATURES_TO_SELECT
+from ._params import N_FEATURES_TO_SELECT, NON_NEGATIVE, POSITIVE, POSITIVE_INT
 from ._ranking import _budget, _ranking_from_scores, _RankingSelector
 
 __all__ = ["AlignmentSelector"]
@@ -174,8 +174,8 @@ class AlignmentSelector(_RankingSelector):
     _parameter_constraints: dict = {
         "algorithm": [StrOptions(set(METHODS))],
         "kernel": [StrOptions(set(KERNELS))],
-        "degree": [Interval(numbers.Integral, 1, None, closed="left")],
-        "gamma": [None, Interval(numbers.Real, 0, None, closed="neither")],
+        "degree": POSITIVE_INT,
+        "gamma": [None, *POSITIVE],
         "balanced": ["boolean"],
         "centred": ["boolean"],
         "n_features_to_select": N_FEATURES_TO_SELECT,
@@ -184,8 +184,8 @@ class AlignmentSelector(_RankingSelector):
         "alignment_fraction": [None, Interval(numbers.Real, 0, 1, closed="right")],
         "validation_fraction": [None, Interval(numbers.Real, 0, 1, closed="neither")],
         "validation_stop": [StrOptions(set(VALIDATION_STOPS))],
-        "validation_tolerance": [Interval(numbers.Real, 0, None, closed="left")],
-        "C": [Interval(numbers.Real, 0, None, closed="neither")],
+        "validation_tolerance": NON_NEGATIVE,
+        "C": POSITIVE,
         "random_state": ["random_state"],
     }
 

@@ -13,7 +13,6 @@ from numbers import Integral
 
 import numpy as np
 from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone, is_classifier
-from sklearn.feature_selection import SelectorMixin
 from sklearn.metrics import check_scoring
 from sklearn.model_selection import check_cv
 from sklearn.utils.metaestimators import available_if
@@ -27,6 +26,7 @@ from .._validation import (
 )
 from ..exceptions import InputError, RemovedCoefficientsRequiredError
 from ._budget import _user_stacklevel, support_at_budget
+from ._ranking import SupportSelector
 from .selector import ZeroNormSelector
 from .zero_norm import AROM
 
@@ -43,7 +43,7 @@ def _default_grid(histories, n_features: int) -> np.ndarray:
     return np.unique(np.geomspace(1, top, 50).round().astype(int))
 
 
-class ZeroNormCV(MetaEstimatorMixin, SelectorMixin, BaseEstimator):
+class ZeroNormCV(MetaEstimatorMixin, SupportSelector, BaseEstimator):
     """A zero-norm estimator whose number of features is chosen by cross-validation.
 
     For each fold, one run of ``estimator`` without a budget records the path of iterates;
@@ -284,10 +284,6 @@ class ZeroNormCV(MetaEstimatorMixin, SelectorMixin, BaseEstimator):
                 UserWarning,
                 stacklevel=_user_stacklevel(),
             )
-
-    def _get_support_mask(self):
-        check_is_fitted(self, "support_")
-        return self.support_
 
     def predict(self, X):
         """Predictions of :attr:`estimator_`."""

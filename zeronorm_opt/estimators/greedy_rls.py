@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
-from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import (
-    Interval,
     Options,
     StrOptions,
     check_min_samples,
@@ -19,13 +15,13 @@ from .._validation import (
     validates_params,
 )
 from ..fast.greedy_rls import greedy_rls
-from ._params import N_FEATURES_TO_SELECT
-from ._ranking import _budget
+from ._params import N_FEATURES_TO_SELECT, POSITIVE
+from ._ranking import SupportSelector, _budget
 
 __all__ = ["GreedyRLS"]
 
 
-class GreedyRLS(SelectorMixin, RegressorMixin, BaseEstimator):
+class GreedyRLS(SupportSelector, RegressorMixin, BaseEstimator):
     """Greedy forward selection for regularised least squares by leave-one-out loss.
 
     Starts from the empty feature set and adds, each round, the feature whose addition gives
@@ -135,10 +131,10 @@ class GreedyRLS(SelectorMixin, RegressorMixin, BaseEstimator):
 
     _parameter_constraints: dict = {
         "n_features_to_select": N_FEATURES_TO_SELECT,
-        "alpha": [Interval(numbers.Real, 0, None, closed="neither")],
+        "alpha": POSITIVE,
         "loss": [StrOptions({"squared", "zero_one"}), callable],
         "fit_intercept": ["boolean"],
-        "intercept_scaling": [Interval(numbers.Real, 0, None, closed="neither")],
+        "intercept_scaling": POSITIVE,
         "verbose": ["verbose"],
         "dtype": [Options(type, {np.float64, np.float32})],
     }
@@ -228,10 +224,6 @@ class GreedyRLS(SelectorMixin, RegressorMixin, BaseEstimator):
             self, X, reset=False, accept_sparse=("csr", "csc"), dtype=np.float64
         )
         return np.asarray(X @ self.coef_.T) + self.intercept_
-
-    def _get_support_mask(self):
-        check_is_fitted(self)
-        return self.support_
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

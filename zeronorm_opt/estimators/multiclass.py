@@ -10,18 +10,17 @@ the final multiclass machine on the selected features with their original scalin
 from __future__ import annotations
 
 from functools import partial
-from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import Interval, StrOptions
+from .._validation import StrOptions
 from ..fast.one_vs_rest import OneVsRestLibsvm
 from ..formulations.multiclass import (
     OneVsRestFormulation,
     WestonWatkinsFormulation,
 )
-from ._params import POSITIVE, ZERO_NORM
+from ._params import NON_NEGATIVE, POSITIVE, ZERO_NORM
 from .zero_norm import _LogZeroNorm, _ZeroNormClassifier, fit_on_columns
 
 
@@ -104,15 +103,8 @@ class MulticlassAROM(_LogZeroNorm, _ZeroNormClassifier):
         A scikit-learn model retrained on the selected features instead of the scheme's own
         machine (with a budget and ``extra_constraints``, on a selection that keeps the
         features the constraints require: ``required_features_``).
-    max_iter : int, default=50
-        Maximum number of convex solves; a run that reaches it before converging keeps
-        the last step's iterate and warns (:class:`~zeronorm_opt.LimitReachedWarning`).
-    time_limit : float or None, default=None
-        Seconds the run may take, checked after each step (every backend): past them it
-        keeps the last completed step's iterate and warns, as ``max_iter`` does (see
-        :func:`~zeronorm_opt.successive_linearisation`). None: no limit.
-    tol : float, default=1e-5
-        Convergence tolerance of the driver (support unchanged and small change).
+    max_iter, time_limit, tol
+        As in :class:`~zeronorm_opt.AROM`.
     epsilon : float, default=0.0
         ε of ``ln(ε + h)``; 0 gives the exact AROM weights.
     prune_tol : float, default=1e-6
@@ -166,25 +158,17 @@ class MulticlassAROM(_LogZeroNorm, _ZeroNormClassifier):
     support_ : ndarray of bool of shape (n_features,)
         The one support shared by all classes.
     history_ : list of IterationRecord
-        Per iteration: surrogate value, support size, the per-feature group magnitudes
-        (``coef``), the weights, solver status and time.
+        As in :class:`~zeronorm_opt.AROM`; its ``coef`` are the per-feature group magnitudes.
     n_iter_ : int
         Number of convex problems solved by the successive-linearisation driver.
     stop_reason_ : {"converged", "budget", "max_iter", "time_limit"}
-        Why the driver stopped: ``"converged"`` (the weights stopped changing), ``"budget"``
-        (the support reached ``n_features_to_select``), or ``"max_iter"`` / ``"time_limit"``
-        (that limit stopped the run before it converged, with a
-        :class:`~zeronorm_opt.LimitReachedWarning`; the selection is the last step's).
+        As in :class:`~zeronorm_opt.AROM`.
     backend_ : {"cvxpy", "libsvm"}
         What solved the steps.
     data_scale_ : float
-        The run was solved on ``X / data_scale_`` (the root-mean-square entry of X for the
-        hard margin without ``extra_constraints``; 1.0 otherwise), weights mapped back.
+        As in :class:`~zeronorm_opt.AROM`.
     required_features_ : ndarray of int
-        With a budget and ``extra_constraints``: features kept because the constraints
-        require them although the budget's ranking left them out (a warning says so); the
-        rest of the budget is the ranking's. Empty when none. A
-        ``RemovedCoefficientsRequiredError`` says when they alone exceed the budget.
+        As in :class:`~zeronorm_opt.AROM`.
     n_features_in_ : int
         Number of features seen by ``fit``.
 
@@ -217,7 +201,7 @@ class MulticlassAROM(_LogZeroNorm, _ZeroNormClassifier):
         "scheme": [StrOptions({"ww", "ovr"})],
         "penalty": [StrOptions({"l1", "l2"})],
         "C": [*POSITIVE, None],
-        "epsilon": [Interval(Real, 0, None, closed="left")],
+        "epsilon": NON_NEGATIVE,
         "refit": ["boolean"],
         "refit_C": [*POSITIVE, None],
         "scale_rule": [StrOptions({"norm", "sum"})],

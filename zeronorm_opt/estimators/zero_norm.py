@@ -21,7 +21,7 @@ from ..formulations import FSVFormulation, MarginFormulation
 from ..formulations.binary import check_slack_penalty
 from ..scaling import data_scale, unit_scale_C
 from ..surrogates import ExpSurrogate, LogSurrogate
-from ._params import POSITIVE, ZERO_NORM
+from ._params import NON_NEGATIVE, POSITIVE, ZERO_NORM
 from .selector import ZeroNormSelector
 
 
@@ -151,12 +151,9 @@ class AROM(_LogZeroNorm, _BinaryZeroNorm):
         SVM (``predict`` delegates to it); with a budget and ``extra_constraints``, on a
         selection that keeps the features the constraints require (``required_features_``).
     max_iter : int, default=50
-        Maximum number of LPs/QPs; a run that reaches it before converging keeps the last
-        step's iterate and warns (:class:`~zeronorm_opt.LimitReachedWarning`).
+        Maximum number of LPs/QPs; past it, as :class:`~zeronorm_opt.ZeroNormSelector`.
     time_limit : float or None, default=None
-        Seconds the run may take, checked after each step (every backend): past them it
-        keeps the last completed step's iterate and warns, as ``max_iter`` does (see
-        :func:`~zeronorm_opt.successive_linearisation`). None: no limit.
+        As in :class:`~zeronorm_opt.ZeroNormSelector`.
     tol : float, default=1e-5
         Convergence tolerance on the normalised scale factors.
     epsilon : float, default=0.0
@@ -222,25 +219,18 @@ class AROM(_LogZeroNorm, _BinaryZeroNorm):
     classes_ : ndarray of shape (2,)
         The two class labels, in the order ``predict`` maps the sign to.
     history_ : list of IterationRecord
-        Per iteration: surrogate value, support size, coefficients, weights, solver status
-        and time.
+        As in :class:`~zeronorm_opt.ZeroNormSelector`.
     n_iter_ : int
-        Number of convex problems solved by the successive-linearisation driver.
+        As in :class:`~zeronorm_opt.ZeroNormSelector`.
     stop_reason_ : {"converged", "budget", "max_iter", "time_limit"}
-        Why the driver stopped: ``"converged"`` (the weights stopped changing), ``"budget"``
-        (the support reached ``n_features_to_select``), or ``"max_iter"`` / ``"time_limit"``
-        (that limit stopped the run before it converged, with a
-        :class:`~zeronorm_opt.LimitReachedWarning`; the selection is the last step's).
+        As in :class:`~zeronorm_opt.ZeroNormSelector`.
     backend_ : {"cvxpy", "highs", "libsvm", "ipm"}
         What solved the steps.
     data_scale_ : float
         The run was solved on ``X / data_scale_`` (the root-mean-square entry of X for the
         hard margin without ``extra_constraints``; 1.0 otherwise), weights mapped back.
     required_features_ : ndarray of int
-        With a budget and ``extra_constraints``: features kept because the constraints
-        require them although the budget's ranking left them out (a warning says so); the
-        rest of the budget is the ranking's. Empty when none. A
-        ``RemovedCoefficientsRequiredError`` says when they alone exceed the budget.
+        Features kept for ``extra_constraints``, as in :class:`~zeronorm_opt.ZeroNormSelector`.
     estimator_ : estimator
         The retrained ``estimator``, when one is given.
     n_features_in_ : int
@@ -271,7 +261,7 @@ class AROM(_LogZeroNorm, _BinaryZeroNorm):
     _parameter_constraints: dict = {
         "penalty": [StrOptions({"l1", "l2"})],
         "C": [*POSITIVE, None],
-        "epsilon": [Interval(Real, 0, None, closed="left")],
+        "epsilon": NON_NEGATIVE,
         "slack_penalty": [StrOptions({"hinge", "l0"})],
         "slack_scale": POSITIVE,
         "refit_C": POSITIVE,
@@ -383,15 +373,11 @@ class FSV(_BinaryZeroNorm):
     classes_ : ndarray of shape (2,)
         The two class labels, in the order ``predict`` maps the sign to.
     history_ : list of IterationRecord
-        Per iteration: surrogate value, support size, coefficients, weights, solver status
-        and time.
+        As in :class:`AROM`.
     n_iter_ : int
         Number of convex problems solved by the successive-linearisation driver.
     stop_reason_ : {"converged", "budget", "max_iter", "time_limit"}
-        Why the driver stopped: ``"converged"`` (the weights stopped changing), ``"budget"``
-        (the support reached ``n_features_to_select``), or ``"max_iter"`` / ``"time_limit"``
-        (that limit stopped the run before it converged, with a
-        :class:`~zeronorm_opt.LimitReachedWarning`; the selection is the last step's).
+        As in :class:`AROM`.
     backend_ : str
         What solved the steps (as in :class:`AROM`).
     required_features_ : ndarray of int
