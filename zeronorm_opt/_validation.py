@@ -54,14 +54,12 @@ class Interval(Constraint):
     def _contains(self, value) -> bool:
         if isinstance(value, (bool, np.bool_)) or not isinstance(value, self.type):
             return False
-        if not np.isfinite(value):
-            return False
-        if self.low is not None and (
-            value < self.low or (value == self.low and self.closed in ("right", "neither"))
-        ):
-            return False
-        return self.high is None or not (
-            value > self.high or (value == self.high and self.closed in ("left", "neither"))
+        low_in = self.closed in ("left", "both") and value == self.low
+        high_in = self.closed in ("right", "both") and value == self.high
+        return bool(
+            np.isfinite(value)
+            and (self.low is None or value > self.low or low_in)
+            and (self.high is None or value < self.high or high_in)
         )
 
 
@@ -255,8 +253,8 @@ def check_binary_labels(y, n_samples: int | None = None) -> tuple[np.ndarray, np
         # "Only binary classification is supported." is the wording scikit-learn's checks expect.
         raise InputError(
             f"Only binary classification is supported. y has {classes.size} classes; this is "
-            "a two-class method. Use the multiclass formulations (Weston-Watkins or "
-            "one-vs-rest) for more classes."
+            "a two-class method. Use MulticlassAROM or the multiclass formulations "
+            "(Weston-Watkins or one-vs-rest) for more classes."
         )
     y_pm = np.where(y == classes[1], 1.0, -1.0)
     return classes, y_pm
@@ -270,8 +268,8 @@ def check_n_features_to_select(k, n_features: int, name: str = "n_features_to_se
         raise InputError(f"{name} must be None or a positive integer; got {k!r}.")
     if k < 1 or k > n_features:
         raise InputError(
-            f"{name}={k} is out of range: the data have {n_features} features, so pass an "
-            f"integer between 1 and {n_features} (or None for no budget)."
+            f"{name}={k} is out of range: pass an integer between 1 and {n_features} (or None "
+            f"for no budget); a budget never exceeds the number of features of X ({n_features})."
         )
     return int(k)
 

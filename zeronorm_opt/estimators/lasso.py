@@ -310,13 +310,10 @@ class BridgeRegression(_SparseLinearRegressor):
 
     Notes
     -----
-    :func:`~zeronorm_opt.formulations.regression.bridge_regression` minimises the bridge
-    objective [2]_ in the paper's scaling ``(1/n)‖y − Xβ‖² + λ Σ_j (ε + |β_j|)^q`` (centred
-    data), the scaling of the weighted Lasso it solves at each step [1]_. The estimator's
-    objective is half of it with ``λ = 2α``, so they have the same minimisers; ``fit`` passes
-    ``λ = 2 · alpha`` and reports ``objective_path_`` divided by 2. Before this convention
-    ``BridgeRegression(alpha=a)`` meant ``λ = a``; halve old values of ``alpha`` to keep old
-    results.
+    :func:`~zeronorm_opt.fast.bridge.bridge_regression` minimises the bridge objective [2]_
+    in the paper's scaling ``(1/n)‖y − Xβ‖² + λ Σ_j (ε + |β_j|)^q``, that of the weighted
+    Lasso it solves at each step [1]_: as for :class:`LassoISTA` (see its Notes), ``fit``
+    passes ``λ = 2 · alpha`` and reports ``objective_path_`` divided by 2.
 
     References
     ----------

@@ -15,7 +15,7 @@ from numbers import Real
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import Interval, StrOptions
+from .._validation import Interval, StrOptions, check_binary_labels
 from ..exceptions import InputError
 from ..formulations import FSVFormulation, MarginFormulation
 from ..formulations.binary import check_slack_penalty
@@ -85,13 +85,7 @@ class _BinaryZeroNorm(_ZeroNormClassifier):
     """Shared by AROM and FSV: ±1 labels, the soft-margin l2 SVM as the budgeted refit."""
 
     def _encode_labels(self, y):
-        if self.classes_.size > 2:
-            raise InputError(
-                f"Only binary classification is supported. y has {self.classes_.size} classes; "
-                f"{type(self).__name__} is a two-class method: use MulticlassAROM "
-                "(Weston-Watkins or one-vs-rest) for more classes."
-            )
-        return super()._encode_labels(y)  # ±1, +1 for classes_[1]
+        return check_binary_labels(y)[1]  # ±1, +1 for classes_[1]
 
     def _own_final_model(self, X, y_fit, support, budget, last, cache=None):
         if budget is None and last is not None:
