@@ -74,11 +74,8 @@ class ZeroNormSelector(SupportSelector, BaseEstimator):
         ``0 … Q−1`` (``"codes"``), and ``predict`` returns the original labels. A plain
         function (e.g. a ``lambda``) hides the class: give the function the attributes
         (``make.task = "regression"``) or use ``functools.partial``, which keeps them
-        visible. A ``scipy.sparse`` X is passed on (as CSR, never densified) when the class
-        (or the function) has the attribute ``accepts_sparse = True``; otherwise sparse X is
-        a TypeError naming that attribute. The final ``estimator`` then receives the
-        selected columns sparse if its tags say it takes sparse input, else densified (those
-        columns only).
+        visible. A ``scipy.sparse`` X is passed on when the class (or the function) has the
+        attribute ``accepts_sparse = True`` (see :meth:`fit`).
     surrogate : object with ``value`` and ``derivative``, default=None
         The concave penalty φ; None: ``LogSurrogate()`` (``ln t``, the zero-norm
         approximation of AROM).
@@ -479,9 +476,8 @@ class ZeroNormSelector(SupportSelector, BaseEstimator):
         InfeasibleError
             A hard-margin problem on data it cannot separate (pass ``C=``).
         TypeError
-            A ``scipy.sparse`` X for a path that needs dense data (the message names what
-            takes it: AROM, FSV and MulticlassAROM on HiGHS or cvxpy, a user formulation with
-            ``accepts_sparse = True``; not libsvm's duals).
+            A ``scipy.sparse`` X for a path that needs dense data (libsvm's duals, a user
+            formulation without ``accepts_sparse = True``); the message names what takes it.
         """
         X, y_fit, y = self._start_fit(X, y)
         budget = resolve_budget(self.n_features_to_select, X.shape[1])
