@@ -9,7 +9,6 @@ per fold plus one small refit per ``(fold, r)`` — where RFECV eliminates from 
 from __future__ import annotations
 
 import warnings
-from numbers import Integral
 
 import numpy as np
 from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone, is_classifier
@@ -148,20 +147,11 @@ class ZeroNormCV(MetaEstimatorMixin, SupportSelector, BaseEstimator):
 
     def _check_grid(self, n_features: int):
         grid = np.asarray(self.n_features_grid)
-        if (
-            grid.ndim != 1
-            or grid.size == 0
-            or not all(
-                isinstance(r, Integral | np.integer) and not isinstance(r, bool)
-                for r in grid.tolist()
-            )
-        ):
+        if grid.ndim != 1 or grid.size == 0 or grid.dtype.kind not in "iu" or grid.min() < 1:
             raise InputError(
-                "n_features_grid must be a non-empty 1-D list of integers (budgets); got "
-                f"{self.n_features_grid!r}."
+                "n_features_grid must be a non-empty 1-D list of positive integers (budgets); "
+                f"got {self.n_features_grid!r}."
             )
-        if grid.min() < 1:
-            raise InputError(f"n_features_grid must hold positive budgets; got {grid.tolist()}.")
         # Budgets above the number of features all mean "every feature": keep one of them.
         return np.unique(np.minimum(grid.astype(int), n_features))
 

@@ -88,23 +88,19 @@ class _BinaryZeroNorm(_ZeroNormClassifier):
         return check_binary_labels(y)[1]  # ±1, +1 for classes_[1]
 
     def _own_final_model(self, X, y_fit, support, budget, last, cache=None):
-        if budget is None and last is not None:
-            return last
         # With a budget: a soft-margin l2 SVM on the selected features with their original
-        # scaling (Weston et al. 2003), under the user's constraints.
-        if self.extra_constraints is None:
+        # scaling (Weston et al. 2003). Under the user's constraints, which index every feature
+        # (f.v[j]), the base class's refit of the full formulation (:meth:`_refit_formulation`,
+        # compiled once per training set), keeping the features they require.
+        if (budget is None and last is not None) or self.extra_constraints is not None:
+            return super()._own_final_model(X, y_fit, support, budget, last, cache)
 
-            def svm(columns, C):
-                f = MarginFormulation(columns, y_fit, penalty="l2", C=C)
-                f.solve(self.solver, self.solver_options)
-                return f.solution()
+        def svm(columns, C):
+            f = MarginFormulation(columns, y_fit, penalty="l2", C=C)
+            f.solve(self.solver, self.solver_options)
+            return f.solution()
 
-            return fit_on_columns(X, support, self.refit_C, svm)
-        # The user's constraints index every feature (f.v[j]): the full formulation, compiled
-        # once per training set and re-solved with another active mask; the features the
-        # constraints require are kept (a fit ranks the rest by its own run, a refit on a
-        # given support, ZeroNormCV's, by the refit's weights).
-        return self._refit_keeping_required(X, y_fit, support, budget, last, cache)
+        return fit_on_columns(X, support, self.refit_C, svm)
 
     def _refit_formulation(self, X, y_fit):
         return self._with_user_constraints(
