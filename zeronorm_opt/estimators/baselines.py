@@ -276,13 +276,8 @@ class SVMRFE(_RankingSelector):
         n_steps += remaining.size - k
         # Global ranking: selected = 1; then features of the final RFE (ranked by it); then the
         # halving steps, latest first.
-        ranking = np.empty(n, dtype=int)
+        ranking = rfe.ranking_.max() + removed_at.max() + 1 - removed_at
         ranking[remaining] = rfe.ranking_
-        offset = rfe.ranking_.max()
-        for step in range(int(removed_at.max()), 0, -1):
-            idx = np.flatnonzero(removed_at == step)
-            ranking[idx] = offset + 1
-            offset += 1
         self.ranking_ = ranking
         self.support_ = ranking == 1
         self.estimator_ = rfe.estimator_
