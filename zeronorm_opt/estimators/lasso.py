@@ -33,22 +33,6 @@ __all__ = ["BridgeRegression", "LassoISTA"]
 _ALGORITHMS = ("fista", "ista", "cvxpy")
 
 
-def _centre(X, y, fit_intercept):
-    """Centre X and y when fitting an intercept: the intercept is unpenalised, so this is exact.
-
-    A sparse X is centred implicitly (:func:`~zeronorm_opt.fast.ista.centred_operator`):
-    subtracting the means would fill it in.
-    """
-    if not fit_intercept:
-        return X, y, np.zeros(X.shape[1]), 0.0
-    y_mean = float(y.mean())
-    if sp.issparse(X):
-        x_mean = np.asarray(X.mean(axis=0)).ravel()
-        return centred_operator(X, x_mean), y - y_mean, x_mean, y_mean
-    x_mean = X.mean(axis=0)
-    return X - x_mean, y - y_mean, x_mean, y_mean
-
-
 class _SparseLinearRegressor(RegressorMixin, BaseEstimator):
     """Shared fit/predict plumbing: validation, centring, intercept, support.
 
@@ -63,14 +47,21 @@ class _SparseLinearRegressor(RegressorMixin, BaseEstimator):
 
     def _prepare(self, X, y, formulation: bool = False):
         """``(X, y_centred, x_mean, y_mean, column_means)``: validated data, centred when
-        fitting an intercept. For a cvxpy ``formulation`` a sparse X is handed over as it is
-        with its column means (the formulation centres it inside the residual); otherwise it
-        is centred implicitly (:func:`~zeronorm_opt.fast.ista.centred_operator`)."""
+        fitting an intercept (unpenalised, so centring is exact). A sparse X is never filled
+        in: for a cvxpy ``formulation`` it is handed over as it is with its ``column_means``
+        (the formulation centres it inside the residual), otherwise centred implicitly
+        (:func:`~zeronorm_opt.fast.ista.centred_operator`)."""
         X, y = validate_xy(self, X, y, y_numeric=True, dtype=np.float64, accept_sparse="csr")
-        if formulation and sp.issparse(X) and self.fit_intercept:
-            x_mean = np.asarray(X.mean(axis=0)).ravel()
-            return X, y - y.mean(), x_mean, float(y.mean()), x_mean
-        return (*_centre(X, y, self.fit_intercept), None)
+        if not self.fit_intercept:
+            return X, y, np.zeros(X.shape[1]), 0.0, None
+        y_mean = float(y.mean())
+        if not sp.issparse(X):
+            x_mean = X.mean(axis=0)
+            return X - x_mean, y - y_mean, x_mean, y_mean, None
+        x_mean = np.asarray(X.mean(axis=0)).ravel()
+        if formulation:
+            return X, y - y_mean, x_mean, y_mean, x_mean
+        return centred_operator(X, x_mean), y - y_mean, x_mean, y_mean, None
 
     def _finish(self, coef, x_mean, y_mean):
         self.coef_ = coef
