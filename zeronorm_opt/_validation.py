@@ -294,11 +294,10 @@ def check_not_all_constant(X, name: str = "X") -> None:
     """
     if X.shape[0] < 2:
         return
-    if hasattr(X, "toarray"):
-        varies = np.asarray((X.max(axis=0) != X.min(axis=0)).todense()).ravel()
-    else:
-        varies = np.ptp(X, axis=0) > 0
-    if not np.any(varies):
+    from sklearn.utils.sparsefuncs import min_max_axis
+
+    low, high = min_max_axis(X, axis=0) if sp.issparse(X) else (X.min(axis=0), X.max(axis=0))
+    if not np.any(high > low):
         n = X.shape[1]
         raise InputError(
             f"all {n} features of {name} are constant; a selector needs at least one feature "
