@@ -344,13 +344,10 @@ class FSV(_BinaryZeroNorm):
         As in :class:`AROM`; it receives the
         :class:`~zeronorm_opt.formulations.FSVFormulation` (``formulation.w``, ``.b``, ``.X``).
     backend : {"auto", "cvxpy", "highs"} or str, default="auto"
-        What solves the LPs (:mod:`zeronorm_opt.backends`; the l2 backends ``"libsvm"`` and
-        ``"ipm"`` do not serve FSV): ``"cvxpy"``, the declarative formulation through the driver;
-        ``"highs"``, the same LPs built once in HiGHS and re-solved from the previous basis,
-        with column generation when the features outnumber the samples five to one
-        (:class:`~zeronorm_opt.fast.highs_model.SplitMarginLP`; same iterates, tested against
-        the cvxpy form); ``"auto"``, HiGHS unless ``extra_constraints``, ``solver``,
-        ``solver_options`` or ``surrogate`` asks for the formulation.
+        What solves the LPs, ``"cvxpy"`` and ``"highs"`` as for :class:`AROM`'s l1 steps (the
+        l2 backends ``"libsvm"`` and ``"ipm"`` do not serve FSV); ``"auto"``, HiGHS unless
+        ``extra_constraints``, ``solver``, ``solver_options`` or ``surrogate`` asks for the
+        formulation.
 
     Attributes
     ----------
