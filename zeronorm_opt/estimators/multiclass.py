@@ -21,7 +21,7 @@ from ..formulations.multiclass import (
     WestonWatkinsFormulation,
 )
 from ._params import NON_NEGATIVE, POSITIVE, ZERO_NORM
-from .zero_norm import _LogZeroNorm, _ZeroNormClassifier, fit_on_columns
+from .zero_norm import _fit_on_columns, _LogZeroNorm, _ZeroNormClassifier
 
 
 def fit_final_machine(
@@ -67,7 +67,7 @@ def fit_final_machine(
         return f.solution()
 
     # As the binary refit: the selected columns only, at unit scale (C has units).
-    return fit_on_columns(X, support, C, machine)
+    return _fit_on_columns(X, support, C, machine)
 
 
 class MulticlassAROM(_LogZeroNorm, _ZeroNormClassifier):

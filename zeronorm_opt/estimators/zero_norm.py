@@ -25,7 +25,7 @@ from ._params import NON_NEGATIVE, POSITIVE, ZERO_NORM
 from .selector import ZeroNormSelector
 
 
-def fit_on_columns(X, support, C, fit) -> tuple[np.ndarray, np.ndarray | float]:
+def _fit_on_columns(X, support, C, fit) -> tuple[np.ndarray, np.ndarray | float]:
     """The soft-margin machine ``fit(columns, C) -> (W, b)`` on the selected columns only.
 
     The removed coefficients are zero either way, and a problem over every feature with the
@@ -100,7 +100,7 @@ class _BinaryZeroNorm(_ZeroNormClassifier):
             f.solve(self.solver, self.solver_options)
             return f.solution()
 
-        return fit_on_columns(X, support, self.refit_C, svm)
+        return _fit_on_columns(X, support, self.refit_C, svm)
 
     def _refit_formulation(self, X, y_fit):
         return self._with_user_constraints(
