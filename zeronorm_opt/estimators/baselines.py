@@ -20,6 +20,7 @@ import numbers
 
 import numpy as np
 import scipy.sparse as sp
+from scipy.stats import entropy
 from sklearn.feature_selection import RFE
 from sklearn.svm import SVC
 from sklearn.utils import ClassifierTags
@@ -289,11 +290,10 @@ class SVMRFE(_RankingSelector):
 # Information gain
 # --------------------------------------------------------------------------------------------
 def _entropy(counts: np.ndarray) -> np.ndarray:
-    """Entropy (bits) of the distributions in the last axis of ``counts`` (unnormalised)."""
-    total = counts.sum(axis=-1, keepdims=True)
-    p = np.divide(counts, total, out=np.zeros_like(counts, dtype=float), where=total > 0)
-    logp = np.log2(p, out=np.zeros_like(p), where=p > 0)
-    return -(p * logp).sum(axis=-1)
+    """Entropy (bits) of the distributions in the last axis of ``counts`` (unnormalised; 0
+    for an empty one)."""
+    with np.errstate(invalid="ignore"):  # 0/0 for an empty distribution
+        return np.nan_to_num(entropy(counts, base=2, axis=-1))
 
 
 def _sparse_counts_above(X, thr: np.ndarray, onehot: np.ndarray) -> np.ndarray:
