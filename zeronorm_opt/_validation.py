@@ -198,8 +198,9 @@ def check_finite_matrix(X, name: str = "X"):
     from sklearn.utils.validation import check_array
 
     try:
-        X = check_array(X, accept_sparse=("csr", "csc"), dtype=np.float64, copy=True,
-                        input_name=name)  # fmt: skip
+        X = check_array(
+            X, accept_sparse=("csr", "csc"), dtype=np.float64, copy=True, input_name=name
+        )
     except (TypeError, ValueError) as exc:
         raise (InputTypeError if isinstance(exc, TypeError) else InputError)(
             f"Invalid {name}: {exc} Pass a non-empty 2-D array (n_samples, n_features) of "
