@@ -14,13 +14,14 @@ import numbers
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from .._validation import (
     Interval,
     StrOptions,
     require_dense,
     validate_labelled_data,
+    validate_xy,
     validates_params,
 )
 from ..driver import IterationRecord
@@ -502,7 +503,7 @@ class AdaptiveScaling(SupportSelector, ClassifierMixin, BaseEstimator):
     def decision_function(self, X):
         """Score ``f(x) + b`` of the SVM in the learnt metric (positive: ``classes_[1]``)."""
         check_is_fitted(self, "scale_")
-        X = validate_data(self, X, dtype=np.float64, reset=False, accept_sparse=("csr", "csc"))
+        X = validate_xy(self, X, dtype=np.float64, reset=False, accept_sparse=("csr", "csc"))
         self._require_dense_for_kernel(X)
         if self.kernel == "linear":
             return X @ self.coef_[0] + self.intercept_[0]

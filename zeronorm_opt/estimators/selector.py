@@ -19,7 +19,7 @@ from sklearn.base import BaseEstimator, clone
 from sklearn.metrics import accuracy_score, r2_score
 from sklearn.utils import ClassifierTags, RegressorTags
 from sklearn.utils.metaestimators import available_if
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from .._validation import (
     check_not_all_constant,
@@ -547,7 +547,7 @@ class ZeroNormSelector(SupportSelector, BaseEstimator):
             require_dense(X, f"{type(self).__name__} with backend_={self.backend_!r}", alternative)
 
     def _check_predict_data(self, X):
-        return validate_data(
+        return validate_xy(
             self,
             X,
             dtype=np.float64,
