@@ -269,8 +269,9 @@ def check_n_features_to_select(k, n_features: int, name: str = "n_features_to_se
         raise InputError(f"{name} must be None or a positive integer; got {k!r}.")
     if k < 1 or k > n_features:
         raise InputError(
-            f"{name}={k} is out of range: pass an integer between 1 and {n_features} (or None "
-            f"for no budget); a budget never exceeds the number of features of X ({n_features})."
+            f"{name}={k} is out of range: X has {n_features} features (n_features="
+            f"{n_features}) and a budget never exceeds the number of features, so pass an "
+            f"integer between 1 and {n_features} (or None for no budget)."
         )
     return int(k)
 
