@@ -54,14 +54,12 @@ class Interval(Constraint):
     def _contains(self, value) -> bool:
         if isinstance(value, (bool, np.bool_)) or not isinstance(value, self.type):
             return False
-        if not np.isfinite(value):
-            return False
-        if self.low is not None and (
-            value < self.low or (value == self.low and self.closed in ("right", "neither"))
-        ):
-            return False
-        return self.high is None or not (
-            value > self.high or (value == self.high and self.closed in ("left", "neither"))
+        low_in = self.closed in ("left", "both") and value == self.low
+        high_in = self.closed in ("right", "both") and value == self.high
+        return bool(
+            np.isfinite(value)
+            and (self.low is None or value > self.low or low_in)
+            and (self.high is None or value < self.high or high_in)
         )
 
 
@@ -189,63 +187,28 @@ def validates_params(fit):
 
 
 def check_finite_matrix(X, name: str = "X"):
-    """Return ``X`` as a 2-D float64 array, rejecting NaN/inf and wrong dimensionality.
+    """``X`` as a 2-D float64 array (a copy), checked by scikit-learn's ``check_array``.
 
-    A ``scipy.sparse`` matrix stays sparse (float64 CSR, or CSC when given CSC): the code that
-    takes it (the split-variable LPs, (F)ISTA) never densifies it, and the estimators whose
-    mathematics needs dense data reject sparse input first with a TypeError.
+    A ``scipy.sparse`` matrix stays sparse (float64 CSR, or CSC when given CSC; canonical:
+    sorted indices, no repeated entries): the code that takes it (the split-variable LPs,
+    (F)ISTA) never densifies it, and the estimators whose mathematics needs dense data reject
+    sparse input first with a TypeError. Every failure is an :class:`InputError`
+    (:class:`InputTypeError` for values that are not numbers) saying what to pass.
     """
-    if sp.issparse(X):
-        return _check_finite_sparse(X, name)
-    X = _as_real_array(X, name)
-    if X.ndim != 2:
-        raise InputError(
-            f"{name} must be a 2-D array of shape (n_samples, n_features); got an array of "
-            f"shape {X.shape}. Reshape a single sample with X.reshape(1, -1)."
-        )
-    if X.shape[0] == 0 or X.shape[1] == 0:
-        raise InputError(
-            f"{name} is empty (shape {X.shape}); pass at least one sample and feature."
-        )
-    if not np.all(np.isfinite(X)):
-        raise InputError(
-            f"{name} contains NaN or infinite values; impute or drop them first "
-            "(e.g. sklearn.impute.SimpleImputer)."
-        )
-    return X
+    from sklearn.utils.validation import check_array
 
-
-def _as_real_array(X, name: str) -> np.ndarray:
-    """``X`` as a float64 ndarray; complex, non-numeric or ragged data are an InputError."""
     try:
-        X = np.asarray(X)
-        if X.dtype.kind == "c":
-            raise InputError(f"Complex data not supported in {name}; pass real numbers.")
-        return X.astype(np.float64)
-    except InputError:
-        raise
-    except (TypeError, ValueError) as exc:  # strings, complex objects, ragged lists
-        error = InputTypeError if isinstance(exc, TypeError) else InputError
-        raise error(
-            f"{name} must be a 2-D array of real numbers; converting it to float64 failed: {exc}"
+        X = check_array(
+            X, accept_sparse=("csr", "csc"), dtype=np.float64, copy=True, input_name=name
+        )
+    except (TypeError, ValueError) as exc:
+        raise (InputTypeError if isinstance(exc, TypeError) else InputError)(
+            f"Invalid {name}: {exc} Pass a non-empty 2-D array (n_samples, n_features) of "
+            "real numbers, imputing or dropping NaN or infinite values first (e.g. "
+            "sklearn.impute.SimpleImputer)."
         ) from exc
-
-
-def _check_finite_sparse(X, name: str):
-    if X.dtype.kind == "c":
-        raise InputError(f"Complex data not supported in {name}; pass real numbers.")
-    if X.ndim != 2 or X.shape[0] == 0 or X.shape[1] == 0:
-        raise InputError(
-            f"{name} must be a non-empty 2-D matrix of shape (n_samples, n_features); got a "
-            f"sparse matrix of shape {X.shape}."
-        )
-    X = (X.tocsc() if X.format == "csc" else X.tocsr()).astype(np.float64)
-    if not np.all(np.isfinite(X.data)):
-        raise InputError(
-            f"{name} contains NaN or infinite values; impute or drop them first "
-            "(e.g. sklearn.impute.SimpleImputer)."
-        )
-    X.sum_duplicates()  # canonical: sorted indices, no repeated entries
+    if sp.issparse(X):
+        X.sum_duplicates()
     return X
 
 
@@ -291,8 +254,8 @@ def check_binary_labels(y, n_samples: int | None = None) -> tuple[np.ndarray, np
         # "Only binary classification is supported." is the wording scikit-learn's checks expect.
         raise InputError(
             f"Only binary classification is supported. y has {classes.size} classes; this is "
-            "a two-class method. Use the multiclass formulations (Weston-Watkins or "
-            "one-vs-rest) for more classes."
+            "a two-class method. Use MulticlassAROM or the multiclass formulations "
+            "(Weston-Watkins or one-vs-rest) for more classes."
         )
     y_pm = np.where(y == classes[1], 1.0, -1.0)
     return classes, y_pm
@@ -306,7 +269,8 @@ def check_n_features_to_select(k, n_features: int, name: str = "n_features_to_se
         raise InputError(f"{name} must be None or a positive integer; got {k!r}.")
     if k < 1 or k > n_features:
         raise InputError(
-            f"{name}={k} is out of range: the data have {n_features} features, so pass an "
+            f"{name}={k} is out of range: X has {n_features} features (n_features="
+            f"{n_features}) and a budget never exceeds the number of features, so pass an "
             f"integer between 1 and {n_features} (or None for no budget)."
         )
     return int(k)
@@ -324,26 +288,6 @@ def check_positive(value, name: str, *, allow_none: bool = False, strict: bool =
     return float(value)
 
 
-def check_finite_target(y, name: str = "y") -> None:
-    """Reject NaN/inf in a numeric target before any conversion (labels or real values)."""
-    if y is None or hasattr(y, "toarray"):  # sparse targets: left to scikit-learn
-        return
-    arr = np.asarray(y)
-    if arr.dtype.kind == "O":
-        try:
-            arr = arr.astype(np.float64)
-        except (TypeError, ValueError):
-            return  # non-numeric labels (strings, ...): no NaN/inf to find
-    if arr.dtype.kind not in "fc":
-        return
-    if not np.all(np.isfinite(arr)):
-        n_bad = int(np.size(arr) - np.count_nonzero(np.isfinite(arr)))
-        raise InputError(
-            f"Input {name} contains NaN or infinity ({n_bad} non-finite value(s)); pass finite "
-            f"targets: drop the samples whose {name} is missing, or impute them first."
-        )
-
-
 def check_not_all_constant(X, name: str = "X") -> None:
     """Reject data whose features are all constant (nothing for a selector to select).
 
@@ -352,11 +296,10 @@ def check_not_all_constant(X, name: str = "X") -> None:
     """
     if X.shape[0] < 2:
         return
-    if hasattr(X, "toarray"):
-        varies = np.asarray((X.max(axis=0) != X.min(axis=0)).todense()).ravel()
-    else:
-        varies = np.ptp(X, axis=0) > 0
-    if not np.any(varies):
+    from sklearn.utils.sparsefuncs import min_max_axis
+
+    low, high = min_max_axis(X, axis=0) if sp.issparse(X) else (X.min(axis=0), X.max(axis=0))
+    if not np.any(high > low):
         n = X.shape[1]
         raise InputError(
             f"all {n} features of {name} are constant; a selector needs at least one feature "
@@ -403,10 +346,11 @@ def validate_xy(estimator, X, y="no_validation", **check_params):
 
     scikit-learn's messages do not always say which argument is wrong ("Found array with 0
     sample(s)", "Complex data not supported", "could not convert string to float"); the
-    argument is found by checking ``X`` alone and named first. scikit-learn's TypeErrors (a
-    sparse X where dense data is needed, objects that are not numbers) are an
-    :class:`InputTypeError`, an InputError and a TypeError; with
-    ``y_numeric=True`` a target of strings is refused (a regressor needs real numbers).
+    argument is found by checking ``X`` alone and named first. NaN/inf in ``y`` (which
+    scikit-learn finds) say what to do with them. scikit-learn's TypeErrors (a sparse X where
+    dense data is needed, objects that are not numbers) are an :class:`InputTypeError`, an
+    InputError and a TypeError; with ``y_numeric=True`` a target of strings is refused (a
+    regressor needs real numbers).
 
     Examples
     --------
@@ -439,6 +383,11 @@ while a minimum of 1 is required by Ridge.
                 arg = "y"
             except (TypeError, ValueError):
                 pass
+        if arg == "y" and re.search(r"contains (NaN|infinity)", message):
+            message = (
+                "Input y contains NaN or infinity; pass finite targets: drop the samples whose "
+                "y is missing, or impute them first."
+            )
         if not _NAMES[arg].search(message):
             message = f"Invalid {arg}: {message}"
         # A TypeError stays one (a sparse X where dense data is needed, a dict among numbers).
@@ -480,8 +429,7 @@ def validate_labelled_data(
 
     Runs scikit-learn's ``validate_data`` (sets ``n_features_in_``; NaN/inf, shapes), rejects
     targets that are not class labels and single-class ``y``, and for two-class methods maps
-    the labels to ±1. NaN/inf in ``y`` and an ``X`` whose features are all
-    constant are rejected too.
+    the labels to ±1. An ``X`` whose features are all constant is rejected too.
 
     Returns
     -------
@@ -491,21 +439,15 @@ def validate_labelled_data(
     y : ndarray
         ``y`` as ±1 (``binary=True``; ``classes[1]`` is +1) or unchanged.
     """
-    from sklearn.utils.multiclass import type_of_target
+    from sklearn.utils.multiclass import check_classification_targets
 
-    check_finite_target(y)
     X, y = validate_xy(
         estimator, X, y, dtype=np.float64, accept_sparse="csr" if accept_sparse else False
     )
-    try:
-        target = type_of_target(y, input_name="y", raise_unknown=True)
-    except ValueError as exc:  # unknown label types: sklearn's wording, our type
-        raise InputError(f"Invalid y: {exc}") from exc
-    if target not in ("binary", "multiclass"):
-        raise InputError(
-            f"Unknown label type: {target!r} in y. {type(estimator).__name__} needs class labels "
-            "(continuous targets call for a regressor)."
-        )
+    try:  # continuous or unknown targets: scikit-learn's wording (it says what to do), our type
+        check_classification_targets(y)
+    except ValueError as exc:
+        raise InputError(f"{exc} {type(estimator).__name__} needs class labels in y.") from exc
     classes = np.unique(y)
     check_not_all_constant(X)
     if classes.size < 2:
@@ -516,5 +458,5 @@ def validate_labelled_data(
         )
     if not binary:
         return X, classes, y
-    classes, y_pm = check_binary_labels(y, n_samples=X.shape[0])
+    classes, y_pm = check_binary_labels(y)
     return X, classes, y_pm

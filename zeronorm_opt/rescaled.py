@@ -6,11 +6,6 @@
 reweighted form's weights written as a rescaling of the data. It lives outside the driver
 (which knows no formulation) and outside :mod:`zeronorm_opt.formulations` (which may not
 import the driver).
-
-References
-----------
-J. Weston, A. Elisseeff, B. Schölkopf and M. Tipping, "Use of the zero-norm with linear models
-and kernel methods", Journal of Machine Learning Research 3:1439–1461, 2003.
 """
 
 from __future__ import annotations

@@ -12,16 +12,17 @@ from collections.abc import Callable
 import numpy as np
 import sklearn
 
-from .._validation import support_mask
+from .._validation import check_n_features_to_select, support_mask
 from ..driver import budget_ranking, final_support
-from ..exceptions import InputError, RemovedCoefficientsRequiredError
+from ..exceptions import RemovedCoefficientsRequiredError
 
 
-def resolve_budget(n_features_to_select, n_features: int) -> int | None:
-    """The number of features ``r`` a budget parameter asks for (None: no budget).
+def resolve_budget(n_features_to_select, n_features: int, default: int | None = None):
+    """The number of features ``r`` a budget parameter asks for (None: ``default``).
 
     An integer is taken as is (it must not exceed ``n_features``); a fraction in ``(0, 1]``
     keeps ``max(1, int(fraction * n_features))`` features, as scikit-learn's ``RFE`` does.
+    The parameter's type and range were checked by ``_parameter_constraints``.
 
     Examples
     --------
@@ -29,16 +30,9 @@ def resolve_budget(n_features_to_select, n_features: int) -> int | None:
     (5, 3, None)
     """
     if n_features_to_select is None:
-        return None
+        return default
     if isinstance(n_features_to_select, numbers.Integral):
-        r = int(n_features_to_select)
-        if r > n_features:
-            raise InputError(
-                f"n_features_to_select={r} is out of range: the data have {n_features} "
-                f"features, so pass an integer between 1 and {n_features}, a fraction in "
-                "(0, 1], or None for no budget."
-            )
-        return r
+        return check_n_features_to_select(n_features_to_select, n_features)
     return max(1, int(float(n_features_to_select) * n_features))
 
 
@@ -136,11 +130,6 @@ def refit_keeping_required(
     -----
     UserWarning
         When features were kept for the constraints (the support is not the ranking's).
-
-    References
-    ----------
-    J. Weston, A. Elisseeff, B. Schölkopf and M. Tipping, "Use of the zero-norm with linear
-    models and kernel methods", Journal of Machine Learning Research 3, 1439–1461, 2003.
     """
     support = np.asarray(support, dtype=bool).copy()
     required = np.zeros(support.shape, dtype=bool)

@@ -26,10 +26,11 @@ SOLVER = [None, str, list, tuple]
 SOLVER_OPTIONS = [None, dict]
 POSITIVE = [Interval(Real, 0, None, closed="neither")]
 NON_NEGATIVE = [Interval(Real, 0, None, closed="left")]
-MAX_ITER = [Interval(Integral, 1, None, closed="left")]
+POSITIVE_INT = [Interval(Integral, 1, None, closed="left")]
+MAX_ITER = POSITIVE_INT
 #: Seconds a run may take (checked after each step), or None for no limit.
-TIME_LIMIT = [None, Interval(Real, 0, None, closed="neither")]
-TOL = [Interval(Real, 0, None, closed="left")]
+TIME_LIMIT = [None, *POSITIVE]
+TOL = NON_NEGATIVE
 #: A concave penalty φ (an object with ``value`` and ``derivative``), or None for the default.
 SURROGATE = [HasMethods(["value", "derivative"]), None]
 #: A scikit-learn model fitted on the selected features, or None.

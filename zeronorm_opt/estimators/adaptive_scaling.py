@@ -14,14 +14,14 @@ import numbers
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
-from sklearn.feature_selection import SelectorMixin
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from .._validation import (
     Interval,
     StrOptions,
     require_dense,
     validate_labelled_data,
+    validate_xy,
     validates_params,
 )
 from ..driver import IterationRecord
@@ -38,7 +38,16 @@ from ..formulations.adaptive_scaling import (
 )
 from ._budget import resolve_budget
 from ._hyper_search import Candidate, choose, cv_errors, span_errors
-from ._params import MAX_ITER, N_FEATURES_TO_SELECT, SOLVER, SOLVER_OPTIONS, TOL
+from ._params import (
+    MAX_ITER,
+    N_FEATURES_TO_SELECT,
+    POSITIVE,
+    POSITIVE_INT,
+    SOLVER,
+    SOLVER_OPTIONS,
+    TOL,
+)
+from ._ranking import SupportSelector
 
 __all__ = ["AdaptiveScaling", "ScalingResult", "adaptive_scaling_path"]
 
@@ -50,13 +59,10 @@ C_TIMES_M_GRID = (10.0, 30.0, 100.0, 300.0, 1000.0)
 LINEAR_C_TIMES_MN_GRID = (1.0, 3.0, 10.0, 30.0, 100.0)
 #: Default grid of ``σ₀`` for the automatic choice, as multiples of the ``sigma0`` setting.
 SIGMA0_FACTORS = (1.0, 2.0, 4.0)
-#: Pruning of the linear program's scale factors, as a fraction of mean(σ). The interior-point
-#: solution keeps every σ_k strictly positive: at the solver's default tolerances the features
-#: of the optimum's null part sit at 1e-6–1e-5 of the mean (linear toy of Weston et al. 2003,
-#: 202 features, 100 points: 49–202 of them above 1e-6, where a solve at 1e-11 leaves none),
-#: and the support read at the scheme's 1e-6 was solver noise. At 1e-3 it equals the support
-#: of the tightly solved program on every fit measured (differences.rst); a feature dropped
-#: there carries under 0.1 % of the mean scale, so under 1e-3/n of the l1 mass of β.
+#: Pruning of the linear program's scale factors, as a fraction of mean(σ): the interior-point
+#: solution keeps every σ_k > 0, and at the solver's default tolerances the features outside
+#: the optimum's support sit at 1e-6–1e-5 of the mean (solver noise); at 1e-3 the support
+#: equals that of the tightly solved program on every fit measured (docs: differences page).
 LINEAR_PRUNE_FRACTION = 1e-3
 
 #: Level of the automatic choice's sign test per kernel for ``tie_level="auto"`` (measured:
@@ -77,7 +83,7 @@ def _top(values, r: int) -> np.ndarray:
     return mask
 
 
-class AdaptiveScaling(SelectorMixin, ClassifierMixin, BaseEstimator):
+class AdaptiveScaling(SupportSelector, ClassifierMixin, BaseEstimator):
     """Adaptive scaling for feature selection in SVMs (Grandvalet & Canu 2002).
 
     Learns an SVM together with squared scale factors ``σ ≥ 0``, ``Σ_k σ_k = n·σ₀`` (metric
@@ -140,27 +146,13 @@ class AdaptiveScaling(SelectorMixin, ClassifierMixin, BaseEstimator):
         Level of the sign test of the automatic choice; None picks the fewest estimated
         errors (ties: fewer features). ``"auto"``: 0.01 for the non-linear kernels, 0.05 for
         the linear kernel (:data:`TIE_LEVELS`), the level that did best on each in the
-        measurements below (the level used is ``tie_level_``).
-        Non-linear kernels, 0.01 rather than the customary 0.05: the span estimate
-        of a model with 20–30 scale factors fitted to the same points is optimistic (0–1
-        estimated errors of 150 for 4–10 % test error), and at 0.05 the sign test rejects the
-        two-feature models against it once ``m`` is large enough to give it power. On the
-        52-feature problem (``tol=1e-5``; 50 / 100 / 150 training points) level 0.01 kept
-        exactly ``{x1, x2}`` in 94 / 100 / 98.0 % of the draws where 0.05 did in 88 / 92 /
-        89.0 % (50, 50 and 500 draws), with the same test error; with ``C="cv"`` and
-        ``"rbf"`` both levels chose the same model on 10 of 10 draws at 100 points (9 of 10 at
-        50, the tenth sparser at 0.01). At 0.001 relevant features start to be lost (50 points:
-        recall 98 %). Polynomial kernel (degree 2, the same problem, 20 draws of master seed 0,
-        the levels compared on the same grid fits): at 100 points 0.01 keeps 6.9 features
-        against 10.8 at 0.05 with the same recall (100 %) and test error (6.2 vs 6.1 %), 0.001
-        keeps 4.5 (6.5 %); at 50 points every level chooses the same models (11.8 features,
-        8.3 %). The quadratic kernel's scale factors isolate exactly ``{x1, x2}`` in one draw
-        of 20 at 100 points, where the Gaussian kernel's do in all. Linear kernel, 0.05: on the
-        linear problem of Weston et al. (2003) (202 features, 20 draws) the chosen model keeps
-        0.1–0.2 noise features on average at either level; at 50 points the test has little
-        power and 0.01 drops one of the two relevant groups in 7 draws of 20 (test error
-        8.5 %), 0.05 in 2 (4.8 %); at 100 points both keep both groups on every draw (test
-        error 2.7 % at 0.01, 2.0 % at 0.05).
+        measurements of :doc:`/methods/differences` (the level used is ``tie_level_``). On the
+        52-feature problem of Weston et al. (2000), 0.01 keeps exactly ``{x1, x2}`` more often
+        than 0.05 with the same test error (the span estimate of a model with many scale
+        factors is optimistic, and at 0.05 the test rejects the two-feature models once ``m``
+        gives it power); at 0.001 relevant features start to be lost. On the linear problem of
+        Weston et al. (2003) at 50 points 0.01 drops one of the two relevant groups in 7 draws
+        of 20, 0.05 in 2.
     max_iter : int, default=100
         Maximum number of outer loops (SVM solves) of the alternating scheme.
     tol : float, default=1e-3
@@ -263,9 +255,9 @@ class AdaptiveScaling(SelectorMixin, ClassifierMixin, BaseEstimator):
 
     _parameter_constraints: dict = {
         "kernel": [StrOptions(set(KERNELS))],
-        "C": [Interval(numbers.Real, 0, None, closed="neither"), StrOptions({"span", "cv"})],
-        "sigma0": [Interval(numbers.Real, 0, None, closed="neither"), StrOptions({"scale"})],
-        "degree": [Interval(numbers.Integral, 1, None, closed="left")],
+        "C": [*POSITIVE, StrOptions({"span", "cv"})],
+        "sigma0": [*POSITIVE, StrOptions({"scale"})],
+        "degree": POSITIVE_INT,
         "C_grid": ["array-like", None],
         "sigma0_grid": ["array-like"],
         "cv": [Interval(numbers.Integral, 2, None, closed="left")],
@@ -279,7 +271,7 @@ class AdaptiveScaling(SelectorMixin, ClassifierMixin, BaseEstimator):
         "n_features_to_select": N_FEATURES_TO_SELECT,
         "sigma_step": [StrOptions(set(SIGMA_STEPS))],
         "alpha_update": [StrOptions({"tracked", "fixed"})],
-        "inner_iter": [Interval(numbers.Integral, 1, None, closed="left")],
+        "inner_iter": POSITIVE_INT,
         "random_state": ["random_state"],
         "solver": SOLVER,
         "solver_options": SOLVER_OPTIONS,
@@ -508,14 +500,10 @@ class AdaptiveScaling(SelectorMixin, ClassifierMixin, BaseEstimator):
         self.intercept_ = np.array([res.bias])
 
     # -- selector / classifier API ------------------------------------------------------------
-    def _get_support_mask(self):
-        check_is_fitted(self, "support_")
-        return self.support_
-
     def decision_function(self, X):
         """Score ``f(x) + b`` of the SVM in the learnt metric (positive: ``classes_[1]``)."""
         check_is_fitted(self, "scale_")
-        X = validate_data(self, X, dtype=np.float64, reset=False, accept_sparse=("csr", "csc"))
+        X = validate_xy(self, X, dtype=np.float64, reset=False, accept_sparse=("csr", "csc"))
         self._require_dense_for_kernel(X)
         if self.kernel == "linear":
             return X @ self.coef_[0] + self.intercept_[0]

@@ -27,8 +27,9 @@ from ..fast.alignment import (
     one_shot_alignments,
     removal_path_masks,
 )
-from ._params import N_FEATURES_TO_SELECT
-from ._ranking import _budget, _ranking_from_scores, _RankingSelector
+from ._budget import resolve_budget
+from ._params import N_FEATURES_TO_SELECT, NON_NEGATIVE, POSITIVE, POSITIVE_INT
+from ._ranking import _ranking_from_scores, _RankingSelector
 
 __all__ = ["AlignmentSelector"]
 
@@ -174,8 +175,8 @@ class AlignmentSelector(_RankingSelector):
     _parameter_constraints: dict = {
         "algorithm": [StrOptions(set(METHODS))],
         "kernel": [StrOptions(set(KERNELS))],
-        "degree": [Interval(numbers.Integral, 1, None, closed="left")],
-        "gamma": [None, Interval(numbers.Real, 0, None, closed="neither")],
+        "degree": POSITIVE_INT,
+        "gamma": [None, *POSITIVE],
         "balanced": ["boolean"],
         "centred": ["boolean"],
         "n_features_to_select": N_FEATURES_TO_SELECT,
@@ -184,8 +185,8 @@ class AlignmentSelector(_RankingSelector):
         "alignment_fraction": [None, Interval(numbers.Real, 0, 1, closed="right")],
         "validation_fraction": [None, Interval(numbers.Real, 0, 1, closed="neither")],
         "validation_stop": [StrOptions(set(VALIDATION_STOPS))],
-        "validation_tolerance": [Interval(numbers.Real, 0, None, closed="left")],
-        "C": [Interval(numbers.Real, 0, None, closed="neither")],
+        "validation_tolerance": NON_NEGATIVE,
+        "C": POSITIVE,
         "random_state": ["random_state"],
     }
 
@@ -226,13 +227,9 @@ class AlignmentSelector(_RankingSelector):
 
     def _check_params(self, n_features: int, has_validation_set: bool) -> int | None:
         """The checks that involve the data or several parameters (ranges: validates_params)."""
-        if self.gamma is not None:
-            self.gamma_ = float(self.gamma)
-        else:
-            self.gamma_ = 1.0 / n_features if self.kernel == "rbf" else 1.0
-        k = self.n_features_to_select
-        if k is not None:
-            k = _budget(k, n_features)
+        default_gamma = 1.0 / n_features if self.kernel == "rbf" else 1.0
+        self.gamma_ = default_gamma if self.gamma is None else float(self.gamma)
+        k = resolve_budget(self.n_features_to_select, n_features)
         if self.alignment_fraction is not None and self.algorithm != "incremental":
             raise InputError(
                 "alignment_fraction applies to algorithm='incremental' only; got "

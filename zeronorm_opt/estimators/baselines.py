@@ -20,6 +20,7 @@ import numbers
 
 import numpy as np
 import scipy.sparse as sp
+from scipy.stats import entropy
 from sklearn.feature_selection import RFE
 from sklearn.svm import SVC
 from sklearn.utils import ClassifierTags
@@ -134,11 +135,6 @@ class FisherScore(_RankingSelector):
         self.ranking_ = _ranking_from_scores(scores)
         self.support_ = self.ranking_ <= k
         return self
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        return tags
 
 
 # --------------------------------------------------------------------------------------------
@@ -281,34 +277,23 @@ class SVMRFE(_RankingSelector):
         n_steps += remaining.size - k
         # Global ranking: selected = 1; then features of the final RFE (ranked by it); then the
         # halving steps, latest first.
-        ranking = np.empty(n, dtype=int)
+        ranking = rfe.ranking_.max() + removed_at.max() + 1 - removed_at
         ranking[remaining] = rfe.ranking_
-        offset = rfe.ranking_.max()
-        for step in range(int(removed_at.max()), 0, -1):
-            idx = np.flatnonzero(removed_at == step)
-            ranking[idx] = offset + 1
-            offset += 1
         self.ranking_ = ranking
         self.support_ = ranking == 1
         self.estimator_ = rfe.estimator_
         self.n_steps_ = n_steps
         return self
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        return tags
-
 
 # --------------------------------------------------------------------------------------------
 # Information gain
 # --------------------------------------------------------------------------------------------
 def _entropy(counts: np.ndarray) -> np.ndarray:
-    """Entropy (bits) of the distributions in the last axis of ``counts`` (unnormalised)."""
-    total = counts.sum(axis=-1, keepdims=True)
-    p = np.divide(counts, total, out=np.zeros_like(counts, dtype=float), where=total > 0)
-    logp = np.log2(p, out=np.zeros_like(p), where=p > 0)
-    return -(p * logp).sum(axis=-1)
+    """Entropy (bits) of the distributions in the last axis of ``counts`` (unnormalised; 0
+    for an empty one)."""
+    with np.errstate(invalid="ignore"):  # 0/0 for an empty distribution
+        return np.nan_to_num(entropy(counts, base=2, axis=-1))
 
 
 def _sparse_counts_above(X, thr: np.ndarray, onehot: np.ndarray) -> np.ndarray:
@@ -435,5 +420,4 @@ class InformationGainFilter(_RankingSelector):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags = ClassifierTags(multi_class=True)
-        tags.input_tags.sparse = True
         return tags

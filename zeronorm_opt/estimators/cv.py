@@ -9,11 +9,9 @@ per fold plus one small refit per ``(fold, r)`` — where RFECV eliminates from 
 from __future__ import annotations
 
 import warnings
-from numbers import Integral
 
 import numpy as np
 from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone, is_classifier
-from sklearn.feature_selection import SelectorMixin
 from sklearn.metrics import check_scoring
 from sklearn.model_selection import check_cv
 from sklearn.utils.metaestimators import available_if
@@ -21,13 +19,13 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._validation import (
     StrOptions,
-    check_finite_target,
     check_min_samples,
     validate_xy,
     validates_params,
 )
 from ..exceptions import InputError, RemovedCoefficientsRequiredError
 from ._budget import _user_stacklevel, support_at_budget
+from ._ranking import SupportSelector
 from .selector import ZeroNormSelector
 from .zero_norm import AROM
 
@@ -44,7 +42,7 @@ def _default_grid(histories, n_features: int) -> np.ndarray:
     return np.unique(np.geomspace(1, top, 50).round().astype(int))
 
 
-class ZeroNormCV(MetaEstimatorMixin, SelectorMixin, BaseEstimator):
+class ZeroNormCV(MetaEstimatorMixin, SupportSelector, BaseEstimator):
     """A zero-norm estimator whose number of features is chosen by cross-validation.
 
     For each fold, one run of ``estimator`` without a budget records the path of iterates;
@@ -149,20 +147,11 @@ class ZeroNormCV(MetaEstimatorMixin, SelectorMixin, BaseEstimator):
 
     def _check_grid(self, n_features: int):
         grid = np.asarray(self.n_features_grid)
-        if (
-            grid.ndim != 1
-            or grid.size == 0
-            or not all(
-                isinstance(r, Integral | np.integer) and not isinstance(r, bool)
-                for r in grid.tolist()
-            )
-        ):
+        if grid.ndim != 1 or grid.size == 0 or grid.dtype.kind not in "iu" or grid.min() < 1:
             raise InputError(
-                "n_features_grid must be a non-empty 1-D list of integers (budgets); got "
-                f"{self.n_features_grid!r}."
+                "n_features_grid must be a non-empty 1-D list of positive integers (budgets); "
+                f"got {self.n_features_grid!r}."
             )
-        if grid.min() < 1:
-            raise InputError(f"n_features_grid must hold positive budgets; got {grid.tolist()}.")
         # Budgets above the number of features all mean "every feature": keep one of them.
         return np.unique(np.minimum(grid.astype(int), n_features))
 
@@ -172,7 +161,6 @@ class ZeroNormCV(MetaEstimatorMixin, SelectorMixin, BaseEstimator):
         base = clone(self._base())
         # The estimator validates the data of every fit; this validation sets the meta
         # estimator's own n_features_in_ (and feature names).
-        check_finite_target(y)
         X, y = validate_xy(
             self,
             X,
@@ -286,10 +274,6 @@ class ZeroNormCV(MetaEstimatorMixin, SelectorMixin, BaseEstimator):
                 UserWarning,
                 stacklevel=_user_stacklevel(),
             )
-
-    def _get_support_mask(self):
-        check_is_fitted(self, "support_")
-        return self.support_
 
     def predict(self, X):
         """Predictions of :attr:`estimator_`."""

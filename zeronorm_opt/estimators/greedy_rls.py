@@ -2,51 +2,26 @@
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
-from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import (
-    Interval,
     Options,
     StrOptions,
-    check_finite_target,
     check_min_samples,
-    check_n_features_to_select,
     check_not_all_constant,
     validate_xy,
     validates_params,
 )
-from ..exceptions import InputError
 from ..fast.greedy_rls import greedy_rls
-from ._params import N_FEATURES_TO_SELECT
+from ._params import N_FEATURES_TO_SELECT, POSITIVE
+from ._ranking import SupportSelector, _budget
 
-__all__ = ["GreedyRLS", "resolve_n_features"]
-
-
-def resolve_n_features(value, n_features: int) -> int:
-    """``None`` → half of the features, a float in (0, 1] → that fraction, an int → itself."""
-    if value is None:
-        return max(1, n_features // 2)
-    if isinstance(value, numbers.Real) and not isinstance(value, numbers.Integral | bool):
-        if not 0.0 < value <= 1.0:
-            raise InputError(
-                f"a fractional n_features_to_select must lie in (0, 1]; got {value!r}. "
-                "Pass an integer for an absolute number of features."
-            )
-        return max(1, int(value * n_features))
-    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and value > n_features:
-        raise InputError(
-            f"n_features_to_select={value} exceeds the number of features of X "
-            f"(n_features={n_features}); pass at most {n_features}, or a fraction in (0, 1]."
-        )
-    return check_n_features_to_select(value, n_features)
+__all__ = ["GreedyRLS"]
 
 
-class GreedyRLS(SelectorMixin, RegressorMixin, BaseEstimator):
+class GreedyRLS(SupportSelector, RegressorMixin, BaseEstimator):
     """Greedy forward selection for regularised least squares by leave-one-out loss.
 
     Starts from the empty feature set and adds, each round, the feature whose addition gives
@@ -156,10 +131,10 @@ class GreedyRLS(SelectorMixin, RegressorMixin, BaseEstimator):
 
     _parameter_constraints: dict = {
         "n_features_to_select": N_FEATURES_TO_SELECT,
-        "alpha": [Interval(numbers.Real, 0, None, closed="neither")],
+        "alpha": POSITIVE,
         "loss": [StrOptions({"squared", "zero_one"}), callable],
         "fit_intercept": ["boolean"],
-        "intercept_scaling": [Interval(numbers.Real, 0, None, closed="neither")],
+        "intercept_scaling": POSITIVE,
         "verbose": ["verbose"],
         "dtype": [Options(type, {np.float64, np.float32})],
     }
@@ -199,7 +174,6 @@ class GreedyRLS(SelectorMixin, RegressorMixin, BaseEstimator):
         -------
         self : GreedyRLS
         """
-        check_finite_target(y)
         X, y = validate_xy(
             self, X, y, accept_sparse="csr", multi_output=True, y_numeric=True, dtype=np.float64
         )
@@ -207,7 +181,7 @@ class GreedyRLS(SelectorMixin, RegressorMixin, BaseEstimator):
         check_min_samples(X, 2, "GreedyRLS selects features by their leave-one-out loss")
         check_not_all_constant(X)
         n_features = X.shape[1]
-        k = resolve_n_features(self.n_features_to_select, n_features)
+        k = _budget(self.n_features_to_select, n_features)
         bias = float(self.intercept_scaling) if self.fit_intercept else 0.0
         result = greedy_rls(
             X,
@@ -250,10 +224,6 @@ class GreedyRLS(SelectorMixin, RegressorMixin, BaseEstimator):
             self, X, reset=False, accept_sparse=("csr", "csc"), dtype=np.float64
         )
         return np.asarray(X @ self.coef_.T) + self.intercept_
-
-    def _get_support_mask(self):
-        check_is_fitted(self)
-        return self.support_
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -12,7 +12,6 @@ from sklearn.utils.validation import check_is_fitted
 from .._validation import (
     Interval,
     StrOptions,
-    check_finite_target,
     support_mask,
     validate_xy,
     validates_params,
@@ -34,54 +33,35 @@ __all__ = ["BridgeRegression", "LassoISTA"]
 _ALGORITHMS = ("fista", "ista", "cvxpy")
 
 
-def _centre(X, y, fit_intercept):
-    """Centre X and y when fitting an intercept: the intercept is unpenalised, so this is exact.
-
-    A sparse X is centred implicitly (:func:`~zeronorm_opt.fast.ista.centred_operator`):
-    subtracting the means would fill it in.
-    """
-    if not fit_intercept:
-        return X, y, np.zeros(X.shape[1]), 0.0
-    y_mean = float(y.mean())
-    if sp.issparse(X):
-        x_mean = np.asarray(X.mean(axis=0)).ravel()
-        return centred_operator(X, x_mean), y - y_mean, x_mean, y_mean
-    x_mean = X.mean(axis=0)
-    return X - x_mean, y - y_mean, x_mean, y_mean
-
-
 class _SparseLinearRegressor(RegressorMixin, BaseEstimator):
-    """Shared fit/predict plumbing: validation, centring, intercept, support."""
+    """Shared fit/predict plumbing: validation, centring, intercept, support.
 
-    #: Whether ``fit`` and ``predict`` take a ``scipy.sparse`` X (dense-only ones raise
-    #: InputTypeError, a TypeError: "dense data is required").
-    _accepts_sparse = False
+    Both regressors take a ``scipy.sparse`` X and never densify it: (F)ISTA needs only
+    products with X and Xᵀ, and the cvxpy formulations centre it inside their residual.
+    """
 
-    def _validate(self, X, y):
-        check_finite_target(y)
-        X, y = validate_xy(
-            self,
-            X,
-            y,
-            y_numeric=True,
-            dtype=np.float64,
-            accept_sparse="csr" if self._accepts_sparse else False,
-        )
-        return X, y
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
 
-    def _prepare(self, X, y):
-        return _centre(*self._validate(X, y), self.fit_intercept)
-
-    def _prepare_for_formulation(self, X, y):
-        """``(Phi, y_centred, x_mean, y_mean, column_means)`` for the cvxpy formulation: a
-        sparse X is handed over as it is with its column means (the formulation centres it
-        inside the residual), a dense one centred."""
-        X, y = self._validate(X, y)
-        if sp.issparse(X) and self.fit_intercept:
-            x_mean = np.asarray(X.mean(axis=0)).ravel()
-            y_mean = float(y.mean())
+    def _prepare(self, X, y, formulation: bool = False):
+        """``(X, y_centred, x_mean, y_mean, column_means)``: validated data, centred when
+        fitting an intercept (unpenalised, so centring is exact). A sparse X is never filled
+        in: for a cvxpy ``formulation`` it is handed over as it is with its ``column_means``
+        (the formulation centres it inside the residual), otherwise centred implicitly
+        (:func:`~zeronorm_opt.fast.ista.centred_operator`)."""
+        X, y = validate_xy(self, X, y, y_numeric=True, dtype=np.float64, accept_sparse="csr")
+        if not self.fit_intercept:
+            return X, y, np.zeros(X.shape[1]), 0.0, None
+        y_mean = float(y.mean())
+        if not sp.issparse(X):
+            x_mean = X.mean(axis=0)
+            return X - x_mean, y - y_mean, x_mean, y_mean, None
+        x_mean = np.asarray(X.mean(axis=0)).ravel()
+        if formulation:
             return X, y - y_mean, x_mean, y_mean, x_mean
-        return (*_centre(X, y, self.fit_intercept), None)
+        return centred_operator(X, x_mean), y - y_mean, x_mean, y_mean, None
 
     def _finish(self, coef, x_mean, y_mean):
         self.coef_ = coef
@@ -93,20 +73,14 @@ class _SparseLinearRegressor(RegressorMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
 
         Returns
         -------
         ndarray of shape (n_samples,)
         """
         check_is_fitted(self)
-        X = validate_xy(
-            self,
-            X,
-            reset=False,
-            dtype=np.float64,
-            accept_sparse="csr" if self._accepts_sparse else False,
-        )
+        X = validate_xy(self, X, reset=False, dtype=np.float64, accept_sparse="csr")
         return X @ self.coef_ + self.intercept_
 
 
@@ -206,10 +180,6 @@ class LassoISTA(_SparseLinearRegressor):
     True
     """
 
-    # (F)ISTA needs only products with X and Xᵀ, the cvxpy formulation centres inside its
-    # residual: a sparse X stays sparse either way.
-    _accepts_sparse = True
-
     _parameter_constraints: dict = {
         "alpha": NON_NEGATIVE,
         "algorithm": [StrOptions(set(_ALGORITHMS))],
@@ -239,11 +209,6 @@ class LassoISTA(_SparseLinearRegressor):
         self.solver = solver
         self.solver_options = solver_options
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        return tags
-
     @validates_params
     def fit(self, X, y):
         """Fit the Lasso.
@@ -261,7 +226,7 @@ class LassoISTA(_SparseLinearRegressor):
         """
         lam = 2.0 * float(self.alpha)  # scikit-learn's alpha -> the paper's λ (see Notes)
         if self.algorithm == "cvxpy":
-            Phi, yc, x_mean, y_mean, column_means = self._prepare_for_formulation(X, y)
+            Phi, yc, x_mean, y_mean, column_means = self._prepare(X, y, formulation=True)
             Xc = Phi if column_means is None else centred_operator(Phi, column_means)
             formulation = LassoFormulation(Phi, yc, lam, column_means=column_means)
             info = formulation.solve(self.solver, self.solver_options)
@@ -269,7 +234,7 @@ class LassoISTA(_SparseLinearRegressor):
             self.n_iter_ = int(info.num_iters or 0)
             paper_objective = np.array([formulation.objective_value(coef)])
         else:
-            Xc, yc, x_mean, y_mean = self._prepare(X, y)
+            Xc, yc, x_mean, y_mean, _ = self._prepare(X, y)
             run = fista if self.algorithm == "fista" else ista
             result = run(Xc, yc, lam, max_iter=self.max_iter, tol=self.tol)
             coef = result.coef
@@ -336,13 +301,10 @@ class BridgeRegression(_SparseLinearRegressor):
 
     Notes
     -----
-    :func:`~zeronorm_opt.formulations.regression.bridge_regression` minimises the bridge
-    objective [2]_ in the paper's scaling ``(1/n)‖y − Xβ‖² + λ Σ_j (ε + |β_j|)^q`` (centred
-    data), the scaling of the weighted Lasso it solves at each step [1]_. The estimator's
-    objective is half of it with ``λ = 2α``, so they have the same minimisers; ``fit`` passes
-    ``λ = 2 · alpha`` and reports ``objective_path_`` divided by 2. Before this convention
-    ``BridgeRegression(alpha=a)`` meant ``λ = a``; halve old values of ``alpha`` to keep old
-    results.
+    :func:`~zeronorm_opt.fast.bridge.bridge_regression` minimises the bridge objective [2]_
+    in the paper's scaling ``(1/n)‖y − Xβ‖² + λ Σ_j (ε + |β_j|)^q``, that of the weighted
+    Lasso it solves at each step [1]_: as for :class:`LassoISTA` (see its Notes), ``fit``
+    passes ``λ = 2 · alpha`` and reports ``objective_path_`` divided by 2.
 
     References
     ----------
@@ -363,15 +325,6 @@ class BridgeRegression(_SparseLinearRegressor):
     >>> np.flatnonzero(model.support_).tolist()
     [3, 40]
     """
-
-    # The weighted Lassos keep a sparse X a sparse cvxpy constant (centred inside the
-    # residual, never filled in).
-    _accepts_sparse = True
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        return tags
 
     _parameter_constraints: dict = {
         "alpha": POSITIVE,
@@ -421,7 +374,7 @@ class BridgeRegression(_SparseLinearRegressor):
         -------
         self : BridgeRegression
         """
-        Phi, yc, x_mean, y_mean, column_means = self._prepare_for_formulation(X, y)
+        Phi, yc, x_mean, y_mean, column_means = self._prepare(X, y, formulation=True)
         result = bridge_regression(
             Phi,
             yc,

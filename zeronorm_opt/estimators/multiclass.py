@@ -10,22 +10,18 @@ the final multiclass machine on the selected features with their original scalin
 from __future__ import annotations
 
 from functools import partial
-from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import Interval, StrOptions
-from ..exceptions import InputError
+from .._validation import StrOptions
 from ..fast.one_vs_rest import OneVsRestLibsvm
 from ..formulations.multiclass import (
     OneVsRestFormulation,
     WestonWatkinsFormulation,
 )
-from ..scaling import data_scale, unit_scale_C
-from ..surrogates import LogSurrogate
-from ._params import POSITIVE, ZERO_NORM
-from .selector import ZeroNormSelector
+from ._params import NON_NEGATIVE, POSITIVE, ZERO_NORM
+from .zero_norm import _fit_on_columns, _LogZeroNorm, _ZeroNormClassifier
 
 
 def fit_final_machine(
@@ -58,39 +54,23 @@ def fit_final_machine(
     >>> W.shape, bool(np.all(W[:, 2] == 0))
     ((3, 3), True)
     """
-    if sp.issparse(X):
-        # The machine sees only the selected columns (removed ones are fixed at 0): densify
-        # those r columns, never the whole X, and put the weights back in place.
-        columns = np.flatnonzero(np.ones(X.shape[1], bool) if support is None else support)
-        if columns.size:
-            kept, kept_support = X[:, columns].toarray(), None
-        else:  # nothing selected: the machine of an empty support (w = 0, its intercepts)
-            kept, kept_support = np.zeros((X.shape[0], 1)), [False]
-        W_selected, b = fit_final_machine(
-            kept, codes, scheme, C, kept_support, solver, solver_options
-        )
-        W = np.zeros((W_selected.shape[0], X.shape[1]))
-        W[:, columns] = W_selected[:, : columns.size]
-        return W, b
-    X = np.asarray(X, dtype=float)
-    support = np.ones(X.shape[1], dtype=bool) if support is None else np.asarray(support, bool)
-    # C has units: the same machine on the selected columns divided by their RMS s, with
-    # C·s² (W = W_s / s), as the binary refit (zeronorm_opt.scaling).
-    s = data_scale(X[:, support]) if support.any() else 1.0
-    C = unit_scale_C(C, s)
-    if scheme == "ww":
-        f = WestonWatkinsFormulation(X / s, codes, penalty="l2", C=C)
-        f.set_active(support)
-        f.solve(solver, solver_options)
-    else:
-        f = OneVsRestLibsvm(X / s, codes, C=C)
-        f.set_active(support)
-        f.solve()
-    W, b = f.solution()
-    return W / s, b
+    X = X if sp.issparse(X) else np.asarray(X, dtype=float)
+    support = np.ones(X.shape[1], dtype=bool) if support is None else support
+
+    def machine(columns, C):
+        if scheme == "ww":
+            f = WestonWatkinsFormulation(columns, codes, penalty="l2", C=C)
+            f.solve(solver, solver_options)
+        else:
+            f = OneVsRestLibsvm(columns, codes, C=C)
+            f.solve()
+        return f.solution()
+
+    # As the binary refit: the selected columns only, at unit scale (C has units).
+    return _fit_on_columns(X, support, C, machine)
 
 
-class MulticlassAROM(ZeroNormSelector):
+class MulticlassAROM(_LogZeroNorm, _ZeroNormClassifier):
     """Multiclass zero-norm feature selection and classifier (multiclass AROM).
 
     Minimises ``Σ_j ln h_j(W)``, with ``h_j = Σ_k |w_kj|`` (``penalty="l1"``, a sequence of
@@ -123,15 +103,8 @@ class MulticlassAROM(ZeroNormSelector):
         A scikit-learn model retrained on the selected features instead of the scheme's own
         machine (with a budget and ``extra_constraints``, on a selection that keeps the
         features the constraints require: ``required_features_``).
-    max_iter : int, default=50
-        Maximum number of convex solves; a run that reaches it before converging keeps
-        the last step's iterate and warns (:class:`~zeronorm_opt.LimitReachedWarning`).
-    time_limit : float or None, default=None
-        Seconds the run may take, checked after each step (every backend): past them it
-        keeps the last completed step's iterate and warns, as ``max_iter`` does (see
-        :func:`~zeronorm_opt.successive_linearisation`). None: no limit.
-    tol : float, default=1e-5
-        Convergence tolerance of the driver (support unchanged and small change).
+    max_iter, time_limit, tol
+        As in :class:`~zeronorm_opt.AROM`.
     epsilon : float, default=0.0
         ε of ``ln(ε + h)``; 0 gives the exact AROM weights.
     prune_tol : float, default=1e-6
@@ -185,25 +158,17 @@ class MulticlassAROM(ZeroNormSelector):
     support_ : ndarray of bool of shape (n_features,)
         The one support shared by all classes.
     history_ : list of IterationRecord
-        Per iteration: surrogate value, support size, the per-feature group magnitudes
-        (``coef``), the weights, solver status and time.
+        As in :class:`~zeronorm_opt.AROM`; its ``coef`` are the per-feature group magnitudes.
     n_iter_ : int
         Number of convex problems solved by the successive-linearisation driver.
     stop_reason_ : {"converged", "budget", "max_iter", "time_limit"}
-        Why the driver stopped: ``"converged"`` (the weights stopped changing), ``"budget"``
-        (the support reached ``n_features_to_select``), or ``"max_iter"`` / ``"time_limit"``
-        (that limit stopped the run before it converged, with a
-        :class:`~zeronorm_opt.LimitReachedWarning`; the selection is the last step's).
+        As in :class:`~zeronorm_opt.AROM`.
     backend_ : {"cvxpy", "libsvm"}
         What solved the steps.
     data_scale_ : float
-        The run was solved on ``X / data_scale_`` (the root-mean-square entry of X for the
-        hard margin without ``extra_constraints``; 1.0 otherwise), weights mapped back.
+        As in :class:`~zeronorm_opt.AROM`.
     required_features_ : ndarray of int
-        With a budget and ``extra_constraints``: features kept because the constraints
-        require them although the budget's ranking left them out (a warning says so); the
-        rest of the budget is the ranking's. Empty when none. A
-        ``RemovedCoefficientsRequiredError`` says when they alone exceed the budget.
+        As in :class:`~zeronorm_opt.AROM`.
     n_features_in_ : int
         Number of features seen by ``fit``.
 
@@ -236,7 +201,7 @@ class MulticlassAROM(ZeroNormSelector):
         "scheme": [StrOptions({"ww", "ovr"})],
         "penalty": [StrOptions({"l1", "l2"})],
         "C": [*POSITIVE, None],
-        "epsilon": [Interval(Real, 0, None, closed="left")],
+        "epsilon": NON_NEGATIVE,
         "refit": ["boolean"],
         "refit_C": [*POSITIVE, None],
         "scale_rule": [StrOptions({"norm", "sum"})],
@@ -284,31 +249,9 @@ class MulticlassAROM(ZeroNormSelector):
         self.scale_rule = scale_rule
         self.backend = backend
 
-    def _task(self) -> str:
-        return "classification"
-
-    def _check_params(self, X) -> None:
-        super()._check_params(X)
-        if self.surrogate is not None and self.epsilon != 0:
-            raise InputError(
-                "epsilon is the ε of the default surrogate ln(ε + t); with surrogate= pass ε "
-                "through the surrogate (e.g. LogSurrogate(eps=...)) and leave epsilon=0."
-            )
-
-    def _scale_free(self) -> bool:
-        # As the binary AROM: the hard margin without user constraints (C has units).
-        return self.C is None and self.extra_constraints is None
-
     def _formulation(self, scale: float = 1.0):
         Form = WestonWatkinsFormulation if self.scheme == "ww" else OneVsRestFormulation
         return partial(Form, penalty=self.penalty, C=self.C, scale_rule=self.scale_rule)
-
-    def _surrogate(self):
-        return LogSurrogate(eps=self.epsilon) if self.surrogate is None else self.surrogate
-
-    def _driver_options(self, formulation) -> dict:
-        # z / max z between iterations, as the binary AROM does (exact for the hard margin).
-        return {"normalise_weights": True}
 
     def _own_final_model(self, X, y_fit, support, budget, last, cache=None):
         if not self.refit and last is not None:
@@ -332,7 +275,4 @@ class MulticlassAROM(ZeroNormSelector):
         # The final machine of fit_final_machine (½ Σ_k ‖w_k‖² + C Σ ξ: the l2 step with unit
         # weights), one-vs-rest in cvxpy rather than libsvm, with the user's constraints.
         Form = WestonWatkinsFormulation if self.scheme == "ww" else OneVsRestFormulation
-        f = Form(X, y_fit, penalty="l2", C=self._final_C())
-        if self.extra_constraints is not None:
-            f.add_constraints(self.extra_constraints)
-        return f
+        return self._with_user_constraints(Form(X, y_fit, penalty="l2", C=self._final_C()))

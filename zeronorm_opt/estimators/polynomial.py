@@ -76,13 +76,6 @@ def PolynomialAROM(degree: int = 2, *, penalty: str = "l2", **arom_params) -> Pi
     return make_pipeline(PolynomialFeatureMap(degree), AROM(penalty=penalty, **arom_params))
 
 
-def _map_and_model(model):
-    check_is_fitted(model)
-    feature_map, arom = model[0], model[-1]
-    names = getattr(feature_map, "feature_names_in_", None)
-    return feature_map, arom, names
-
-
 def selected_monomials(model) -> list[str]:
     """The monomials a fitted :func:`PolynomialAROM` pipeline uses, copies merged.
 
@@ -112,7 +105,9 @@ def monomial_coefficients(model) -> dict[str, float]:
     >>> sorted(monomial_coefficients(PolynomialAROM(degree=2).fit(X, y)))
     ['x1*x2', 'x3']
     """
-    feature_map, arom, names = _map_and_model(model)
+    check_is_fitted(model)
+    feature_map, arom = model[0], model[-1]
+    names = getattr(feature_map, "feature_names_in_", None)
     n, degree = feature_map.n_features_in_, feature_map.degree
     monomials, selected = merge_symmetric_copies(arom.support_, n, degree, names)
     _, coef = merge_symmetric_copies(arom.coef_[0], n, degree, names)

@@ -297,8 +297,3 @@ class R2W2(_RankingSelector):
         self.ranking_[order] = np.arange(1, n + 1)
         self.support_ = self.ranking_ <= k
         return self
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        return tags

@@ -16,14 +16,12 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, clone
-from sklearn.feature_selection import SelectorMixin
 from sklearn.metrics import accuracy_score, r2_score
 from sklearn.utils import ClassifierTags, RegressorTags
 from sklearn.utils.metaestimators import available_if
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from .._validation import (
-    check_finite_target,
     check_not_all_constant,
     require_dense,
     validate_labelled_data,
@@ -39,6 +37,7 @@ from ..scaling import data_scale
 from ..surrogates import LogSurrogate
 from ._budget import budget_ranking, refit_keeping_required, resolve_budget
 from ._params import ZERO_NORM
+from ._ranking import SupportSelector
 
 
 def formulation_solution(formulation) -> tuple[np.ndarray, np.ndarray | float]:
@@ -49,7 +48,7 @@ def formulation_solution(formulation) -> tuple[np.ndarray, np.ndarray | float]:
     return np.asarray(coef, dtype=float), float(intercept) if intercept.ndim == 0 else intercept
 
 
-class ZeroNormSelector(SelectorMixin, BaseEstimator):
+class ZeroNormSelector(SupportSelector, BaseEstimator):
     """Zero-norm feature selection and prediction over any reweighted formulation.
 
     Runs the successive-linearisation driver (:func:`~zeronorm_opt.successive_linearisation`)
@@ -75,11 +74,8 @@ class ZeroNormSelector(SelectorMixin, BaseEstimator):
         ``0 … Q−1`` (``"codes"``), and ``predict`` returns the original labels. A plain
         function (e.g. a ``lambda``) hides the class: give the function the attributes
         (``make.task = "regression"``) or use ``functools.partial``, which keeps them
-        visible. A ``scipy.sparse`` X is passed on (as CSR, never densified) when the class
-        (or the function) has the attribute ``accepts_sparse = True``; otherwise sparse X is
-        a TypeError naming that attribute. The final ``estimator`` then receives the
-        selected columns sparse if its tags say it takes sparse input, else densified (those
-        columns only).
+        visible. A ``scipy.sparse`` X is passed on when the class (or the function) has the
+        attribute ``accepts_sparse = True`` (see :meth:`fit`).
     surrogate : object with ``value`` and ``derivative``, default=None
         The concave penalty φ; None: ``LogSurrogate()`` (``ln t``, the zero-norm
         approximation of AROM).
@@ -400,7 +396,6 @@ class ZeroNormSelector(SelectorMixin, BaseEstimator):
                 self, X, y, binary=False, accept_sparse=True
             )
             return X, self._encode_labels(y), y
-        check_finite_target(y)
         X, y = validate_xy(self, X, y, dtype=np.float64, y_numeric=True, accept_sparse=sparse)
         check_not_all_constant(X)
         return X, y, y
@@ -481,20 +476,14 @@ class ZeroNormSelector(SelectorMixin, BaseEstimator):
         InfeasibleError
             A hard-margin problem on data it cannot separate (pass ``C=``).
         TypeError
-            A ``scipy.sparse`` X for a path that needs dense data (the message names what
-            takes it: AROM, FSV and MulticlassAROM on HiGHS or cvxpy, a user formulation with
-            ``accepts_sparse = True``; not libsvm's duals).
+            A ``scipy.sparse`` X for a path that needs dense data (libsvm's duals, a user
+            formulation without ``accepts_sparse = True``); the message names what takes it.
         """
-        self._check_contract()
-        X, y_fit, y = self._validate_training_data(X, y)
-        self._check_params(X)
+        X, y_fit, y = self._start_fit(X, y)
         budget = resolve_budget(self.n_features_to_select, X.shape[1])
-        self.backend_ = self._choose_backend(X)
-        self._check_sparse_backend(X)
         # A hard-margin selection does not depend on the units of X, but the solvers'
         # tolerances are absolute: solve at unit scale and map the weights back
         # (zeronorm_opt.scaling says why this rather than a relative version of each tolerance).
-        self.data_scale_ = self._run_scale(X)
         scale = self.data_scale_
         result, last = self._run_path(X if scale == 1.0 else X / scale, y_fit, budget)
         if scale != 1.0:
@@ -509,17 +498,24 @@ class ZeroNormSelector(SelectorMixin, BaseEstimator):
         self._fit_final(X, y_fit, y, budget, last)
         return self
 
+    def _start_fit(self, X, y):
+        """What every fit does first: the contract, the data, the parameters, the backend and
+        the scale of the run; returns :meth:`_validate_training_data`'s ``(X, y_fit, y)``."""
+        self._check_contract()
+        X, y_fit, y = self._validate_training_data(X, y)
+        self._check_params(X)
+        self.backend_ = self._choose_backend(X)
+        self._check_sparse_backend(X)
+        self.data_scale_ = self._run_scale(X)
+        return X, y_fit, y
+
     def _fit_on_support(self, X, y, support, cache=None):
         """Fit only the final model of a budget ``support.sum()`` on a given support (no run).
 
         Used by :class:`ZeroNormCV`, which takes the supports of every budget from one run;
         ``cache`` (a dict) lets the refits on one fold share their compiled problem.
         """
-        self._check_contract()
-        X, y_fit, y = self._validate_training_data(X, y)
-        self.backend_ = self._choose_backend(X)
-        self._check_sparse_backend(X)
-        self.data_scale_ = self._run_scale(X)
+        X, y_fit, y = self._start_fit(X, y)
         self.support_ = np.asarray(support, dtype=bool)
         self._fit_final(X, y_fit, y, int(self.support_.sum()), None, cache)
         return self
@@ -551,7 +547,7 @@ class ZeroNormSelector(SelectorMixin, BaseEstimator):
             require_dense(X, f"{type(self).__name__} with backend_={self.backend_!r}", alternative)
 
     def _check_predict_data(self, X):
-        return validate_data(
+        return validate_xy(
             self,
             X,
             dtype=np.float64,
@@ -595,10 +591,6 @@ class ZeroNormSelector(SelectorMixin, BaseEstimator):
         self.intercept_ = intercept
 
     # -- selector / predictor API ------------------------------------------------------------
-    def _get_support_mask(self):
-        check_is_fitted(self, "support_")
-        return self.support_
-
     def _scores(self, X):
         scores = X @ self.coef_.T + self.intercept_
         if scores.ndim == 1 or scores.shape[1] > 2:

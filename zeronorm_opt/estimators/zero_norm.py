@@ -15,30 +15,45 @@ from numbers import Real
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import Interval, StrOptions
+from .._validation import Interval, StrOptions, check_binary_labels
 from ..exceptions import InputError
 from ..formulations import FSVFormulation, MarginFormulation
 from ..formulations.binary import check_slack_penalty
 from ..scaling import data_scale, unit_scale_C
 from ..surrogates import ExpSurrogate, LogSurrogate
-from ._params import POSITIVE, ZERO_NORM
+from ._params import NON_NEGATIVE, POSITIVE, ZERO_NORM
 from .selector import ZeroNormSelector
 
 
-class _BinaryZeroNorm(ZeroNormSelector):
-    """Shared by AROM and FSV: ±1 labels, the soft-margin l2 SVM as the budgeted refit."""
+def _fit_on_columns(X, support, C, fit) -> tuple[np.ndarray, np.ndarray | float]:
+    """The soft-margin machine ``fit(columns, C) -> (W, b)`` on the selected columns only.
+
+    The removed coefficients are zero either way, and a problem over every feature with the
+    removed ones fixed cost ~20x more on the microarray data (same solution to ~1e-12, tested);
+    only these columns of a sparse X are densified. ``C`` has units (:mod:`zeronorm_opt.scaling`):
+    the same machine is solved on the columns divided by their RMS ``s`` with ``C·s²``
+    (``W = W_s / s``), a ``ScaleError`` when ``C·s²`` is beyond the solvers. An empty support
+    gives the machine of one all-zero column (``W = 0``, its intercepts). ``W`` is returned
+    zero outside ``support``.
+    """
+    support = np.asarray(support, dtype=bool)
+    columns = X[:, support] if support.any() else np.zeros((X.shape[0], 1))
+    if sp.issparse(columns):
+        columns = columns.toarray()
+    s = data_scale(columns)
+    W, b = fit(columns / s, unit_scale_C(C, s))
+    W = np.asarray(W, dtype=float)
+    full = np.zeros(W.shape[:-1] + (X.shape[1],))
+    full[..., support] = W[..., : int(support.sum())] / s
+    return full, b
+
+
+class _ZeroNormClassifier(ZeroNormSelector):
+    """Shared by AROM, FSV and MulticlassAROM: class labels, and the hard margin without user
+    constraints solved at unit scale."""
 
     def _task(self) -> str:
         return "classification"
-
-    def _encode_labels(self, y):
-        if self.classes_.size > 2:
-            raise InputError(
-                f"Only binary classification is supported. y has {self.classes_.size} classes; "
-                f"{type(self).__name__} is a two-class method: use MulticlassAROM "
-                "(Weston-Watkins or one-vs-rest) for more classes."
-            )
-        return super()._encode_labels(y)  # ±1, +1 for classes_[1]
 
     def _scale_free(self) -> bool:
         # The hard margin (with AROM's l0 slacks too: a hard margin on the augmented data) is
@@ -46,43 +61,54 @@ class _BinaryZeroNorm(ZeroNormSelector):
         # are stated in the units of X: those are solved as given.
         return self.C is None and self.extra_constraints is None
 
+
+class _LogZeroNorm:
+    """Shared by AROM and MulticlassAROM: the default surrogate ``ln(ε + t)`` with ``epsilon``,
+    weights normalised between steps (z / max z: exact AROM for the hard margin)."""
+
+    def _check_params(self, X) -> None:
+        super()._check_params(X)
+        if self.surrogate is not None and self.epsilon != 0:
+            raise InputError(
+                "epsilon is the ε of the default surrogate ln(ε + t); with surrogate= pass ε "
+                "through the surrogate (e.g. LogSurrogate(eps=...)) and leave epsilon=0."
+            )
+
+    def _surrogate(self):
+        return LogSurrogate(eps=self.epsilon) if self.surrogate is None else self.surrogate
+
+    def _driver_options(self, formulation) -> dict:
+        return {"normalise_weights": True}
+
+
+class _BinaryZeroNorm(_ZeroNormClassifier):
+    """Shared by AROM and FSV: ±1 labels, the soft-margin l2 SVM as the budgeted refit."""
+
+    def _encode_labels(self, y):
+        return check_binary_labels(y)[1]  # ±1, +1 for classes_[1]
+
     def _own_final_model(self, X, y_fit, support, budget, last, cache=None):
-        if budget is None and last is not None:
-            return last
         # With a budget: a soft-margin l2 SVM on the selected features with their original
-        # scaling (Weston et al. 2003), under the user's constraints.
-        if self.extra_constraints is None:
-            # The same QP on the selected columns only: the removed coefficients are zero
-            # either way, and a QP over every feature with equality rows for the removed ones
-            # cost ~20x more on the microarray data (same solution to ~1e-12, tested).
-            columns = X[:, support]
-            if sp.issparse(columns):  # r columns: small, and the QP's matrix anyway
-                columns = columns.toarray()
-            # refit_C has units (zeronorm_opt.scaling): the same QP is solved on the columns
-            # divided by their RMS s with C·s² (w = w_s / s), a ScaleError when C·s² is beyond
-            # the solvers (X·1e8 with refit_C=1: C = 1e16, where Clarabel failed).
-            s = data_scale(columns)
-            C = unit_scale_C(self.refit_C, s)
-            f = MarginFormulation(columns / s, y_fit, penalty="l2", C=C)
+        # scaling (Weston et al. 2003). Under the user's constraints, which index every feature
+        # (f.v[j]), the base class's refit of the full formulation (:meth:`_refit_formulation`,
+        # compiled once per training set), keeping the features they require.
+        if (budget is None and last is not None) or self.extra_constraints is not None:
+            return super()._own_final_model(X, y_fit, support, budget, last, cache)
+
+        def svm(columns, C):
+            f = MarginFormulation(columns, y_fit, penalty="l2", C=C)
             f.solve(self.solver, self.solver_options)
-            coef = np.zeros(X.shape[1])
-            coef[support], b = f.solution()
-            coef[support] /= s
-            return coef, b
-        # The user's constraints index every feature (f.v[j]): the full formulation, compiled
-        # once per training set and re-solved with another active mask; the features the
-        # constraints require are kept (a fit ranks the rest by its own run, a refit on a
-        # given support, ZeroNormCV's, by the refit's weights).
-        return self._refit_keeping_required(X, y_fit, support, budget, last, cache)
+            return f.solution()
+
+        return _fit_on_columns(X, support, self.refit_C, svm)
 
     def _refit_formulation(self, X, y_fit):
-        f = MarginFormulation(X, y_fit, penalty="l2", C=self.refit_C)
-        if self.extra_constraints is not None:
-            f.add_constraints(self.extra_constraints)
-        return f
+        return self._with_user_constraints(
+            MarginFormulation(X, y_fit, penalty="l2", C=self.refit_C)
+        )
 
 
-class AROM(_BinaryZeroNorm):
+class AROM(_LogZeroNorm, _BinaryZeroNorm):
     """Approximation of the zero-norm minimisation (AROM): l1- or l2-AROM.
 
     Minimises ``Σ_j ln(ε + |v_j|)`` over the (hard or soft) margin constraints by a sequence
@@ -115,12 +141,9 @@ class AROM(_BinaryZeroNorm):
         SVM (``predict`` delegates to it); with a budget and ``extra_constraints``, on a
         selection that keeps the features the constraints require (``required_features_``).
     max_iter : int, default=50
-        Maximum number of LPs/QPs; a run that reaches it before converging keeps the last
-        step's iterate and warns (:class:`~zeronorm_opt.LimitReachedWarning`).
+        Maximum number of LPs/QPs; past it, as :class:`~zeronorm_opt.ZeroNormSelector`.
     time_limit : float or None, default=None
-        Seconds the run may take, checked after each step (every backend): past them it
-        keeps the last completed step's iterate and warns, as ``max_iter`` does (see
-        :func:`~zeronorm_opt.successive_linearisation`). None: no limit.
+        As in :class:`~zeronorm_opt.ZeroNormSelector`.
     tol : float, default=1e-5
         Convergence tolerance on the normalised scale factors.
     epsilon : float, default=0.0
@@ -186,25 +209,18 @@ class AROM(_BinaryZeroNorm):
     classes_ : ndarray of shape (2,)
         The two class labels, in the order ``predict`` maps the sign to.
     history_ : list of IterationRecord
-        Per iteration: surrogate value, support size, coefficients, weights, solver status
-        and time.
+        As in :class:`~zeronorm_opt.ZeroNormSelector`.
     n_iter_ : int
-        Number of convex problems solved by the successive-linearisation driver.
+        As in :class:`~zeronorm_opt.ZeroNormSelector`.
     stop_reason_ : {"converged", "budget", "max_iter", "time_limit"}
-        Why the driver stopped: ``"converged"`` (the weights stopped changing), ``"budget"``
-        (the support reached ``n_features_to_select``), or ``"max_iter"`` / ``"time_limit"``
-        (that limit stopped the run before it converged, with a
-        :class:`~zeronorm_opt.LimitReachedWarning`; the selection is the last step's).
+        As in :class:`~zeronorm_opt.ZeroNormSelector`.
     backend_ : {"cvxpy", "highs", "libsvm", "ipm"}
         What solved the steps.
     data_scale_ : float
         The run was solved on ``X / data_scale_`` (the root-mean-square entry of X for the
         hard margin without ``extra_constraints``; 1.0 otherwise), weights mapped back.
     required_features_ : ndarray of int
-        With a budget and ``extra_constraints``: features kept because the constraints
-        require them although the budget's ranking left them out (a warning says so); the
-        rest of the budget is the ranking's. Empty when none. A
-        ``RemovedCoefficientsRequiredError`` says when they alone exceed the budget.
+        Features kept for ``extra_constraints``, as in :class:`~zeronorm_opt.ZeroNormSelector`.
     estimator_ : estimator
         The retrained ``estimator``, when one is given.
     n_features_in_ : int
@@ -235,7 +251,7 @@ class AROM(_BinaryZeroNorm):
     _parameter_constraints: dict = {
         "penalty": [StrOptions({"l1", "l2"})],
         "C": [*POSITIVE, None],
-        "epsilon": [Interval(Real, 0, None, closed="left")],
+        "epsilon": NON_NEGATIVE,
         "slack_penalty": [StrOptions({"hinge", "l0"})],
         "slack_scale": POSITIVE,
         "refit_C": POSITIVE,
@@ -284,11 +300,6 @@ class AROM(_BinaryZeroNorm):
     def _check_params(self, X) -> None:
         super()._check_params(X)
         check_slack_penalty(self.slack_penalty, self.C)
-        if self.surrogate is not None and self.epsilon != 0:
-            raise InputError(
-                "epsilon is the ε of AROM's default surrogate ln(ε + t); with surrogate= pass "
-                "ε through the surrogate (e.g. LogSurrogate(eps=...)) and leave epsilon=0."
-            )
 
     def _formulation(self, scale: float = 1.0):
         # The c of the slack coordinates c·δ_i is in the units of X: c / scale on X / scale.
@@ -299,13 +310,6 @@ class AROM(_BinaryZeroNorm):
             slack_penalty=self.slack_penalty,
             slack_scale=self.slack_scale / scale,
         )
-
-    def _surrogate(self):
-        return LogSurrogate(eps=self.epsilon) if self.surrogate is None else self.surrogate
-
-    def _driver_options(self, formulation) -> dict:
-        # z / max z between iterations: exact AROM for the hard margin.
-        return {"normalise_weights": True}
 
 
 class FSV(_BinaryZeroNorm):
@@ -340,13 +344,10 @@ class FSV(_BinaryZeroNorm):
         As in :class:`AROM`; it receives the
         :class:`~zeronorm_opt.formulations.FSVFormulation` (``formulation.w``, ``.b``, ``.X``).
     backend : {"auto", "cvxpy", "highs"} or str, default="auto"
-        What solves the LPs (:mod:`zeronorm_opt.backends`; the l2 backends ``"libsvm"`` and
-        ``"ipm"`` do not serve FSV): ``"cvxpy"``, the declarative formulation through the driver;
-        ``"highs"``, the same LPs built once in HiGHS and re-solved from the previous basis,
-        with column generation when the features outnumber the samples five to one
-        (:class:`~zeronorm_opt.fast.highs_model.SplitMarginLP`; same iterates, tested against
-        the cvxpy form); ``"auto"``, HiGHS unless ``extra_constraints``, ``solver``,
-        ``solver_options`` or ``surrogate`` asks for the formulation.
+        What solves the LPs, ``"cvxpy"`` and ``"highs"`` as for :class:`AROM`'s l1 steps (the
+        l2 backends ``"libsvm"`` and ``"ipm"`` do not serve FSV); ``"auto"``, HiGHS unless
+        ``extra_constraints``, ``solver``, ``solver_options`` or ``surrogate`` asks for the
+        formulation.
 
     Attributes
     ----------
@@ -359,15 +360,11 @@ class FSV(_BinaryZeroNorm):
     classes_ : ndarray of shape (2,)
         The two class labels, in the order ``predict`` maps the sign to.
     history_ : list of IterationRecord
-        Per iteration: surrogate value, support size, coefficients, weights, solver status
-        and time.
+        As in :class:`AROM`.
     n_iter_ : int
         Number of convex problems solved by the successive-linearisation driver.
     stop_reason_ : {"converged", "budget", "max_iter", "time_limit"}
-        Why the driver stopped: ``"converged"`` (the weights stopped changing), ``"budget"``
-        (the support reached ``n_features_to_select``), or ``"max_iter"`` / ``"time_limit"``
-        (that limit stopped the run before it converged, with a
-        :class:`~zeronorm_opt.LimitReachedWarning`; the selection is the last step's).
+        As in :class:`AROM`.
     backend_ : str
         What solved the steps (as in :class:`AROM`).
     required_features_ : ndarray of int
