@@ -39,3 +39,20 @@ def test_without_limits_the_line_names_none():
     out = io.StringIO()
     FitProgress(after=0.0, stream=out)(_record(2))
     assert out.getvalue().strip() == "step 2: 7 active features, objective 5 (0 s)"
+
+
+def test_an_estimator_shows_its_own_limits(caplog, monkeypatch):
+    """AROM's progress lines carry its max_iter and time_limit (here reported at once)."""
+    from functools import partial
+
+    from zeronorm_opt import AROM
+    from zeronorm_opt.datasets import make_weston_linear
+    from zeronorm_opt.estimators import selector
+
+    monkeypatch.setattr(selector, "FitProgress", partial(FitProgress, after=0.0))
+    X, y = make_weston_linear(40, random_state=0)
+    with caplog.at_level("INFO", logger="zeronorm_opt"):
+        model = AROM(C=1.0, max_iter=7, time_limit=100.0).fit(X, y)
+    lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("step ")]
+    assert len(lines) == model.n_iter_
+    assert all("/7:" in line and line.endswith("of a 100 s limit)") for line in lines)

@@ -425,7 +425,8 @@ class ZeroNormSelector(SupportSelector, BaseEstimator):
 
         def drive(problem):
             problem = self._with_user_constraints(problem)
-            progress = FitProgress()  # a line per step once the fit takes seconds
+            # A line per step once the fit takes seconds, with the limits that will stop it.
+            progress = FitProgress(max_iter=self.max_iter, time_limit=self.time_limit)
             try:
                 return successive_linearisation(
                     problem,
