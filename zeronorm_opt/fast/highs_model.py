@@ -45,6 +45,7 @@ Research 23, 2022.
 from __future__ import annotations
 
 import time
+import warnings
 from dataclasses import dataclass
 
 import highspy
@@ -78,6 +79,23 @@ _FAST_OPTIONS = {"output_flag": False, "presolve": "off"}
 COLUMN_GENERATION_RATIO = 5
 #: Least number of coefficients added per pricing round (``m`` when larger).
 MIN_PRICING_BATCH = 50
+#: ``algorithm="auto"`` considers HiGHS's interior-point solver (IPX, with crossover to an
+#: optimal vertex) only for a sparse X with at least this many rows, in the soft-margin hinge
+#: form, with at least as many coefficients as rows (see :data:`IPM_SUPPORT_FRACTION`).
+IPM_MIN_ROWS = 200
+#: ... and takes it for a solve whose optimum is expected to have more than this fraction of
+#: ``m`` non-zero coefficients: the first solve when liblinear's l1-SVM on the same costs (a
+#: probe costing about one liblinear fit) has that many, a later one when the last solve had.
+#: Such a vertex's basis holds hundreds of sparse columns whose LU factors fill in: each dual
+#: simplex iteration then costs about ``m²`` and thousands are needed. Measured (first l1-AROM
+#: LP, C = 1, ``scipy.sparse.random`` data of ``benchmarks/bench_many_samples.py``): 1000 × 5000
+#: at 1 % (860 non-zeros at the optimum, liblinear's probe 780), dual simplex 11.6 s (6263
+#: iterations), IPX 3.0 s; 2000 × 20 000 at 0.5 % (1855 non-zeros, probe 1663), IPX on the
+#: whole LP 51 s, on a working set of columns 198 s. The second l1-AROM LP of 1000 × 5000
+#: (860 features left) took 2.6–3.1 s with the primal or dual simplex warm from the first
+#: basis, 0.085 s with IPX. FSV's sparse optima (12 and 28 non-zeros; probes 319 and 849) stay
+#: on the simplex: 0.08 s and 0.21 s there against 0.20 s and 0.90 s with IPX.
+IPM_SUPPORT_FRACTION = 0.6
 
 
 @dataclass
@@ -134,12 +152,21 @@ class SplitMarginLP:
         (see :meth:`solve_weighted`); the optimum is the whole LP's. None: when the
         coefficients outnumber the rows more than five to one. False: every column from the
         start (the model then has the size of the hand-written LP).
+    algorithm : {"auto", "simplex", "ipm"}, default="auto"
+        HiGHS's solver for each solve: its dual simplex (warm from the last basis), or its
+        interior-point method IPX with crossover (cold, on the whole LP: the working set of
+        columns is completed first), both ending at an optimal vertex of the same LP. "auto":
+        IPX for the solves expected to have many non-zero coefficients on a sparse X (see
+        :data:`IPM_SUPPORT_FRACTION`), the simplex otherwise.
 
     Attributes
     ----------
     n_features, n_coef : int
     penalty_scale : float
     column_generation : bool
+    algorithm : str
+    solver_path : list of str
+        HiGHS's solver of each solve so far (``"simplex"`` or ``"ipm"``).
     pricing_batch : int
         Coefficients added per pricing round: ``max(m, 50)`` (the first working set has twice
         as many).
@@ -192,6 +219,7 @@ class SplitMarginLP:
         penalty_scale: float = 1.0,
         remove: str = "delete",
         column_generation: bool | None = None,
+        algorithm: str = "auto",
     ) -> None:
         self.X = check_finite_matrix(X)
         _, self.y = check_binary_labels(y, self.X.shape[0])
@@ -203,6 +231,12 @@ class SplitMarginLP:
                 "column_generation must be True, False or None (automatic); got "
                 f"{column_generation!r}."
             )
+        if algorithm not in ("auto", "simplex", "ipm"):
+            raise InputError(
+                f"algorithm must be 'auto', 'simplex' or 'ipm'; got {algorithm!r}."
+            )
+        self.algorithm = algorithm
+        self.solver_path: list[str] = []
         self.remove = remove
         self.n_features = n
         self.slack_scale = (
@@ -424,6 +458,14 @@ class SplitMarginLP:
         # would make the LP unbounded).
         weights = check_weights(weights, self.n_coef)
         costs = self.penalty_scale * weights
+        solver = self._choose_solver(costs)
+        self.solver_path.append(solver)
+        self.highs.setOptionValue("solver", solver)
+        if solver == "ipm" and not self._in_model[self._active].all():
+            # IPX does not start warm: it solves the whole LP (on a working set of columns it
+            # would solve it again after each pricing round; 2000 × 20 000: 198 s against 51 s).
+            missing = np.flatnonzero(self._active & ~self._in_model)
+            self._add_coefficients(missing, costs[missing])
         if self.column_generation and not self._in_model.any():
             candidates = np.flatnonzero(self._active)
             uniform = np.abs(self._pricing(candidates, np.ones(self.X.shape[0])))
@@ -492,6 +534,40 @@ class SplitMarginLP:
             simplex_iterations=iterations,
         )
         return self.last_step
+
+    def _choose_solver(self, costs: np.ndarray) -> str:
+        """HiGHS's solver of the next solve (``"simplex"`` or ``"ipm"``; see ``algorithm``)."""
+        if self.algorithm != "auto":
+            return self.algorithm
+        m = self.X.shape[0]
+        if (
+            not sp.issparse(self.X)
+            or m < IPM_MIN_ROWS
+            or self.slack_costs is None
+            or self.slack_scale is not None
+        ):
+            return "simplex"
+        if self.last_step is not None:
+            expected = np.count_nonzero(self.last_step.coef[self._active])
+        elif self._active.sum() < m:
+            return "simplex"
+        else:
+            expected = self._probe_support(costs)
+        return "ipm" if expected > IPM_SUPPORT_FRACTION * m else "simplex"
+
+    def _probe_support(self, costs: np.ndarray) -> int:
+        """Non-zero coefficients of liblinear's l1-regularised squared-hinge SVM on this LP's
+        costs (features divided by ``c_j``, samples weighted by ``d_i``): a guess of the
+        optimum's, in about one liblinear fit."""
+        from sklearn.svm import LinearSVC
+
+        active = np.flatnonzero(self._active)
+        scaled = self.X[:, active] @ sp.diags(1.0 / np.maximum(costs[active], 1e-300))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # liblinear's ConvergenceWarning: a guess anyway
+            svc = LinearSVC(penalty="l1", loss="squared_hinge", dual=False, C=1.0)
+            svc.fit(scaled, self.y, sample_weight=self.slack_costs)
+        return int(np.count_nonzero(svc.coef_))
 
     def _slack_values(self, x: np.ndarray) -> np.ndarray:
         """The slacks ``ξ`` of every sample from HiGHS's column values ``x``."""
