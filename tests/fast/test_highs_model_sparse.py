@@ -1,0 +1,155 @@
+"""SplitMarginLP on sparse text-like data with more features than samples (HiGHS's IPX or simplex).
+
+``algorithm="auto"`` solves the LPs whose optimum has many non-zero coefficients with HiGHS's
+interior-point method and crossover instead of the dual simplex: the same LP, so the same run
+as the simplex and as the declarative formulations, and X is never densified.
+"""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from _backend_runs import fsv, l1_arom
+
+from zeronorm_opt import InputError
+from zeronorm_opt.driver import successive_linearisation
+from zeronorm_opt.fast import highs_model
+from zeronorm_opt.fast.highs_model import IPM_MIN_ROWS, SplitMarginLP
+from zeronorm_opt.formulations import FSVFormulation
+from zeronorm_opt.surrogates import LogSurrogate
+
+
+def _sparse_wide(seed, m=240, n=1200, density=0.03):
+    """``scipy.sparse.random`` CSR (uniform values), labels from a noisy rule on 20 columns:
+    the data of ``benchmarks/bench_many_samples.py`` at a small size."""
+    rng = np.random.default_rng(seed)
+    X = sp.random(m, n, density=density, format="csr", random_state=seed)
+    w = np.zeros(n)
+    w[:20] = rng.standard_normal(20)
+    s = X @ w
+    return X, np.where(s - np.median(s) + 0.2 * s.std() * rng.standard_normal(m) >= 0, 1, -1)
+
+
+def _same_run(a, b, coef=True):
+    """Same supports and objectives at every step (and coefficients, unless an LP may have
+    several optimal vertices)."""
+    np.testing.assert_array_equal(a.support, b.support)
+    np.testing.assert_array_equal(a.support_path, b.support_path)
+    np.testing.assert_allclose(a.objective_path, b.objective_path, rtol=1e-7, atol=1e-8)
+    if coef:
+        np.testing.assert_allclose(a.coef, b.coef, rtol=0, atol=1e-6 * np.abs(b.coef).max())
+
+
+@pytest.fixture
+def no_densifying(monkeypatch):
+    """Any dense copy of a sparse matrix (``toarray``, ``todense``, ``.A``) raises."""
+
+    def refuse(self, *args, **kwargs):
+        raise AssertionError(f"a sparse {self.shape} matrix was densified")
+
+    for cls in (sp.csr_matrix, sp.csc_matrix, sp.coo_matrix, sp.csr_array, sp.csc_array):
+        monkeypatch.setattr(cls, "toarray", refuse)
+        monkeypatch.setattr(cls, "todense", refuse)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_l1_arom_on_sparse_wide_data_is_the_declarative_run(seed):
+    """The soft-margin l1-AROM LPs with dense optima go to IPX, with the cvxpy run's result."""
+    X, y = _sparse_wide(seed)
+    fast, lp = l1_arom(X, y, 1.0)
+    ref, _ = l1_arom(X, y, 1.0, backend="cvxpy")
+    assert lp.solver_path[0] == "ipm"  # the first LP's optimum has most of m non-zeros
+    assert "simplex" in lp.solver_path  # and the later, sparse ones are warm simplex solves
+    assert fast.n_iter == ref.n_iter and fast.stop_reason == ref.stop_reason
+    _same_run(fast, ref)
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+@pytest.mark.parametrize("form", ["hinge C=1", "hard margin"])
+def test_ipx_and_the_simplex_give_the_same_run(seed, form):
+    """Forced either way, HiGHS's IPX (with crossover) and its simplex solve the same LPs."""
+    X, y = _sparse_wide(seed)
+    model = {"slack_costs": 1.0} if form == "hinge C=1" else {}
+    lps = [SplitMarginLP(X, y, algorithm=a, **model) for a in ("ipm", "simplex")]
+    runs = [successive_linearisation(lp, LogSurrogate(), normalise_weights=True) for lp in lps]
+    assert set(lps[0].solver_path) == {"ipm"} and set(lps[1].solver_path) == {"simplex"}
+    _same_run(*runs)
+
+
+def test_fsv_lps_solved_by_ipx_have_the_simplex_optimal_values():
+    """FSV's LPs are degenerate (one slack cost per class): IPX's crossover may stop at
+    another optimal vertex than the simplex, with the same value — why "auto" leaves FSV's
+    sparse optima to the simplex."""
+    X, y = _sparse_wide(3)
+    f = FSVFormulation(X, y)
+    lps = [
+        SplitMarginLP(X, y, f.slack_costs, penalty_scale=f.penalty_scale, algorithm=a)
+        for a in ("ipm", "simplex")
+    ]
+    weights = np.full(X.shape[1], 5.0)
+    steps = [lp.solve_weighted(weights) for lp in lps]
+    values = [lp.highs.getInfo().objective_function_value for lp in lps]
+    assert values[0] == pytest.approx(values[1], rel=1e-9)
+    for step in steps:  # both optimal for the same LP: the margins hold
+        margins = y * (X @ step.coef + step.b) + step.xi
+        assert margins.min() >= 1 - 1e-7
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_fsv_sparse_optima_stay_on_the_simplex_and_equal_the_declarative_run(seed):
+    X, y = _sparse_wide(seed)
+    fast, lp = fsv(X, y)
+    ref, _ = fsv(X, y, backend="cvxpy")
+    assert set(lp.solver_path) == {"simplex"}  # liblinear's probe: a sparse optimum
+    assert fast.n_iter == ref.n_iter
+    _same_run(fast, ref, coef=False)  # FSV's last LP has several optimal vertices
+
+
+def test_the_ipm_completes_a_working_set_of_columns():
+    """With column generation on, an IPX solve holds the whole LP (IPX does not start warm)."""
+    X, y = _sparse_wide(0, n=2000)
+    lp = SplitMarginLP(X, y, 1.0)
+    assert lp.column_generation and not lp.in_model.any()
+    step = lp.solve_weighted(np.ones(X.shape[1]))
+    assert lp.solver_path == ["ipm"] and lp.in_model.all()
+    whole = SplitMarginLP(X, y, 1.0, column_generation=False, algorithm="simplex")
+    reference = whole.solve_weighted(np.ones(X.shape[1]))
+    assert lp.highs.getInfo().objective_function_value == pytest.approx(
+        whole.highs.getInfo().objective_function_value, rel=1e-9
+    )
+    np.testing.assert_array_equal(step.coef != 0, reference.coef != 0)
+
+
+def test_auto_keeps_the_simplex_off_its_ground():
+    """Dense X, few rows, the hard margin: the simplex, as before (no probe)."""
+    X, y = _sparse_wide(0)
+    small = _sparse_wide(0, m=IPM_MIN_ROWS - 40)
+    for lp in (
+        SplitMarginLP(X.toarray(), y, 1.0),
+        SplitMarginLP(*small, 1.0),
+        SplitMarginLP(X, y),
+    ):
+        lp.solve_weighted(np.ones(X.shape[1]))
+        assert lp.solver_path == ["simplex"]
+
+
+def test_sparse_x_is_never_densified(no_densifying, monkeypatch):
+    X, y = _sparse_wide(1)
+    probes = []
+    probe = highs_model.SplitMarginLP._probe_support
+    monkeypatch.setattr(
+        highs_model.SplitMarginLP,
+        "_probe_support",
+        lambda self, costs: probes.append(probe(self, costs)) or probes[-1],
+    )
+    result, lp = l1_arom(X, y, 1.0)
+    assert probes and lp.solver_path[0] == "ipm" and result.support.any()
+    result, lp = fsv(X, y)
+    assert result.support.any()
+    with pytest.raises(AssertionError, match="densified"):
+        X.toarray()  # (the patch is live)
+
+
+def test_a_wrong_algorithm_is_an_input_error():
+    X, y = _sparse_wide(0)
+    with pytest.raises(InputError, match="algorithm must be 'auto', 'simplex' or 'ipm'"):
+        SplitMarginLP(X, y, 1.0, algorithm="pdlp")
