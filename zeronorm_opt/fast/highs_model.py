@@ -58,6 +58,7 @@ from ..exceptions import InputError, NotSeparableError, SolverError
 from ..formulations.binary import HARD_MARGIN_HINT
 from ..formulations.penalty import check_weights
 from ..solvers import SolveInfo
+from .margin_ipm import margin_interior_point
 
 __all__ = ["HighsStepResult", "SplitMarginLP"]
 
@@ -96,6 +97,8 @@ IPM_MIN_ROWS = 200
 #: basis, 0.085 s with IPX. FSV's sparse optima (12 and 28 non-zeros; probes 319 and 849) stay
 #: on the simplex: 0.08 s and 0.21 s there against 0.20 s and 0.90 s with IPX.
 IPM_SUPPORT_FRACTION = 0.6
+#: An interior point whose residuals and gap are below this gives the starting basis.
+INTERIOR_POINT_TOL = 1e-4
 
 
 @dataclass
@@ -461,11 +464,16 @@ class SplitMarginLP:
         solver = self._choose_solver(costs)
         self.solver_path.append(solver)
         self.highs.setOptionValue("solver", solver)
-        if solver == "ipm" and not self._in_model[self._active].all():
-            # IPX does not start warm: it solves the whole LP (on a working set of columns it
-            # would solve it again after each pricing round; 2000 × 20 000: 198 s against 51 s).
+        if solver == "ipm":
+            # The interior point does not start warm: it solves the whole LP (on a working set
+            # of columns IPX would solve it again after each pricing round; 2000 × 20 000:
+            # 198 s against 51 s).
             missing = np.flatnonzero(self._active & ~self._in_model)
             self._add_coefficients(missing, costs[missing])
+            if self._interior_point_basis(costs):
+                # The simplex finishes from the interior point's basis (exact, usually in a
+                # few iterations); IPX otherwise.
+                self.highs.setOptionValue("solver", "simplex")
         if self.column_generation and not self._in_model.any():
             candidates = np.flatnonzero(self._active)
             uniform = np.abs(self._pricing(candidates, np.ones(self.X.shape[0])))
@@ -554,6 +562,34 @@ class SplitMarginLP:
         else:
             expected = self._probe_support(costs)
         return "ipm" if expected > IPM_SUPPORT_FRACTION * m else "simplex"
+
+    def _interior_point_basis(self, costs: np.ndarray) -> bool:
+        """Set the basis guessed by :func:`~zeronorm_opt.fast.margin_ipm.margin_interior_point`
+        (soft-margin hinge form, at least as many coefficients as rows: its normal equations
+        have order ``m``); False when it does not apply or did not converge."""
+        m = self.X.shape[0]
+        active = np.flatnonzero(self._active)
+        if self.slack_costs is None or self.slack_scale is not None or active.size < m:
+            return False
+        X = self.X[:, active]
+        B = sp.diags(self.y) @ X if sp.issparse(X) else self.y[:, None] * X
+        point = margin_interior_point(B, self.y, costs[active], self.slack_costs)
+        if point.error > INTERIOR_POINT_TOL:
+            return False
+        S = highspy.HighsBasisStatus
+        owner, sign = self._col_coef, self._col_sign
+        where = np.searchsorted(active, np.maximum(owner, 0))
+        value = np.where(sign > 0, point.p[where], point.q[where])
+        dual = np.where(sign > 0, point.z_p[where], point.z_q[where])
+        basic = (owner >= 0) & (value > dual)
+        basic[0] = True  # the bias, free
+        basic[1 : 1 + m] = point.xi > point.z_xi
+        basis = highspy.HighsBasis()
+        basis.col_status = list(np.where(basic, S.kBasic, S.kLower))
+        basis.row_status = list(np.where(point.surplus > point.z_surplus, S.kBasic, S.kLower))
+        basis.alien = True  # HiGHS completes or repairs it
+        basis.valid = True
+        return self.highs.setBasis(basis) == highspy.HighsStatus.kOk
 
     def _probe_support(self, costs: np.ndarray) -> int:
         """Non-zero coefficients of liblinear's l1-regularised squared-hinge SVM on this LP's
