@@ -235,9 +235,7 @@ class SplitMarginLP:
                 f"{column_generation!r}."
             )
         if algorithm not in ("auto", "simplex", "ipm"):
-            raise InputError(
-                f"algorithm must be 'auto', 'simplex' or 'ipm'; got {algorithm!r}."
-            )
+            raise InputError(f"algorithm must be 'auto', 'simplex' or 'ipm'; got {algorithm!r}.")
         self.algorithm = algorithm
         self.solver_path: list[str] = []
         self.remove = remove

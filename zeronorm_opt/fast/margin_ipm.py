@@ -107,17 +107,12 @@ def margin_interior_point(B, y, costs, slack_costs, tol=TOL, max_iter=MAX_ITER) 
             factor = _normal_factor(B, Bt, y, D[P] + D[Q], D[2 * k] + D[2 * k + 1], D[XI] + D[S])
             if factor is None:
                 break
-
-            def direction(rc):
-                dpi = cho_solve(factor, rp + matvec(D * rd - rc / z), check_finite=False)
-                dz = rd - rmatvec(dpi)
-                return (rc - x * dz) / z, dpi, dz
-
-            dx, dpi, dz = direction(-x * z)
+            newton = (factor, matvec, rmatvec, x, z, D, rp, rd)
+            dx, dpi, dz = _direction(*newton, -x * z)  # predictor
             ap, ad = _step(x, dx), _step(z, dz)
             mu = x @ z / x.size
             sigma = ((x + ap * dx) @ (z + ad * dz) / x.size / mu) ** 3
-            dx, dpi, dz = direction(sigma * mu - x * z - dx * dz)
+            dx, dpi, dz = _direction(*newton, sigma * mu - x * z - dx * dz)  # corrector
             ap, ad = 0.995 * _step(x, dx), 0.995 * _step(z, dz)
             x, pi, z = x + ap * dx, pi + ad * dpi, z + ad * dz
     x, z, iteration = best
@@ -147,6 +142,14 @@ def _normal_factor(B, Bt, y, d_coef, d_bias, d_diag):
         except LinAlgError:
             shift *= 100.0
     return None
+
+
+def _direction(factor, matvec, rmatvec, x, z, D, rp, rd, rc):
+    """The Newton direction ``(Δx, Δπ, Δz)`` for the complementarity target ``rc``:
+    ``A Δx = rp``, ``Aᵀ Δπ + Δz = rd``, ``z Δx + x Δz = rc`` with ``D = x / z``."""
+    dpi = cho_solve(factor, rp + matvec(D * rd - rc / z), check_finite=False)
+    dz = rd - rmatvec(dpi)
+    return (rc - x * dz) / z, dpi, dz
 
 
 def _step(v: np.ndarray, dv: np.ndarray) -> float:
