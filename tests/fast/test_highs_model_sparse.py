@@ -180,3 +180,26 @@ def test_the_interior_point_guesses_an_optimal_basis():
     assert step.simplex_iterations < cold.last_step.simplex_iterations / 10
     assert lp.highs.getInfo().objective_function_value == pytest.approx(value, rel=1e-9)
     np.testing.assert_allclose(step.coef, cold.last_step.coef, atol=1e-7)
+
+
+def test_a_poor_guess_falls_back_to_ipx(monkeypatch):
+    """If the simplex does not finish soon from the guessed basis, IPX solves the LP."""
+    X, y = _sparse_wide(0)
+    m, n = X.shape
+
+    def swapped(*args, **kwargs):  # basic and non-basic exchanged: a far-off partition
+        point = margin_interior_point(*args, **kwargs)
+        point.p, point.z_p = point.z_p, point.p
+        point.xi, point.z_xi = point.z_xi, point.xi
+        return point
+
+    monkeypatch.setattr(highs_model, "margin_interior_point", swapped)
+    lp = SplitMarginLP(X, y, 1.0, algorithm="ipm")
+    step = lp.solve_weighted(np.ones(n))
+    assert lp.highs.getInfo().ipm_iteration_count > 0
+    cold = SplitMarginLP(X, y, 1.0, algorithm="simplex")
+    reference = cold.solve_weighted(np.ones(n))
+    assert lp.highs.getInfo().objective_function_value == pytest.approx(
+        cold.highs.getInfo().objective_function_value, rel=1e-9
+    )
+    np.testing.assert_allclose(step.coef, reference.coef, atol=1e-7)

@@ -39,7 +39,7 @@ __all__ = ["InteriorPoint", "margin_interior_point"]
 
 #: The Newton steps stop when the relative primal and dual residuals and the relative gap are
 #: all below this (a basis guess: the simplex finishes exactly).
-TOL = 1e-8
+TOL = 1e-10
 MAX_ITER = 60
 #: ... or when the least error has not improved for this many steps (near the optimum the
 #: normal equations become ill-conditioned and the primal residual grows again).
@@ -115,6 +115,9 @@ def margin_interior_point(B, y, costs, slack_costs, tol=TOL, max_iter=MAX_ITER) 
             dx, dpi, dz = _direction(*newton, sigma * mu - x * z - dx * dz)  # corrector
             ap, ad = 0.995 * _step(x, dx), 0.995 * _step(z, dz)
             x, pi, z = x + ap * dx, pi + ad * dpi, z + ad * dz
+            # b = b⁺ − b⁻ unchanged, both parts shrunk: otherwise they grow together and the
+            # primal residual with them (1000 × 5000: stalled at 1.5e-6, now 2e-10).
+            x[2 * k : 2 * k + 2] -= 0.9 * x[2 * k : 2 * k + 2].min()
     x, z, iteration = best
     return InteriorPoint(
         p=x[P], q=x[Q], z_p=z[P], z_q=z[Q], xi=x[XI], z_xi=z[XI], surplus=x[S],
