@@ -34,9 +34,10 @@ liblinear's l1-SVM on the same costs, then by the last solve's support) to an in
 this package's (:mod:`~zeronorm_opt.fast.margin_ipm`, normal equations of order ``m``) guesses
 the optimal basis and HiGHS's simplex finishes from it, or HiGHS's IPX with crossover solves
 the LP when the guess is off — both end at an optimal vertex of the same LP. Measured (whole
-l1-AROM fits, ``benchmarks/bench_many_samples.py``, 2 shared cores): 1000 × 5000 at 1 %,
-14.7 s → 1.9 s (liblinear 0.04–0.12 s); 2000 × 20 000 at 0.5 %, 348 s → 74 s (liblinear
-0.13–0.5 s), the first LP by IPX (the guess stalled). FSV's optima stay sparse: the simplex.
+l1-AROM fits, ``benchmarks/bench_many_samples.py``, 2 shared cores, same supports): 1000 ×
+5000 at 1 %, 14.7 s → 1.9–2.3 s (liblinear 0.1–0.15 s); 2000 × 20 000 at 0.5 %, 348 s (the
+issue's figure) → 16.3 s (liblinear 0.33 s), about 10 s of it the interior point's Newton
+steps (dense Cholesky factorisations of order m). FSV's optima stay sparse: the simplex.
 
 :class:`SplitMarginLP` implements the driver's
 :class:`~zeronorm_opt.formulations.contract.Linearisable` protocol (``set_weights`` changes the
@@ -112,10 +113,12 @@ IPM_SUPPORT_FRACTION = 0.6
 #: An interior point whose residuals and gap are below this gives the starting basis ...
 INTERIOR_POINT_TOL = 1e-6
 #: ... and the simplex finishes from it within this many iterations, or IPX solves the LP
-#: (1000 × 5000 at 1 %: 0–1 iterations; 2000 × 20 000 at 0.5 %, where the interior point
-#: stalled at 3.5e-8, the simplex had not finished after 600 iterations, 20 s).
+#: (1000 × 5000 at 1 %: 0 iterations; 2000 × 20 000 at 0.5 %, where the interior point
+#: stalled at 3.5e-8: 10 primal simplex iterations).
 GUESS_ITERATIONS = 50
 _NO_LIMIT = 2**31 - 1
+#: HiGHS's ``simplex_strategy`` values: the (serial) dual simplex, its default, and the primal.
+_DUAL_SIMPLEX, _PRIMAL_SIMPLEX = 1, 4
 
 
 @dataclass
@@ -422,6 +425,7 @@ class SplitMarginLP:
             # a few iterations; otherwise IPX solves the LP from scratch.
             self._from_guess = False
             h.setOptionValue("simplex_iteration_limit", _NO_LIMIT)
+            h.setOptionValue("simplex_strategy", _DUAL_SIMPLEX)
             if status == _STATUS.kIterationLimit:
                 h.clearSolver()
                 h.setOptionValue("solver", "ipm")
@@ -502,6 +506,10 @@ class SplitMarginLP:
                 self._from_guess = True
                 self.highs.setOptionValue("solver", "simplex")
                 self.highs.setOptionValue("simplex_iteration_limit", GUESS_ITERATIONS)
+                # The primal simplex: the guessed vertex is (nearly) primal feasible; from the
+                # same basis of 2000 × 20 000 it took 10 iterations (3 s), the dual simplex
+                # had not finished after 600 (20 s).
+                self.highs.setOptionValue("simplex_strategy", _PRIMAL_SIMPLEX)
         if self.column_generation and not self._in_model.any():
             candidates = np.flatnonzero(self._active)
             uniform = np.abs(self._pricing(candidates, np.ones(self.X.shape[0])))
