@@ -48,8 +48,9 @@ PATIENCE = 3
 
 @dataclass
 class InteriorPoint:
-    """The last iterate: primal values and dual slacks of ``p, q`` (per coefficient), ``ξ``
-    and ``s`` (per sample), the bias, and the largest relative residual or gap reached."""
+    """An iterate of :func:`margin_interior_point`: primal values and dual slacks of ``p, q``
+    (per coefficient), ``ξ`` and ``s`` (per sample), the bias, the largest relative residual or
+    gap, and the Newton step it was reached at."""
 
     p: np.ndarray
     q: np.ndarray
@@ -69,6 +70,37 @@ def margin_interior_point(B, y, costs, slack_costs, tol=TOL, max_iter=MAX_ITER) 
 
     Returns the iterate of least error (residuals and gap) met; it is a guess for a basis,
     never used as the solution.
+
+    Parameters
+    ----------
+    B : scipy.sparse matrix or ndarray of shape (m, k)
+        ``diag(y) X`` on the coefficients in the problem (kept sparse: only the ``m × m``
+        normal matrix is dense).
+    y : array-like of shape (m,)
+        Labels ±1.
+    costs : ndarray of shape (k,)
+        The penalty weights ``c_j`` (times the penalty scale).
+    slack_costs : ndarray of shape (m,)
+        The slack costs ``d_i``.
+    tol : float, default=1e-10
+    max_iter : int, default=60
+
+    Returns
+    -------
+    InteriorPoint
+
+    References
+    ----------
+    S. Mehrotra, "On the implementation of a primal-dual interior point method", SIAM Journal
+    on Optimization 2(4), 575–601, 1992.
+
+    Examples
+    --------
+    >>> X = np.array([[2.0, 0.1], [1.5, -0.3], [-1.0, 0.2], [-2.0, -0.1]])
+    >>> y = np.array([1.0, 1.0, -1.0, -1.0])
+    >>> point = margin_interior_point(y[:, None] * X, y, np.ones(2), np.ones(4))
+    >>> bool(point.error < 1e-8), np.round(point.p - point.q, 4) + 0.0
+    (True, array([0.8, 0. ]))
     """
     B = sp.csr_matrix(B) if sp.issparse(B) else np.asarray(B)
     Bt = B.T.tocsr() if sp.issparse(B) else B.T
