@@ -71,11 +71,14 @@ def test_l1_arom_on_sparse_wide_data_is_the_declarative_run(seed):
 
 
 @pytest.mark.parametrize("seed", [0, 3])
-@pytest.mark.parametrize("form", ["hinge C=1", "hard margin"])
-def test_ipx_and_the_simplex_give_the_same_run(seed, form):
-    """Forced either way, HiGHS's IPX (with crossover) and its simplex solve the same LPs."""
+@pytest.mark.parametrize("form", ["hinge C=1", "hinge C=1, removed columns fixed", "hard margin"])
+def test_the_interior_point_and_the_simplex_give_the_same_run(seed, form):
+    """Forced either way, the interior point (this package's basis guess, or IPX) and the
+    simplex solve the same LPs."""
     X, y = _sparse_wide(seed)
-    model = {"slack_costs": 1.0} if form == "hinge C=1" else {}
+    model = {"slack_costs": 1.0} if form.startswith("hinge") else {}
+    if form.endswith("fixed"):
+        model["remove"] = "fix"
     lps = [SplitMarginLP(X, y, algorithm=a, **model) for a in ("ipm", "simplex")]
     runs = [successive_linearisation(lp, LogSurrogate(), normalise_weights=True) for lp in lps]
     assert set(lps[0].solver_path) == {"ipm"} and set(lps[1].solver_path) == {"simplex"}

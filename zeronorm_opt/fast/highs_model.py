@@ -93,9 +93,9 @@ _FAST_OPTIONS = {"output_flag": False, "presolve": "off"}
 COLUMN_GENERATION_RATIO = 5
 #: Least number of coefficients added per pricing round (``m`` when larger).
 MIN_PRICING_BATCH = 50
-#: ``algorithm="auto"`` considers HiGHS's interior-point solver (IPX, with crossover to an
-#: optimal vertex) only for a sparse X with at least this many rows, in the soft-margin hinge
-#: form, with at least as many coefficients as rows (see :data:`IPM_SUPPORT_FRACTION`).
+#: ``algorithm="auto"`` considers an interior point (see ``SplitMarginLP``'s ``algorithm``)
+#: only for a sparse X with at least this many rows, in the soft-margin hinge form (see
+#: :data:`IPM_SUPPORT_FRACTION`).
 IPM_MIN_ROWS = 200
 #: ... and takes it for a solve whose optimum is expected to have more than this fraction of
 #: ``m`` non-zero coefficients: the first solve when liblinear's l1-SVM on the same costs (a
@@ -176,11 +176,14 @@ class SplitMarginLP:
         coefficients outnumber the rows more than five to one. False: every column from the
         start (the model then has the size of the hand-written LP).
     algorithm : {"auto", "simplex", "ipm"}, default="auto"
-        HiGHS's solver for each solve: its dual simplex (warm from the last basis), or its
-        interior-point method IPX with crossover (cold, on the whole LP: the working set of
-        columns is completed first), both ending at an optimal vertex of the same LP. "auto":
-        IPX for the solves expected to have many non-zero coefficients on a sparse X (see
-        :data:`IPM_SUPPORT_FRACTION`), the simplex otherwise.
+        How each solve runs: HiGHS's dual simplex (warm from the last basis), or an interior
+        point, cold, on the whole LP (the working set of columns is completed first) — in the
+        soft-margin hinge form with at least as many coefficients as rows, this package's
+        (:func:`~zeronorm_opt.fast.margin_ipm.margin_interior_point`) guesses the optimal
+        basis and HiGHS's primal simplex finishes from it; otherwise, or if the guess is off,
+        HiGHS's IPX with crossover. All end at an optimal vertex of the same LP. "auto": the
+        interior point for the solves expected to have many non-zero coefficients on a sparse
+        X (see :data:`IPM_SUPPORT_FRACTION`), the simplex otherwise.
 
     Attributes
     ----------
@@ -189,7 +192,7 @@ class SplitMarginLP:
     column_generation : bool
     algorithm : str
     solver_path : list of str
-        HiGHS's solver of each solve so far (``"simplex"`` or ``"ipm"``).
+        The algorithm of each solve so far (``"simplex"`` or ``"ipm"``).
     pricing_batch : int
         Coefficients added per pricing round: ``max(m, 50)`` (the first working set has twice
         as many).
@@ -614,10 +617,12 @@ class SplitMarginLP:
             return False
         S = highspy.HighsBasisStatus
         owner, sign = self._col_coef, self._col_sign
-        where = np.searchsorted(active, np.maximum(owner, 0))
+        # (Columns of removed coefficients, fixed at zero with remove="fix", stay non-basic.)
+        known = (owner >= 0) & self._active[np.maximum(owner, 0)]
+        where = np.minimum(np.searchsorted(active, np.maximum(owner, 0)), active.size - 1)
         value = np.where(sign > 0, point.p[where], point.q[where])
         dual = np.where(sign > 0, point.z_p[where], point.z_q[where])
-        basic = (owner >= 0) & (value > dual)
+        basic = known & (value > dual)
         basic[0] = True  # the bias, free
         basic[1 : 1 + m] = point.xi > point.z_xi
         basis = highspy.HighsBasis()
