@@ -41,6 +41,13 @@ def _same_run(a, b, coef=True):
 
 
 @pytest.fixture
+def own_interior_point(monkeypatch):
+    """This package's interior point at these small sizes too (from 1000 rows by default,
+    where it beats IPX)."""
+    monkeypatch.setattr(highs_model, "INTERIOR_POINT_MIN_ROWS", 0)
+
+
+@pytest.fixture
 def no_densifying(monkeypatch):
     """A dense copy (``toarray``, ``todense``) of a sparse matrix as wide as X raises (the
     interior point's ``m × m`` normal matrix, the size of a basis' LU factors, is dense)."""
@@ -59,7 +66,7 @@ def no_densifying(monkeypatch):
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_l1_arom_on_sparse_wide_data_is_the_declarative_run(seed):
+def test_l1_arom_on_sparse_wide_data_is_the_declarative_run(seed, own_interior_point):
     """The soft-margin l1-AROM LPs with dense optima go to IPX, with the cvxpy run's result."""
     X, y = _sparse_wide(seed)
     fast, lp = l1_arom(X, y, 1.0)
@@ -72,9 +79,12 @@ def test_l1_arom_on_sparse_wide_data_is_the_declarative_run(seed):
 
 @pytest.mark.parametrize("seed", [0, 3])
 @pytest.mark.parametrize("form", ["hinge C=1", "hinge C=1, removed columns fixed", "hard margin"])
-def test_the_interior_point_and_the_simplex_give_the_same_run(seed, form):
+@pytest.mark.parametrize("own", [True, False], ids=["own interior point", "IPX"])
+def test_the_interior_point_and_the_simplex_give_the_same_run(seed, form, own, monkeypatch):
     """Forced either way, the interior point (this package's basis guess, or IPX) and the
     simplex solve the same LPs."""
+    if own:
+        monkeypatch.setattr(highs_model, "INTERIOR_POINT_MIN_ROWS", 0)
     X, y = _sparse_wide(seed)
     model = {"slack_costs": 1.0} if form.startswith("hinge") else {}
     if form.endswith("fixed"):
@@ -142,7 +152,7 @@ def test_auto_keeps_the_simplex_off_its_ground():
         assert lp.solver_path == ["simplex"]
 
 
-def test_sparse_x_is_never_densified(no_densifying, monkeypatch):
+def test_sparse_x_is_never_densified(no_densifying, own_interior_point, monkeypatch):
     X, y = _sparse_wide(1)  # 240 × 1200
     probes = []
     probe = highs_model.SplitMarginLP._probe_support
@@ -165,7 +175,7 @@ def test_a_wrong_algorithm_is_an_input_error():
         SplitMarginLP(X, y, 1.0, algorithm="pdlp")
 
 
-def test_the_interior_point_guesses_an_optimal_basis():
+def test_the_interior_point_guesses_an_optimal_basis(own_interior_point):
     """Its iterate nearly solves the LP, and the simplex of HiGHS started from the basis it
     guesses reaches the optimum in a few iterations (a cold start takes hundreds)."""
     X, y = _sparse_wide(2)
@@ -185,7 +195,7 @@ def test_the_interior_point_guesses_an_optimal_basis():
     np.testing.assert_allclose(step.coef, cold.last_step.coef, atol=1e-7)
 
 
-def test_a_poor_guess_falls_back_to_ipx(monkeypatch):
+def test_a_poor_guess_falls_back_to_ipx(own_interior_point, monkeypatch):
     """If the simplex does not finish soon from the guessed basis, IPX solves the LP."""
     X, y = _sparse_wide(0)
     m, n = X.shape
