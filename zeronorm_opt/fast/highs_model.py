@@ -26,6 +26,19 @@ data the first l1-AROM LP took 0.07 s this way against 22 s for the whole LP; wh
 fits took 0.018 s against 0.048 s on colon (62 × 2000) and 0.054 s against 0.153 s on
 lymphoma (96 × 4026), with the same supports (``benchmarks/bench_highs_lp.py``).
 
+On sparse text-like data with more features than samples the first soft-margin LPs of l1-AROM
+have optima with nearly ``m`` non-zero coefficients (C = 1, 1000 × 5000 at 1 %: 860): the
+simplex pivots thousands of times on a basis whose LU factors fill in, and column generation
+adds nearly every column anyway. ``algorithm="auto"`` sends such solves (predicted by
+liblinear's l1-SVM on the same costs, then by the last solve's support) to an interior point:
+this package's (:mod:`~zeronorm_opt.fast.margin_ipm`, normal equations of order ``m``) guesses
+the optimal basis and HiGHS's simplex finishes from it, or HiGHS's IPX with crossover solves
+the LP when the guess is off — both end at an optimal vertex of the same LP. Measured (whole
+l1-AROM fits, ``benchmarks/bench_many_samples.py``, 2 shared cores, same supports): 1000 ×
+5000 at 1 %, 8.6–9.4 s → 1.35–1.48 s (liblinear 0.05–0.12 s); 2000 × 20 000 at 0.5 %, 348 s
+(the issue's figure) → 9.3 s (liblinear 0.14 s), most of it the interior point's Newton steps
+(dense Cholesky factorisations of order m). FSV's optima stay sparse: the simplex.
+
 :class:`SplitMarginLP` implements the driver's
 :class:`~zeronorm_opt.formulations.contract.Linearisable` protocol (``set_weights`` changes the
 column costs, ``set_active`` deletes columns, ``solve`` re-solves warm), so the one loop,
@@ -45,6 +58,7 @@ Research 23, 2022.
 from __future__ import annotations
 
 import time
+import warnings
 from dataclasses import dataclass
 
 import highspy
@@ -57,6 +71,7 @@ from ..exceptions import InputError, NotSeparableError, SolverError
 from ..formulations.binary import HARD_MARGIN_HINT
 from ..formulations.penalty import check_weights
 from ..solvers import SolveInfo
+from .margin_ipm import margin_interior_point
 
 __all__ = ["HighsStepResult", "SplitMarginLP"]
 
@@ -78,6 +93,38 @@ _FAST_OPTIONS = {"output_flag": False, "presolve": "off"}
 COLUMN_GENERATION_RATIO = 5
 #: Least number of coefficients added per pricing round (``m`` when larger).
 MIN_PRICING_BATCH = 50
+#: ``algorithm="auto"`` considers an interior point (see ``SplitMarginLP``'s ``algorithm``)
+#: only for a sparse X with at least this many rows, in the soft-margin hinge form (see
+#: :data:`IPM_SUPPORT_FRACTION`).
+IPM_MIN_ROWS = 200
+#: ... and takes it for a solve whose optimum is expected to have more than this fraction of
+#: ``m`` non-zero coefficients: the first solve when liblinear's l1-SVM on the same costs (a
+#: probe costing about one liblinear fit) has that many, a later one when the last solve had.
+#: Such a vertex's basis holds hundreds of sparse columns whose LU factors fill in: each dual
+#: simplex iteration then costs about ``m²`` and thousands are needed. Measured (first l1-AROM
+#: LP, C = 1, ``scipy.sparse.random`` data of ``benchmarks/bench_many_samples.py``): 1000 × 5000
+#: at 1 % (860 non-zeros at the optimum, liblinear's probe 780), dual simplex 11.6 s (6263
+#: iterations), IPX 3.0 s; 2000 × 20 000 at 0.5 % (1855 non-zeros, probe 1663), IPX on the
+#: whole LP 51 s, on a working set of columns 198 s. The second l1-AROM LP of 1000 × 5000
+#: (860 features left) took 2.6–3.1 s with the primal or dual simplex warm from the first
+#: basis, 0.085 s with IPX. FSV's sparse optima (12 and 28 non-zeros; probes 319 and 849) stay
+#: on the simplex: 0.08 s and 0.21 s there against 0.20 s and 0.90 s with IPX.
+IPM_SUPPORT_FRACTION = 0.6
+#: This package's interior point guesses the basis from this many rows on; below, IPX solves
+#: the LP. First l1-AROM LPs, n = 10 m at 0.5 %: 400 rows, 0.08–0.10 s against IPX's 0.06 s;
+#: 700, 0.46–0.54 s against 0.30–0.38 s; 1000, 0.83 s against 1.0 s; 2000, about 16 s against
+#: 31–72 s (and 1000 × 5000 at 1 %: 1.2 s against 3.0 s). Its dense normal matrix has 8 m²
+#: bytes, as the LU factors of the simplex basis (HiGHS's, not traced by tracemalloc).
+INTERIOR_POINT_MIN_ROWS = 1000
+#: An interior point whose residuals and gap are below this gives the starting basis ...
+INTERIOR_POINT_TOL = 1e-6
+#: ... and the simplex finishes from it within this many iterations, or IPX solves the LP
+#: (1000 × 5000 at 1 %: 0 iterations; 2000 × 20 000 at 0.5 %, where the interior point
+#: stalled at 3.5e-8: 10 primal simplex iterations).
+GUESS_ITERATIONS = 50
+_NO_LIMIT = 2**31 - 1
+#: HiGHS's ``simplex_strategy`` values: the (serial) dual simplex, its default, and the primal.
+_DUAL_SIMPLEX, _PRIMAL_SIMPLEX = 1, 4
 
 
 @dataclass
@@ -134,12 +181,25 @@ class SplitMarginLP:
         (see :meth:`solve_weighted`); the optimum is the whole LP's. None: when the
         coefficients outnumber the rows more than five to one. False: every column from the
         start (the model then has the size of the hand-written LP).
+    algorithm : {"auto", "simplex", "ipm"}, default="auto"
+        How each solve runs: HiGHS's dual simplex (warm from the last basis), or an interior
+        point, cold, on the whole LP (the working set of columns is completed first) — in the
+        soft-margin hinge form with at least as many coefficients as rows and at least
+        :data:`INTERIOR_POINT_MIN_ROWS` rows, this package's
+        (:func:`~zeronorm_opt.fast.margin_ipm.margin_interior_point`) guesses the optimal
+        basis and HiGHS's primal simplex finishes from it; otherwise, or if the guess is off,
+        HiGHS's IPX with crossover. All end at an optimal vertex of the same LP. "auto": the
+        interior point for the solves expected to have many non-zero coefficients on a sparse
+        X (see :data:`IPM_SUPPORT_FRACTION`), the simplex otherwise.
 
     Attributes
     ----------
     n_features, n_coef : int
     penalty_scale : float
     column_generation : bool
+    algorithm : str
+    solver_path : list of str
+        The algorithm of each solve so far (``"simplex"`` or ``"ipm"``).
     pricing_batch : int
         Coefficients added per pricing round: ``max(m, 50)`` (the first working set has twice
         as many).
@@ -192,6 +252,7 @@ class SplitMarginLP:
         penalty_scale: float = 1.0,
         remove: str = "delete",
         column_generation: bool | None = None,
+        algorithm: str = "auto",
     ) -> None:
         self.X = check_finite_matrix(X)
         _, self.y = check_binary_labels(y, self.X.shape[0])
@@ -203,6 +264,11 @@ class SplitMarginLP:
                 "column_generation must be True, False or None (automatic); got "
                 f"{column_generation!r}."
             )
+        if algorithm not in ("auto", "simplex", "ipm"):
+            raise InputError(f"algorithm must be 'auto', 'simplex' or 'ipm'; got {algorithm!r}.")
+        self.algorithm = algorithm
+        self._from_guess = False
+        self.solver_path: list[str] = []
         self.remove = remove
         self.n_features = n
         self.slack_scale = (
@@ -364,6 +430,17 @@ class SplitMarginLP:
         start = time.perf_counter()
         h.run()
         status = h.getModelStatus()
+        if self._from_guess:
+            # The simplex started from the interior point's basis: an exact partition ends in
+            # a few iterations; otherwise IPX solves the LP from scratch.
+            self._from_guess = False
+            h.setOptionValue("simplex_iteration_limit", _NO_LIMIT)
+            h.setOptionValue("simplex_strategy", _DUAL_SIMPLEX)
+            if status == _STATUS.kIterationLimit:
+                h.clearSolver()
+                h.setOptionValue("solver", "ipm")
+                h.run()
+                status = h.getModelStatus()
         if status != _STATUS.kOptimal and status not in _INFEASIBLE:
             # A second opinion from scratch with HiGHS's defaults (presolve, fresh basis).
             h.clearSolver()
@@ -424,6 +501,25 @@ class SplitMarginLP:
         # would make the LP unbounded).
         weights = check_weights(weights, self.n_coef)
         costs = self.penalty_scale * weights
+        solver = self._choose_solver(costs)
+        self.solver_path.append(solver)
+        self.highs.setOptionValue("solver", solver)
+        if solver == "ipm":
+            # The interior point does not start warm: it solves the whole LP (on a working set
+            # of columns IPX would solve it again after each pricing round; 2000 × 20 000:
+            # 198 s against 51 s).
+            missing = np.flatnonzero(self._active & ~self._in_model)
+            self._add_coefficients(missing, costs[missing])
+            if self._interior_point_basis(costs):
+                # The simplex finishes from the interior point's basis (exact, usually in a
+                # few iterations; see _run); IPX otherwise.
+                self._from_guess = True
+                self.highs.setOptionValue("solver", "simplex")
+                self.highs.setOptionValue("simplex_iteration_limit", GUESS_ITERATIONS)
+                # The primal simplex: the guessed vertex is (nearly) primal feasible; from the
+                # same basis of 2000 × 20 000 it took 10 iterations (3 s), the dual simplex
+                # had not finished after 600 (20 s).
+                self.highs.setOptionValue("simplex_strategy", _PRIMAL_SIMPLEX)
         if self.column_generation and not self._in_model.any():
             candidates = np.flatnonzero(self._active)
             uniform = np.abs(self._pricing(candidates, np.ones(self.X.shape[0])))
@@ -492,6 +588,75 @@ class SplitMarginLP:
             simplex_iterations=iterations,
         )
         return self.last_step
+
+    def _choose_solver(self, costs: np.ndarray) -> str:
+        """HiGHS's solver of the next solve (``"simplex"`` or ``"ipm"``; see ``algorithm``)."""
+        if self.algorithm != "auto":
+            return self.algorithm
+        m = self.X.shape[0]
+        if (
+            not sp.issparse(self.X)
+            or m < IPM_MIN_ROWS
+            or self.slack_costs is None
+            or self.slack_scale is not None
+        ):
+            return "simplex"
+        if self.last_step is not None:
+            expected = np.count_nonzero(self.last_step.coef[self._active])
+        elif self._active.sum() < m:
+            return "simplex"
+        else:
+            expected = self._probe_support(costs)
+        return "ipm" if expected > IPM_SUPPORT_FRACTION * m else "simplex"
+
+    def _interior_point_basis(self, costs: np.ndarray) -> bool:
+        """Set the basis guessed by :func:`~zeronorm_opt.fast.margin_ipm.margin_interior_point`
+        (soft-margin hinge form, at least as many coefficients as rows: its normal equations
+        have order ``m``); False when it does not apply or did not converge."""
+        m = self.X.shape[0]
+        active = np.flatnonzero(self._active)
+        if (
+            self.slack_costs is None
+            or self.slack_scale is not None
+            or active.size < m
+            or m < INTERIOR_POINT_MIN_ROWS
+        ):
+            return False
+        X = self.X[:, active]
+        B = sp.diags(self.y) @ X if sp.issparse(X) else self.y[:, None] * X
+        point = margin_interior_point(B, self.y, costs[active], self.slack_costs)
+        if point.error > INTERIOR_POINT_TOL:
+            return False
+        S = highspy.HighsBasisStatus
+        owner, sign = self._col_coef, self._col_sign
+        # (Columns of removed coefficients, fixed at zero with remove="fix", stay non-basic.)
+        known = (owner >= 0) & self._active[np.maximum(owner, 0)]
+        where = np.minimum(np.searchsorted(active, np.maximum(owner, 0)), active.size - 1)
+        value = np.where(sign > 0, point.p[where], point.q[where])
+        dual = np.where(sign > 0, point.z_p[where], point.z_q[where])
+        basic = known & (value > dual)
+        basic[0] = True  # the bias, free
+        basic[1 : 1 + m] = point.xi > point.z_xi
+        basis = highspy.HighsBasis()
+        basis.col_status = list(np.where(basic, S.kBasic, S.kLower))
+        basis.row_status = list(np.where(point.surplus > point.z_surplus, S.kBasic, S.kLower))
+        basis.alien = True  # HiGHS completes or repairs it
+        basis.valid = True
+        return self.highs.setBasis(basis) == highspy.HighsStatus.kOk
+
+    def _probe_support(self, costs: np.ndarray) -> int:
+        """Non-zero coefficients of liblinear's l1-regularised squared-hinge SVM on this LP's
+        costs (features divided by ``c_j``, samples weighted by ``d_i``): a guess of the
+        optimum's, in about one liblinear fit."""
+        from sklearn.svm import LinearSVC
+
+        active = np.flatnonzero(self._active)
+        scaled = self.X[:, active] @ sp.diags(1.0 / np.maximum(costs[active], 1e-300))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # liblinear's ConvergenceWarning: a guess anyway
+            svc = LinearSVC(penalty="l1", loss="squared_hinge", dual=False, C=1.0)
+            svc.fit(scaled, self.y, sample_weight=self.slack_costs)
+        return int(np.count_nonzero(svc.coef_))
 
     def _slack_values(self, x: np.ndarray) -> np.ndarray:
         """The slacks ``ξ`` of every sample from HiGHS's column values ``x``."""

@@ -1,0 +1,218 @@
+"""SplitMarginLP on sparse text-like data with more features than samples (HiGHS's IPX or simplex).
+
+``algorithm="auto"`` solves the LPs whose optimum has many non-zero coefficients with HiGHS's
+interior-point method and crossover instead of the dual simplex: the same LP, so the same run
+as the simplex and as the declarative formulations, and X is never densified.
+"""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from _backend_runs import fsv, l1_arom
+
+from zeronorm_opt import InputError
+from zeronorm_opt.driver import successive_linearisation
+from zeronorm_opt.fast import highs_model
+from zeronorm_opt.fast.highs_model import IPM_MIN_ROWS, SplitMarginLP
+from zeronorm_opt.fast.margin_ipm import margin_interior_point
+from zeronorm_opt.formulations import FSVFormulation
+from zeronorm_opt.surrogates import LogSurrogate
+
+
+def _sparse_wide(seed, m=240, n=1200, density=0.03):
+    """``scipy.sparse.random`` CSR (uniform values), labels from a noisy rule on 20 columns:
+    the data of ``benchmarks/bench_many_samples.py`` at a small size."""
+    rng = np.random.default_rng(seed)
+    X = sp.random(m, n, density=density, format="csr", random_state=seed)
+    w = np.zeros(n)
+    w[:20] = rng.standard_normal(20)
+    s = X @ w
+    return X, np.where(s - np.median(s) + 0.2 * s.std() * rng.standard_normal(m) >= 0, 1, -1)
+
+
+def _same_run(a, b, coef=True):
+    """Same supports and objectives at every step (and coefficients, unless an LP may have
+    several optimal vertices)."""
+    np.testing.assert_array_equal(a.support, b.support)
+    np.testing.assert_array_equal(a.support_path, b.support_path)
+    np.testing.assert_allclose(a.objective_path, b.objective_path, rtol=1e-7, atol=1e-8)
+    if coef:
+        np.testing.assert_allclose(a.coef, b.coef, rtol=0, atol=1e-6 * np.abs(b.coef).max())
+
+
+@pytest.fixture
+def own_interior_point(monkeypatch):
+    """This package's interior point at these small sizes too (from 1000 rows by default,
+    where it beats IPX)."""
+    monkeypatch.setattr(highs_model, "INTERIOR_POINT_MIN_ROWS", 0)
+
+
+@pytest.fixture
+def no_densifying(monkeypatch):
+    """A dense copy (``toarray``, ``todense``) of a sparse matrix as wide as X raises (the
+    interior point's ``m × m`` normal matrix, the size of a basis' LU factors, is dense)."""
+
+    def refusing(dense):
+        def refuse(self, *args, **kwargs):
+            if max(self.shape) >= 1000:
+                raise AssertionError(f"a sparse {self.shape} matrix was densified")
+            return dense(self, *args, **kwargs)
+
+        return refuse
+
+    for cls in (sp.csr_matrix, sp.csc_matrix, sp.coo_matrix, sp.csr_array, sp.csc_array):
+        monkeypatch.setattr(cls, "toarray", refusing(cls.toarray))
+        monkeypatch.setattr(cls, "todense", refusing(cls.todense))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_l1_arom_on_sparse_wide_data_is_the_declarative_run(seed, own_interior_point):
+    """The soft-margin l1-AROM LPs with dense optima go to IPX, with the cvxpy run's result."""
+    X, y = _sparse_wide(seed)
+    fast, lp = l1_arom(X, y, 1.0)
+    ref, _ = l1_arom(X, y, 1.0, backend="cvxpy")
+    assert lp.solver_path[0] == "ipm"  # the first LP's optimum has most of m non-zeros
+    assert "simplex" in lp.solver_path  # and the later, sparse ones are warm simplex solves
+    assert fast.n_iter == ref.n_iter and fast.stop_reason == ref.stop_reason
+    _same_run(fast, ref)
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+@pytest.mark.parametrize("form", ["hinge C=1", "hinge C=1, removed columns fixed", "hard margin"])
+@pytest.mark.parametrize("own", [True, False], ids=["own interior point", "IPX"])
+def test_the_interior_point_and_the_simplex_give_the_same_run(seed, form, own, monkeypatch):
+    """Forced either way, the interior point (this package's basis guess, or IPX) and the
+    simplex solve the same LPs."""
+    if own:
+        monkeypatch.setattr(highs_model, "INTERIOR_POINT_MIN_ROWS", 0)
+    X, y = _sparse_wide(seed)
+    model = {"slack_costs": 1.0} if form.startswith("hinge") else {}
+    if form.endswith("fixed"):
+        model["remove"] = "fix"
+    lps = [SplitMarginLP(X, y, algorithm=a, **model) for a in ("ipm", "simplex")]
+    runs = [successive_linearisation(lp, LogSurrogate(), normalise_weights=True) for lp in lps]
+    assert set(lps[0].solver_path) == {"ipm"} and set(lps[1].solver_path) == {"simplex"}
+    _same_run(*runs)
+
+
+def test_fsv_lps_solved_by_ipx_have_the_simplex_optimal_values():
+    """FSV's LPs are degenerate (one slack cost per class): IPX's crossover may stop at
+    another optimal vertex than the simplex, with the same value — why "auto" leaves FSV's
+    sparse optima to the simplex."""
+    X, y = _sparse_wide(3)
+    f = FSVFormulation(X, y)
+    lps = [
+        SplitMarginLP(X, y, f.slack_costs, penalty_scale=f.penalty_scale, algorithm=a)
+        for a in ("ipm", "simplex")
+    ]
+    weights = np.full(X.shape[1], 5.0)
+    steps = [lp.solve_weighted(weights) for lp in lps]
+    values = [lp.highs.getInfo().objective_function_value for lp in lps]
+    assert values[0] == pytest.approx(values[1], rel=1e-9)
+    for step in steps:  # both optimal for the same LP: the margins hold
+        margins = y * (X @ step.coef + step.b) + step.xi
+        assert margins.min() >= 1 - 1e-7
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_fsv_sparse_optima_stay_on_the_simplex_and_equal_the_declarative_run(seed):
+    X, y = _sparse_wide(seed)
+    fast, lp = fsv(X, y)
+    ref, _ = fsv(X, y, backend="cvxpy")
+    assert set(lp.solver_path) == {"simplex"}  # liblinear's probe: a sparse optimum
+    assert fast.n_iter == ref.n_iter
+    _same_run(fast, ref, coef=False)  # FSV's last LP has several optimal vertices
+
+
+def test_the_ipm_completes_a_working_set_of_columns():
+    """With column generation on, an IPX solve holds the whole LP (IPX does not start warm)."""
+    X, y = _sparse_wide(0, n=2000)
+    lp = SplitMarginLP(X, y, 1.0)
+    assert lp.column_generation and not lp.in_model.any()
+    step = lp.solve_weighted(np.ones(X.shape[1]))
+    assert lp.solver_path == ["ipm"] and lp.in_model.all()
+    whole = SplitMarginLP(X, y, 1.0, column_generation=False, algorithm="simplex")
+    reference = whole.solve_weighted(np.ones(X.shape[1]))
+    assert lp.highs.getInfo().objective_function_value == pytest.approx(
+        whole.highs.getInfo().objective_function_value, rel=1e-9
+    )
+    np.testing.assert_array_equal(step.coef != 0, reference.coef != 0)
+
+
+def test_auto_keeps_the_simplex_off_its_ground():
+    """Dense X, few rows, the hard margin: the simplex, as before (no probe)."""
+    X, y = _sparse_wide(0)
+    small = _sparse_wide(0, m=IPM_MIN_ROWS - 40)
+    for lp in (
+        SplitMarginLP(X.toarray(), y, 1.0),
+        SplitMarginLP(*small, 1.0),
+        SplitMarginLP(X, y),
+    ):
+        lp.solve_weighted(np.ones(X.shape[1]))
+        assert lp.solver_path == ["simplex"]
+
+
+def test_sparse_x_is_never_densified(no_densifying, own_interior_point, monkeypatch):
+    X, y = _sparse_wide(1)  # 240 × 1200
+    probes = []
+    probe = highs_model.SplitMarginLP._probe_support
+    monkeypatch.setattr(
+        highs_model.SplitMarginLP,
+        "_probe_support",
+        lambda self, costs: probes.append(probe(self, costs)) or probes[-1],
+    )
+    result, lp = l1_arom(X, y, 1.0)
+    assert probes and lp.solver_path[0] == "ipm" and result.support.any()
+    result, lp = fsv(X, y)
+    assert result.support.any()
+    with pytest.raises(AssertionError, match="densified"):
+        X.toarray()  # (the patch is live)
+
+
+def test_a_wrong_algorithm_is_an_input_error():
+    X, y = _sparse_wide(0)
+    with pytest.raises(InputError, match="algorithm must be 'auto', 'simplex' or 'ipm'"):
+        SplitMarginLP(X, y, 1.0, algorithm="pdlp")
+
+
+def test_the_interior_point_guesses_an_optimal_basis(own_interior_point):
+    """Its iterate nearly solves the LP, and the simplex of HiGHS started from the basis it
+    guesses reaches the optimum in a few iterations (a cold start takes hundreds)."""
+    X, y = _sparse_wide(2)
+    m, n = X.shape
+    signed = sp.diags(y.astype(float)) @ X
+    point = margin_interior_point(signed, y, np.ones(n), np.ones(m))
+    assert point.error < 1e-6
+    cold = SplitMarginLP(X, y, 1.0, algorithm="simplex")
+    cold.solve_weighted(np.ones(n))
+    value = cold.highs.getInfo().objective_function_value
+    assert point.p.sum() + point.q.sum() + point.xi.sum() == pytest.approx(value, rel=1e-5)
+    lp = SplitMarginLP(X, y, 1.0, algorithm="ipm")
+    step = lp.solve_weighted(np.ones(n))
+    assert lp.highs.getInfo().ipm_iteration_count == 0  # not IPX: the simplex, from the guess
+    assert step.simplex_iterations < cold.last_step.simplex_iterations / 10
+    assert lp.highs.getInfo().objective_function_value == pytest.approx(value, rel=1e-9)
+    np.testing.assert_allclose(step.coef, cold.last_step.coef, atol=1e-7)
+
+
+def test_a_poor_guess_falls_back_to_ipx(own_interior_point, monkeypatch):
+    """If the simplex does not finish soon from the guessed basis, IPX solves the LP."""
+    X, y = _sparse_wide(0)
+    m, n = X.shape
+
+    def swapped(*args, **kwargs):  # basic and non-basic exchanged: a far-off partition
+        point = margin_interior_point(*args, **kwargs)
+        point.p, point.z_p = point.z_p, point.p
+        point.xi, point.z_xi = point.z_xi, point.xi
+        return point
+
+    monkeypatch.setattr(highs_model, "margin_interior_point", swapped)
+    lp = SplitMarginLP(X, y, 1.0, algorithm="ipm")
+    step = lp.solve_weighted(np.ones(n))
+    assert lp.highs.getInfo().ipm_iteration_count > 0
+    cold = SplitMarginLP(X, y, 1.0, algorithm="simplex")
+    reference = cold.solve_weighted(np.ones(n))
+    assert lp.highs.getInfo().objective_function_value == pytest.approx(
+        cold.highs.getInfo().objective_function_value, rel=1e-9
+    )
+    np.testing.assert_allclose(step.coef, reference.coef, atol=1e-7)

@@ -1,0 +1,193 @@
+"""A starting basis for the soft-margin split-variable LP, from a primal–dual interior point.
+
+The LP of l1-AROM and FSV (see :mod:`zeronorm_opt.fast.highs_model`)::
+
+    minimise    Σ_j c_j (p_j + q_j) + Σ_i d_i ξ_i
+    subject to  B (p − q) + y b + ξ − s = 1,    p, q, ξ, s ≥ 0,  b free,
+
+with ``B = diag(y) X`` (``m × k``, sparse or dense), has, on sparse text-like data with more
+features than samples, optima with nearly ``m`` non-zero coefficients: the simplex then pivots
+thousands of times on a basis whose LU factors fill in (about ``m²`` per iteration). An
+interior-point method needs a few dozen Newton steps instead, each the normal equations
+``(B D_w Bᵀ + d_b y yᵀ + D_ξ + D_s) Δπ = r`` of order ``m`` — ``B D_w Bᵀ`` is one sparse product
+(``Σ_j nnz(x_j)²`` operations), solved by a dense Cholesky factorisation. Mehrotra's
+predictor–corrector (``b`` split into two non-negative parts). Its result is only a guess of
+the optimal partition: :func:`interior_point_basis` turns it into basis statuses, and the
+simplex of HiGHS starts from them and ends at an exact optimal vertex (on 1000 × 5000 at 1 %,
+16 Newton steps, then one simplex iteration).
+
+References
+----------
+S. Mehrotra, "On the implementation of a primal-dual interior point method", SIAM Journal on
+Optimization 2(4), 575–601, 1992.
+
+N. Megiddo, "On finding primal- and dual-optimal bases", ORSA Journal on Computing 3(1),
+63–65, 1991.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.linalg import LinAlgError, cho_factor, cho_solve
+
+from .._threads import blas_controller
+
+__all__ = ["InteriorPoint", "margin_interior_point"]
+
+#: The Newton steps stop when the relative primal and dual residuals and the relative gap are
+#: all below this (a basis guess: the simplex finishes exactly).
+TOL = 1e-10
+MAX_ITER = 60
+#: ... or when the least error has not improved for this many steps (near the optimum the
+#: normal equations become ill-conditioned and the primal residual grows again).
+PATIENCE = 3
+
+
+@dataclass
+class InteriorPoint:
+    """An iterate of :func:`margin_interior_point`: primal values and dual slacks of ``p, q``
+    (per coefficient), ``ξ`` and ``s`` (per sample), the bias, the largest relative residual or
+    gap, and the Newton step it was reached at."""
+
+    p: np.ndarray
+    q: np.ndarray
+    z_p: np.ndarray
+    z_q: np.ndarray
+    xi: np.ndarray
+    z_xi: np.ndarray
+    surplus: np.ndarray
+    z_surplus: np.ndarray
+    b: float
+    error: float
+    iterations: int
+
+
+def margin_interior_point(B, y, costs, slack_costs, tol=TOL, max_iter=MAX_ITER) -> InteriorPoint:
+    """Mehrotra's predictor–corrector on the soft-margin LP above (``B = diag(y) X``).
+
+    Returns the iterate of least error (residuals and gap) met; it is a guess for a basis,
+    never used as the solution.
+
+    Parameters
+    ----------
+    B : scipy.sparse matrix or ndarray of shape (m, k)
+        ``diag(y) X`` on the coefficients in the problem (kept sparse: only the ``m × m``
+        normal matrix is dense).
+    y : array-like of shape (m,)
+        Labels ±1.
+    costs : ndarray of shape (k,)
+        The penalty weights ``c_j`` (times the penalty scale).
+    slack_costs : ndarray of shape (m,)
+        The slack costs ``d_i``.
+    tol : float, default=1e-10
+    max_iter : int, default=60
+
+    Returns
+    -------
+    InteriorPoint
+
+    References
+    ----------
+    S. Mehrotra, "On the implementation of a primal-dual interior point method", SIAM Journal
+    on Optimization 2(4), 575–601, 1992.
+
+    Examples
+    --------
+    >>> X = np.array([[2.0, 0.1], [1.5, -0.3], [-1.0, 0.2], [-2.0, -0.1]])
+    >>> y = np.array([1.0, 1.0, -1.0, -1.0])
+    >>> point = margin_interior_point(y[:, None] * X, y, np.ones(2), np.ones(4))
+    >>> bool(point.error < 1e-8), np.round(point.p - point.q, 4) + 0.0
+    (True, array([0.8, 0. ]))
+    """
+    B = sp.csr_matrix(B) if sp.issparse(B) else np.asarray(B)
+    Bt = B.T.tocsr() if sp.issparse(B) else B.T
+    y = np.asarray(y, dtype=float)
+    m, k = B.shape
+    c = np.concatenate([costs, costs, [0.0, 0.0], slack_costs, np.zeros(m)])
+    # Slices of x = (p, q, b⁺, b⁻, ξ, s).
+    P, Q = slice(0, k), slice(k, 2 * k)
+    XI, S = slice(2 * k + 2, 2 * k + 2 + m), slice(2 * k + 2 + m, None)
+
+    def matvec(v):
+        return B @ (v[P] - v[Q]) + y * (v[2 * k] - v[2 * k + 1]) + v[XI] - v[S]
+
+    def rmatvec(u):
+        g = np.asarray(Bt @ u).ravel()
+        yu = float(y @ u)
+        return np.concatenate([g, -g, [yu, -yu], u, -u])
+
+    x, z, pi = np.ones(c.size), 1.0 + np.abs(c), np.zeros(m)
+    best, best_error = None, np.inf
+    norm_c = 1.0 + np.linalg.norm(c)
+    with blas_controller().limit(limits=1, user_api="blas"):
+        for iteration in range(max_iter):
+            rp, rd = 1.0 - matvec(x), c - rmatvec(pi) - z
+            primal, dual = c @ x, pi.sum()
+            error = max(
+                np.linalg.norm(rp) / (1.0 + np.sqrt(m)),
+                np.linalg.norm(rd) / norm_c,
+                abs(primal - dual) / (1.0 + abs(primal)),
+            )
+            if error < best_error:
+                best, best_error = (x.copy(), z.copy(), iteration), error
+            if error < tol or iteration - best[2] >= PATIENCE:
+                break
+            D = x / z
+            factor = _normal_factor(B, Bt, y, D[P] + D[Q], D[2 * k] + D[2 * k + 1], D[XI] + D[S])
+            if factor is None:
+                break
+            newton = (factor, matvec, rmatvec, x, z, D, rp, rd)
+            dx, dpi, dz = _direction(*newton, -x * z)  # predictor
+            ap, ad = _step(x, dx), _step(z, dz)
+            mu = x @ z / x.size
+            sigma = ((x + ap * dx) @ (z + ad * dz) / x.size / mu) ** 3
+            dx, dpi, dz = _direction(*newton, sigma * mu - x * z - dx * dz)  # corrector
+            ap, ad = 0.995 * _step(x, dx), 0.995 * _step(z, dz)
+            x, pi, z = x + ap * dx, pi + ad * dpi, z + ad * dz
+            # b = b⁺ − b⁻ unchanged, both parts shrunk: otherwise they grow together and the
+            # primal residual with them (1000 × 5000: stalled at 1.5e-6, now 2e-10).
+            x[2 * k : 2 * k + 2] -= 0.9 * x[2 * k : 2 * k + 2].min()
+    x, z, iteration = best
+    return InteriorPoint(
+        p=x[P], q=x[Q], z_p=z[P], z_q=z[Q], xi=x[XI], z_xi=z[XI], surplus=x[S],
+        z_surplus=z[S], b=float(x[2 * k] - x[2 * k + 1]), error=float(best_error),
+        iterations=iteration,
+    )  # fmt: skip
+
+
+def _normal_factor(B, Bt, y, d_coef, d_bias, d_diag):
+    """Cholesky factor of ``B diag(d_coef) Bᵀ + d_bias y yᵀ + diag(d_diag)`` (regularised
+    when nearly singular; None if that fails)."""
+    if sp.issparse(B):
+        scaled = B.copy()
+        scaled.data *= d_coef[scaled.indices]
+        M = (scaled @ Bt).toarray()  # m × m: the size of the LU of a basis with m columns
+    else:
+        M = (B * d_coef) @ Bt
+    M += d_bias * np.outer(y, y)
+    diagonal = M.diagonal() + d_diag
+    shift = 1e-12 * max(float(diagonal.max()), 1e-300)
+    for _ in range(6):
+        M[np.diag_indices_from(M)] = diagonal + shift
+        try:
+            return cho_factor(M, check_finite=False)
+        except LinAlgError:
+            shift *= 100.0
+    return None
+
+
+def _direction(factor, matvec, rmatvec, x, z, D, rp, rd, rc):
+    """The Newton direction ``(Δx, Δπ, Δz)`` for the complementarity target ``rc``:
+    ``A Δx = rp``, ``Aᵀ Δπ + Δz = rd``, ``z Δx + x Δz = rc`` with ``D = x / z``."""
+    dpi = cho_solve(factor, rp + matvec(D * rd - rc / z), check_finite=False)
+    dz = rd - rmatvec(dpi)
+    return (rc - x * dz) / z, dpi, dz
+
+
+def _step(v: np.ndarray, dv: np.ndarray) -> float:
+    """The largest step in [0, 1] keeping ``v + step·dv ≥ 0``."""
+    neg = dv < 0
+    return float(min(1.0, np.min(-v[neg] / dv[neg]))) if neg.any() else 1.0
