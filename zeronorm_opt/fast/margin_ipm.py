@@ -12,9 +12,9 @@ interior-point method needs a few dozen Newton steps instead, each the normal eq
 ``(B D_w Bᵀ + d_b y yᵀ + D_ξ + D_s) Δπ = r`` of order ``m`` — ``B D_w Bᵀ`` is one sparse product
 (``Σ_j nnz(x_j)²`` operations), solved by a dense Cholesky factorisation. Mehrotra's
 predictor–corrector (``b`` split into two non-negative parts). Its result is only a guess of
-the optimal partition: :func:`interior_point_basis` turns it into basis statuses, and the
-simplex of HiGHS starts from them and ends at an exact optimal vertex (on 1000 × 5000 at 1 %,
-16 Newton steps, then one simplex iteration).
+the optimal partition: :class:`~zeronorm_opt.fast.highs_model.SplitMarginLP` turns it into
+basis statuses, and the simplex of HiGHS starts from them and ends at an exact optimal vertex
+(on 1000 × 5000 at 1 %, 16 Newton steps, then one simplex iteration).
 
 References
 ----------
