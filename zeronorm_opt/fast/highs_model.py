@@ -33,11 +33,9 @@ adds nearly every column anyway. ``algorithm="auto"`` sends such solves (predict
 liblinear's l1-SVM on the same costs, then by the last solve's support) to an interior point:
 this package's (:mod:`~zeronorm_opt.fast.margin_ipm`, normal equations of order ``m``) guesses
 the optimal basis and HiGHS's simplex finishes from it, or HiGHS's IPX with crossover solves
-the LP when the guess is off — both end at an optimal vertex of the same LP. Measured (whole
-l1-AROM fits, ``benchmarks/bench_many_samples.py``, 2 shared cores, same supports): 1000 ×
-5000 at 1 %, 8.6–9.4 s → 1.35–1.48 s (liblinear 0.05–0.12 s); 2000 × 20 000 at 0.5 %, 348 s
-(the issue's figure) → 9.3 s (liblinear 0.14 s), most of it the interior point's Newton steps
-(dense Cholesky factorisations of order m). FSV's optima stay sparse: the simplex.
+the LP when the guess is off — both end at an optimal vertex of the same LP (2000 × 20 000 at
+0.5 %: whole l1-AROM fits 348 s → 9.3 s; ``docs/about/benchmarks.rst``, "Many samples").
+FSV's optima stay sparse: the simplex.
 
 :class:`SplitMarginLP` implements the driver's
 :class:`~zeronorm_opt.formulations.contract.Linearisable` protocol (``set_weights`` changes the

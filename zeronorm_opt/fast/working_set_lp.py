@@ -61,36 +61,9 @@ it first, with a crossover to a vertex: the last basis is far from the new optim
 0.2 s against 0.5 s for the dual simplex from the last basis; on FSV's second LP the dual
 simplex wins, 0.3 s against 0.75 s).
 
-Measured (2 cores shared with four other processes: compare the ratios within a run; the
-estimators' first fits in one process with liblinear's l1-SVM, median of three, on the data
-of ``benchmarks/bench_many_samples.py``: Gaussian ``m × 200``, labels from a noisy rule on 10
-columns, C = 1; ``python -m benchmarks.bench_dense_rows``). Before: the primal model (a row per
-sample held, 16 aggregate error rows, a primal simplex restart per reweighting step), load 2.6;
-after: this module, the next run, load 3.9 (seconds, ratio to that run's liblinear):
-
-================  ================  =============================  =============================
-data              liblinear         l1-AROM before → after         FSV before → after
-================  ================  =============================  =============================
-dense 3000×200    0.10 s / 0.09 s   4.88 s (48×) → 1.66 s (18×)    3.17 s (31×) → 1.18 s (13×)
-dense 10⁴×200     0.35 s / 0.29 s   18.5 s (53×) → 2.80 s (9.8×)   16.1 s (46×) → 2.20 s (7.7×)
-dense 3·10⁴×200   1.12 s / 0.68 s   107 s (96×) → 5.26 s (7.8×)    79.8 s (71×) → 3.36 s (4.9×)
-================  ================  =============================  =============================
-
-Same supports and objectives (the equivalence tests). In another run (load 2.3, liblinear
-0.05 s, 0.18 s and 0.49 s) the ratios after were 24×, 10.5× and 7.2× (l1-AROM), 17×, 7.0× and
-6.9× (FSV): liblinear's own time varies by 2× from run to run. The first LP's simplex
-iterations: 1985, 4653 and 13 972 before, 774, about 1 000 and about 1 400 after.
-
-Tried and not kept: HiGHS's interior-point method for the first LP (3000 × 200: 0.81 s against
-0.55–0.74 s from the guessed basis; 30 000 × 200: 3.4–3.7 s against 2.5–3.0 s); for every
-reweighting step (FSV's second LP three times slower, see above); the primal simplex after
-added samples (401 iterations against 270); the primal simplex on the dual (6 680 iterations,
-4 s, first LP at 3000 × 200); Dantzig or Devex pricing (more iterations, no faster); PDLP on
-the primal (11 s against 1.5 s); a narrower first window, ``[0.7, 1.25)`` (3000 × 200: four
-rounds and 1 458 iterations against three and 767). What remains: the first LP, 800–1 500
-dual simplex iterations on a dense ``(n + 1) × (12 n)`` matrix, now most of a fit (a better
-first guess is the lever: see the iterations above), and, at 3000 × 200, fixed costs against a
-liblinear fit of 0.1 s.
+Measured figures (l1-AROM 9.8× and FSV 7.7× liblinear's l1-SVM at 10⁴ × 200, from 53× and
+46× with the primal model) and what was tried and not kept: ``docs/about/benchmarks.rst``
+("Many samples"), ``python -m benchmarks.bench_dense_rows``.
 
 References
 ----------
