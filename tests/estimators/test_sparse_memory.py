@@ -12,23 +12,13 @@ from __future__ import annotations
 import tracemalloc
 import warnings
 
-import numpy as np
 import pytest
-import scipy.sparse as sp
+from _sparse_data import sparse_classification
 
 from zeronorm_opt import AROM, FSV
 
 #: Traced peak allowed per byte of X (the fits measured 2-7 times X; a dense copy is 133).
 MULTIPLE_OF_X = 20
-
-
-def _sparse(m, n, density=0.005, seed=0):
-    rng = np.random.default_rng(seed)
-    X = sp.random(m, n, density=density, format="csr", random_state=seed)
-    w = np.zeros(n)
-    w[:20] = rng.standard_normal(20)
-    s = X @ w
-    return X, np.where(s - np.median(s) + 0.2 * s.std() * rng.standard_normal(m) >= 0, 1, -1)
 
 
 # l1-AROM on the smaller set: its LPs on 2000 × 20 000 take minutes (issue 30's speed work).
@@ -42,7 +32,7 @@ CASES = {
 @pytest.mark.parametrize("method", list(CASES))
 def test_a_fit_on_sparse_x_allocates_a_small_multiple_of_x(method):
     make, m, n = CASES[method]
-    X, y = _sparse(m, n)
+    X, y = sparse_classification(m, n)
     own = X.data.nbytes + X.indices.nbytes + X.indptr.nbytes
     # l2-AROM's libsvm step reads the m × m Gram matrix of the rescaled active columns (at most
     # GRAM_MAX_BYTES, m ≤ 4096), formed from their sparse product: allowed on top.

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from _backend_runs import fsv, l1_arom
+from _sparse_data import sparse_classification
 
 from zeronorm_opt import InputError
 from zeronorm_opt.driver import successive_linearisation
@@ -20,14 +21,7 @@ from zeronorm_opt.surrogates import LogSurrogate
 
 
 def _sparse_wide(seed, m=240, n=1200, density=0.03):
-    """``scipy.sparse.random`` CSR (uniform values), labels from a noisy rule on 20 columns:
-    the data of ``benchmarks/bench_many_samples.py`` at a small size."""
-    rng = np.random.default_rng(seed)
-    X = sp.random(m, n, density=density, format="csr", random_state=seed)
-    w = np.zeros(n)
-    w[:20] = rng.standard_normal(20)
-    s = X @ w
-    return X, np.where(s - np.median(s) + 0.2 * s.std() * rng.standard_normal(m) >= 0, 1, -1)
+    return sparse_classification(m, n, density, seed)
 
 
 def _same_run(a, b, coef=True):

@@ -561,14 +561,7 @@ class SplitMarginLP:
                 stats=h.getInfo(),
             )
         if status != _STATUS.kOptimal:
-            text = h.modelStatusToString(status)
-            raise SolverError(
-                f"HiGHS (via highspy) did not solve the LP: model status {text!r}. Standardise "
-                "the data, or run the declarative path (backend='cvxpy') with another solver.",
-                status=text,
-                solver="HIGHS",
-                stats=h.getInfo(),
-            )
+            raise self._not_solved(status)
         x = np.asarray(h.getSolution().col_value)
         # p − q per coefficient; removed ones have no columns, or columns fixed at zero.
         owner, sign = self._col_coef, self._col_sign
@@ -655,6 +648,17 @@ class SplitMarginLP:
             svc = LinearSVC(penalty="l1", loss="squared_hinge", dual=False, C=1.0)
             svc.fit(scaled, self.y, sample_weight=self.slack_costs)
         return int(np.count_nonzero(svc.coef_))
+
+    def _not_solved(self, status) -> SolverError:
+        """The error of a solve HiGHS ended with ``status`` (neither optimal nor infeasible)."""
+        text = self.highs.modelStatusToString(status)
+        return SolverError(
+            f"HiGHS (via highspy) did not solve the LP: model status {text!r}. Standardise "
+            "the data, or run the declarative path (backend='cvxpy') with another solver.",
+            status=text,
+            solver="HIGHS",
+            stats=self.highs.getInfo(),
+        )
 
     def _slack_values(self, x: np.ndarray) -> np.ndarray:
         """The slacks ``ξ`` of every sample from HiGHS's column values ``x``."""

@@ -82,7 +82,7 @@ import highspy
 import numpy as np
 import scipy.sparse as sp
 
-from ..exceptions import InputError, SolverError
+from ..exceptions import InputError
 from ..formulations.penalty import check_weights
 from .highs_model import _FAST_OPTIONS, HighsStepResult, SplitMarginLP
 
@@ -448,16 +448,8 @@ class SampleWorkingSetLP(SplitMarginLP):
         )
         self._last_costs = costs
         status, elapsed, iterations = self._run(ipm)
-        h = self.highs
         if status != highspy.HighsModelStatus.kOptimal:
-            text = h.modelStatusToString(status)
-            raise SolverError(
-                f"HiGHS (via highspy) did not solve the LP: model status {text!r}. Standardise "
-                "the data, or run the declarative path (backend='cvxpy') with another solver.",
-                status=text,
-                solver="HIGHS",
-                stats=h.getInfo(),
-            )
+            raise self._not_solved(status)
         coef, b = self._primal()
         self._xi = np.maximum(1.0 - self._margins, 0.0)
         self.last_step = HighsStepResult(
