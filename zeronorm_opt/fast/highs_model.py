@@ -519,11 +519,7 @@ class SplitMarginLP:
                 # had not finished after 600 (20 s).
                 self.highs.setOptionValue("simplex_strategy", _PRIMAL_SIMPLEX)
         if self.column_generation and not self._in_model.any():
-            candidates = np.flatnonzero(self._active)
-            uniform = np.abs(self._pricing(candidates, np.ones(self.X.shape[0])))
-            score = uniform / np.maximum(costs[candidates], np.finfo(float).tiny)
-            first = np.sort(candidates[np.argsort(-score, kind="stable")[: 2 * self.pricing_batch]])
-            self._add_coefficients(first, costs[first])
+            self._add_first_columns(costs)
         columns = self._model_columns(self._active & self._in_model)
         if columns.size:
             self.highs.changeColsCost(columns.size, columns, costs[self._col_coef[columns]])
@@ -648,6 +644,15 @@ class SplitMarginLP:
             svc = LinearSVC(penalty="l1", loss="squared_hinge", dual=False, C=1.0)
             svc.fit(scaled, self.y, sample_weight=self.slack_costs)
         return int(np.count_nonzero(svc.coef_))
+
+    def _add_first_columns(self, costs: np.ndarray) -> None:
+        """The first working set of coefficients: the ``2·pricing_batch`` best priced at
+        uniform row duals, per unit of cost."""
+        candidates = np.flatnonzero(self._active)
+        uniform = np.abs(self._pricing(candidates, np.ones(self.X.shape[0])))
+        score = uniform / np.maximum(costs[candidates], np.finfo(float).tiny)
+        first = np.sort(candidates[np.argsort(-score, kind="stable")[: 2 * self.pricing_batch]])
+        self._add_coefficients(first, costs[first])
 
     def _not_solved(self, status) -> SolverError:
         """The error of a solve HiGHS ended with ``status`` (neither optimal nor infeasible)."""

@@ -424,11 +424,7 @@ class SampleWorkingSetLP(SplitMarginLP):
             self._reguess(margins, FIRST_GUESS_ROWS_ABOVE, FIRST_GUESS_ROWS_BELOW)
             self._guess_basis(margins, coef)
         if self.column_generation and not self._in_model.any():
-            candidates = np.flatnonzero(self._active)
-            uniform = np.abs(self._pricing(candidates, np.ones(self.X.shape[0])))
-            score = uniform / np.maximum(costs[candidates], np.finfo(float).tiny)
-            first = np.sort(candidates[np.argsort(-score, kind="stable")[: 2 * self.pricing_batch]])
-            self._add_coefficients(first, costs[first])
+            self._add_first_columns(costs)
         elif not self.column_generation and self._row_feature.size < self._active.sum():
             missing = np.flatnonzero(self._active & ~self._in_model)
             self._add_coefficients(missing, costs[missing])
