@@ -35,7 +35,18 @@ def _assert_same_run(fast, ref):
 
 
 # m > n, m ≫ n, dense and sparse; C small enough that most margins are slack.
-_SHAPES = [(90, 20, False), (400, 8, False), (150, 30, True), (500, 10, True)]
+_SHAPES = [
+    (90, 20, False),
+    (400, 8, False),
+    (320, 400, False),  # dense, more features than samples: still the working set
+    (150, 30, True),
+    (500, 10, True),
+]
+
+
+def _working_set_expected(m, n, sparse):
+    """margin_lp's documented rule: 3 samples per feature, or dense from 300 samples."""
+    return m > 3 * n or (not sparse and m >= 300 and m > n / 4)
 
 
 @pytest.mark.parametrize(("m", "n", "sparse"), _SHAPES)
@@ -59,7 +70,9 @@ def test_l1_arom_on_a_working_set_is_the_declarative_run(m, n, sparse):
 def test_fsv_on_a_working_set_is_the_declarative_run(m, n, sparse, soft):
     X, y = _tall_data(m, n, sparse, seed=1)
     fast, step = fsv(X, y, **soft)
-    assert isinstance(step, SampleWorkingSetLP) == (m > 3 * n)  # the highs backend's choice
+    assert isinstance(step, SampleWorkingSetLP) == _working_set_expected(
+        m, n, sparse
+    )  # the highs backend's choice
     ref = successive_linearisation(
         FSVFormulation(X, y, **soft), ExpSurrogate(5.0), initial_weights=np.full(n, 5.0)
     )
@@ -71,6 +84,11 @@ def test_the_soft_margin_paths_choose_the_working_set_when_samples_are_many():
     assert isinstance(margin_lp(X, y, 1.0), SampleWorkingSetLP)
     assert type(margin_lp(X[:20], y[:20], 1.0)) is SplitMarginLP  # few samples: every row
     assert type(margin_lp(X, y)) is SplitMarginLP  # the hard margin: every row
+    # Dense: from 300 samples even with more features than samples; sparse: 3 per feature.
+    wide = np.random.default_rng(0).standard_normal((400, 1000))
+    assert isinstance(margin_lp(wide, y, 1.0), SampleWorkingSetLP)
+    assert type(margin_lp(scipy.sparse.csr_matrix(wide), y, 1.0)) is SplitMarginLP
+    assert type(margin_lp(np.hstack([wide, wide]), y, 1.0)) is SplitMarginLP  # 400 < 2000/4
     with pytest.raises(InputError, match="soft margin"):
         SampleWorkingSetLP(X, y, None)
 
