@@ -316,3 +316,17 @@ def test_estimators_reject_bad_input():
         LassoISTA().fit(np.full((10, 3), np.nan), y)
     with pytest.raises(InputError, match="not installed"):
         LassoISTA(algorithm="cvxpy", solver="NO_SUCH_SOLVER").fit(X, y)
+
+
+def test_a_sparse_x_without_entries_has_norm_zero_and_fits_zero():
+    """ARPACK cannot start on Φ = 0 (found by the slow fuzz test): the norm is 0, as for a
+    dense zero matrix, and the lasso's solution is 0."""
+    import scipy.sparse
+
+    from zeronorm_opt import LassoISTA
+    from zeronorm_opt.fast.ista import spectral_norm
+
+    empty = scipy.sparse.csr_matrix((500, 450))
+    assert spectral_norm(empty) == 0.0 == spectral_norm(empty.toarray())
+    y = np.random.default_rng(0).standard_normal(500)
+    assert not LassoISTA().fit(empty, y).coef_.any()

@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.sparse.linalg import LinearOperator, svds
+from scipy.sparse.linalg import ArpackError, LinearOperator, svds
 
 from .._validation import check_finite_matrix, check_positive
 from ..exceptions import InputError
@@ -100,7 +100,14 @@ def spectral_norm(Phi) -> float:
         m, n = Phi.shape
         vector = Phi @ np.ones(1) if n == 1 else Phi.T @ np.ones(1)
         return float(np.linalg.norm(vector))
-    return float(svds(Phi, k=1, return_singular_vectors=False, random_state=0)[0])
+    try:
+        return float(svds(Phi, k=1, return_singular_vectors=False, random_state=0)[0])
+    except ArpackError:
+        # ARPACK stops ("starting vector is zero") when ΦᵀΦ maps its start to 0: Φ = 0 (e.g.
+        # a sparse X without entries), whose norm is 0, as the dense branch returns.
+        if not np.any(Phi @ np.random.default_rng(0).standard_normal(Phi.shape[1])):
+            return 0.0
+        raise
 
 
 def centred_operator(X, column_means) -> LinearOperator:
