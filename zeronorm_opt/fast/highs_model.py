@@ -631,19 +631,26 @@ class SplitMarginLP:
         basis.valid = True
         return self.highs.setBasis(basis) == highspy.HighsStatus.kOk
 
-    def _probe_support(self, costs: np.ndarray) -> int:
-        """Non-zero coefficients of liblinear's l1-regularised squared-hinge SVM on this LP's
-        costs (features divided by ``c_j``, samples weighted by ``d_i``): a guess of the
-        optimum's, in about one liblinear fit."""
+    def _liblinear_guess(self, costs: np.ndarray):
+        """liblinear's l1-regularised squared-hinge SVM on this LP's costs: the active
+        features divided by ``c_j`` (so its penalty is this LP's weighted l1 norm), the
+        samples weighted by ``d_i``. Returns ``(svc, scaled X, active, scale)``; a guess of the
+        optimum in about one liblinear fit."""
         from sklearn.svm import LinearSVC
 
         active = np.flatnonzero(self._active)
-        scaled = self.X[:, active] @ sp.diags(1.0 / np.maximum(costs[active], 1e-300))
+        scale = 1.0 / np.maximum(costs[active], np.finfo(float).tiny)
+        X = self.X[:, active]
+        X = X @ sp.diags(scale) if sp.issparse(X) else X * scale
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # liblinear's ConvergenceWarning: a guess anyway
             svc = LinearSVC(penalty="l1", loss="squared_hinge", dual=False, C=1.0)
-            svc.fit(scaled, self.y, sample_weight=self.slack_costs)
-        return int(np.count_nonzero(svc.coef_))
+            svc.fit(X, self.y, sample_weight=self.slack_costs)
+        return svc, X, active, scale
+
+    def _probe_support(self, costs: np.ndarray) -> int:
+        """Non-zero coefficients of :meth:`_liblinear_guess`: the optimum's, guessed."""
+        return int(np.count_nonzero(self._liblinear_guess(costs)[0].coef_))
 
     def _add_first_columns(self, costs: np.ndarray) -> None:
         """The first working set of coefficients: the ``2·pricing_batch`` best priced at

@@ -75,7 +75,6 @@ Research 23, 2022.
 from __future__ import annotations
 
 import time
-import warnings
 from dataclasses import replace
 
 import highspy
@@ -559,16 +558,7 @@ class SampleWorkingSetLP(SplitMarginLP):
         costs (so liblinear's penalty is this LP's weighted l1 norm); the direction found is
         then scaled by the factor ``a`` that minimises this LP's objective along it.
         """
-        from sklearn.svm import LinearSVC
-
-        active = np.flatnonzero(self._active)
-        scale = 1.0 / np.maximum(self._costs[active], np.finfo(float).tiny)
-        X = self.X[:, active]
-        X = X @ sp.diags(scale) if sp.issparse(X) else X * scale
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # liblinear's ConvergenceWarning: a guess anyway
-            svc = LinearSVC(penalty="l1", loss="squared_hinge", dual=False, C=1.0)
-            svc.fit(X, self.y, sample_weight=self.slack_costs)
+        svc, X, active, scale = self._liblinear_guess(self._costs)
         w = svc.coef_.ravel()
         margins = self.y * (np.asarray(X @ w).ravel() + svc.intercept_[0])
         a = _best_factor(margins, self.slack_costs, float(np.abs(w).sum()))
