@@ -404,11 +404,12 @@ def run_items(items, fields: dict, measure, failed: dict | None = None, *, label
     [('a', 0.25, 'ok'), ('b', None, "InputError('b failed')")]
     """
     records = []
+    single_class = labels is not None and np.unique(labels).size < 2
     for item in items:
         start = time.perf_counter()
         record = {**fields, **(item if isinstance(item, dict) else {"method": item})}
         try:
-            if labels is not None and np.unique(labels).size < 2:
+            if single_class:
                 raise InputError("the training draw has a single class")
             record.update(measure(item))
             record.setdefault("status", "ok")
