@@ -188,7 +188,7 @@ def test_every_estimator_path_reports_its_steps(params, caplog, monkeypatch):
 
 
 @pytest.mark.parametrize("sparse", [False, True])
-@pytest.mark.parametrize("guess", ["liblinear", None, "wrong"])
+@pytest.mark.parametrize("guess", ["liblinear", "interior-point", None, "wrong"])
 def test_the_first_guess_changes_the_speed_only(sparse, guess):
     """Working sets guessed from liblinear's solution, from none or from a wrong solution
     (every sign flipped, a large bias): the whole LP's optimum each time."""
@@ -329,3 +329,36 @@ def test_the_guess_is_scaled_by_the_exact_minimiser_along_it():
         a = _best_factor(margins, costs, penalty)
         assert 1e-2 <= a <= 1e2
         assert objective(a)[0] <= objective(grid).min() + 1e-9
+
+
+@pytest.mark.parametrize(("method", "seed"), [("l1-AROM", 7), ("FSV", 8)])
+def test_the_interior_point_guesses_reach_the_declarative_run(method, seed, monkeypatch):
+    """Dense data with "many" features (the threshold lowered to 10): the first LP and the
+    later LPs whose costs changed much start afresh from the LP's own interior point, never
+    from liblinear; the run is the declarative formulation's."""
+    from zeronorm_opt.fast import working_set_lp
+
+    monkeypatch.setattr(working_set_lp, "INTERIOR_POINT_GUESS_MIN_FEATURES", 10)
+    monkeypatch.setattr(SampleWorkingSetLP, "_liblinear_margins", None)  # must not be called
+    guesses = []
+    found = SampleWorkingSetLP._interior_point_margins
+
+    def counted(self):
+        guesses.append(found(self))
+        return guesses[-1]
+
+    monkeypatch.setattr(SampleWorkingSetLP, "_interior_point_margins", counted)
+    X, y = _tall_data(500, 24, seed=seed)
+    lp = SampleWorkingSetLP(X, y, 1.0)
+    if method == "l1-AROM":
+        fast = successive_linearisation(lp, LogSurrogate(), normalise_weights=True)
+        formulation, surrogate = MarginFormulation(X, y, penalty="l1", C=1.0), LogSurrogate()
+        ref = successive_linearisation(formulation, surrogate, normalise_weights=True)
+    else:
+        start = np.full(24, 5.0)
+        fast = successive_linearisation(lp, ExpSurrogate(5.0), initial_weights=start)
+        ref = successive_linearisation(
+            FSVFormulation(X, y, C=1.0), ExpSurrogate(5.0), initial_weights=start
+        )
+    _assert_same_run(fast, ref)
+    assert len(guesses) >= 2 and all(guess is not None for guess in guesses)
