@@ -82,28 +82,27 @@ class Statement:
     user_constraints: list[tuple[str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
-    # -- text ---------------------------------------------------------------------------------
-    def _objective_text(self) -> str:
-        return " + ".join(t for t, _ in self.objective).replace("+ −", "− ")
+    def _objective(self, side: int) -> str:
+        # side 0: text, 1: LaTeX; a negative term reads "a − b", not "a + −b"
+        minus = ("−", "-")[side]
+        return " + ".join(t[side] for t in self.objective).replace(f"+ {minus}", f"{minus} ")
+
+    def _constraints(self, side: int, user_mark: str) -> list[str]:
+        return [c[side] for c in self.constraints] + [
+            c[side] + user_mark for c in self.user_constraints
+        ]
 
     def to_text(self) -> str:
         """The statement as indented plain text (Unicode symbols)."""
         lines = [self.title]
         if self.objective:
-            lines.append(f"  {self.sense:<10}  {self._objective_text()}")
+            lines.append(f"  {self.sense:<10}  {self._objective(0)}")
         if self.variables:
             lines.append(f"  {'over':<10}  {', '.join(t for t, _ in self.variables)}")
-        cons = [t for t, _ in self.constraints] + [
-            f"{t}   (user)" for t, _ in self.user_constraints
-        ]
-        for k, text in enumerate(cons):
+        for k, text in enumerate(self._constraints(0, "   (user)")):
             lines.append(f"  {'subject to' if k == 0 else '':<10}  {text}")
         lines += [f"  {note}" for note in self.notes]
         return "\n".join(lines)
-
-    # -- LaTeX --------------------------------------------------------------------------------
-    def _objective_latex(self) -> str:
-        return " + ".join(t for _, t in self.objective).replace("+ -", "- ")
 
     def _head_latex(self) -> str:
         op = r"\min" if self.sense == "minimise" else r"\max"
@@ -116,10 +115,8 @@ class Statement:
         The objective line, then one line per constraint (the user's marked "user"), then
         the notes as ``\\text{}`` lines. Every entry renders with matplotlib's mathtext.
         """
-        lines = [rf"{self._head_latex()}\; {self._objective_latex()}"] if self.objective else []
-        cons = [t for _, t in self.constraints] + [
-            rf"{t}\quad\text{{(user)}}" for _, t in self.user_constraints
-        ]
+        lines = [rf"{self._head_latex()}\; {self._objective(1)}"] if self.objective else []
+        cons = self._constraints(1, r"\quad\text{(user)}")
         lines += [rf"\mathrm{{s.t.}}\; {t}" for t in cons]
         lines += [text_to_latex(note) for note in self.notes]
         return lines
@@ -128,11 +125,8 @@ class Statement:
         """The statement as one LaTeX ``array`` (math mode; wrap in ``$$ … $$``)."""
         rows = []
         if self.objective:
-            rows.append(rf"\displaystyle {self._head_latex()} & {self._objective_latex()}")
-        cons = [t for _, t in self.constraints] + [
-            rf"{t} \quad \text{{(user)}}" for _, t in self.user_constraints
-        ]
-        for k, line in enumerate(cons):
+            rows.append(rf"\displaystyle {self._head_latex()} & {self._objective(1)}")
+        for k, line in enumerate(self._constraints(1, r" \quad \text{(user)}")):
             rows.append((r"\text{s.t.}" if k == 0 else "") + rf" & {line}")
         for note in self.notes:
             rows.append(rf"& {text_to_latex(note)}")
@@ -314,14 +308,9 @@ def constraint_latex(item, names: dict[str, str] | None = None) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-def _user_lines(formulation, names) -> list[tuple[str, str]]:
-    items = formulation._resolve(formulation._user_constraints, "constraint")
+def _user_lines(formulation, specs, what: str, names) -> list[tuple[str, str]]:
+    items = formulation._resolve(specs, what)
     return [(constraint_text(c, names), constraint_latex(c, names)) for c in items]
-
-
-def _user_terms(formulation, names) -> list[tuple[str, str]]:
-    items = formulation._resolve(formulation._user_objective, "objective term")
-    return [(constraint_text(t, names), constraint_latex(t, names)) for t in items]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -369,25 +358,35 @@ def build_statement(formulation) -> Statement:
     """
     statement = statement_of(formulation)
     names = user_names(formulation)
-    statement.user_constraints = _user_lines(formulation, names)
-    statement.objective = statement.objective + _user_terms(formulation, names)
+    f = formulation
+    statement.user_constraints = _user_lines(f, f._user_constraints, "constraint", names)
+    statement.objective = statement.objective + _user_lines(
+        f, f._user_objective, "objective term", names
+    )
     return statement
 
 
-def weights_note(formulation, kind: str) -> str:
-    """What the weights Parameter currently holds (all 1: the plain norm).
+def _current(formulation, attribute: str, parameter: str):
+    """``(values, n_features)`` of a public attribute, else of the Parameter named
+    ``parameter`` (an attribute or an entry of ``parameters``), so that a formulation that
+    stores its penalty elsewhere still gets a statement; None when neither holds values."""
+    values = getattr(formulation, attribute, None)
+    if values is None:
+        param = getattr(formulation, parameter, None) or formulation.parameters.get(parameter)
+        values = getattr(param, "value", None)
+    if values is None:
+        return None
+    values = np.asarray(values, dtype=float)
+    return values, getattr(formulation, "n_features", values.size)
 
-    Read through the public ``weights`` property (or the ``"weights"`` Parameter), so a
-    formulation that stores its penalty elsewhere still gets a statement.
-    """
-    weights = getattr(formulation, "weights", None)
-    if weights is None:
-        param = formulation.parameters.get("weights")
-        weights = None if param is None else param.value
-    if weights is None:
+
+def weights_note(formulation, kind: str) -> str:
+    """What the weights Parameter currently holds (all 1: the plain norm), read through the
+    public ``weights`` property or the ``"weights"`` Parameter."""
+    current = _current(formulation, "weights", "weights")
+    if current is None:
         return "c = the weights Parameter"
-    weights = np.asarray(weights, dtype=float)
-    n_feat = getattr(formulation, "n_features", weights.size)
+    weights, n_feat = current
     if np.allclose(weights[:n_feat], 1.0):
         state = f"currently all 1: the plain {kind} norm"
     else:
@@ -396,19 +395,12 @@ def weights_note(formulation, kind: str) -> str:
 
 
 def removed_note(formulation) -> str:
-    """How many features the active set (0 = removed) currently removes.
-
-    Read through the public ``active_mask`` of a reweighted formulation, else an ``active``
-    Parameter of another formulation.
-    """
-    active = getattr(formulation, "active_mask", None)
-    if active is None:
-        param = getattr(formulation, "active", None) or formulation.parameters.get("active")
-        active = None if param is None else getattr(param, "value", None)
-    if active is None:
+    """How many features the active set (0 = removed) currently removes, read through the
+    public ``active_mask`` of a reweighted formulation, else an ``active`` Parameter."""
+    current = _current(formulation, "active_mask", "active")
+    if current is None:
         return "none removed"
-    active = np.asarray(active, dtype=float)
-    n_feat = getattr(formulation, "n_features", active.size)
+    active, n_feat = current
     removed = int(np.sum(active[:n_feat] == 0))
     return "none removed" if removed == 0 else f"{removed} removed"
 
@@ -459,8 +451,8 @@ def _printed(item, data, names) -> str:
     return text.replace("+ -", "- ")
 
 
-def _member(name: str, shape) -> tuple[str, str]:
-    """``name ∈ ℝ^shape``, text and LaTeX."""
+def variable_line(name: str, *shape: int) -> tuple[str, str]:
+    """``name ∈ ℝ^shape``, text and LaTeX (Greek names as symbols: ``"xi"`` → ``ξ``)."""
     text = constraint_text(name)
     latex = _GREEK.get(name, name if len(name) == 1 else rf"\mathrm{{{_escape_text(name)}}}")
     if not shape:
@@ -470,28 +462,25 @@ def _member(name: str, shape) -> tuple[str, str]:
     return f"{text} ∈ ℝ^{dims}", rf"{latex} \in \mathbb{{R}}^{{{dims_latex}}}"
 
 
-def _penalty_lines(formulation, symbol: str) -> tuple[str, str]:
-    """``s Σ_j c_j |x_j|`` (or ``x_j²``, or a group sum) of a ReweightedPenalty, text and
-    LaTeX."""
-    pen = formulation.reweighted
-    scale = pen.scale
+def penalty_line(penalty: str, sums, term, scale: float | None = None) -> tuple[str, str]:
+    """``s Σ c |x|`` (l1; ``s = 1`` by default) or ``s Σ c x²`` (l2; ``s = ½``), text and
+    LaTeX, from the (text, LaTeX) pairs of the sums in front of the term and of the term."""
+    scale = (1.0 if penalty == "l1" else 0.5) if scale is None else scale
     head_t = "" if scale == 1 else ("½ " if scale == 0.5 else f"{scale:g} ")
     head_l = "" if scale == 1 else (r"\frac{1}{2} " if scale == 0.5 else f"{scale:g} ")
-    sym_l = _GREEK.get(symbol, symbol)
+    if penalty == "l1":
+        return f"{head_t}{sums[0]}|{term[0]}|", rf"{head_l}{sums[1]}|{term[1]}|"
+    return f"{head_t}{sums[0]}{term[0]}²", rf"{head_l}{sums[1]}{term[1]}^2"
+
+
+def _penalty_lines(formulation, symbol: str) -> tuple[str, str]:
+    """``s Σ_j c_j |x_j|`` (or ``x_j²``, or a group sum) of a ReweightedPenalty."""
+    pen, sym_l = formulation.reweighted, _GREEK.get(symbol, symbol)
     if pen.group_size is None:
-        inner_t, inner_l = (
-            (f"|{symbol}_j|", f"|{sym_l}_j|")
-            if pen.penalty == "l1"
-            else (
-                f"{symbol}_j²",
-                f"{sym_l}_j^2",
-            )
-        )
-    elif pen.penalty == "l1":
-        inner_t, inner_l = f"Σ_k |{symbol}_kj|", rf"\sum_k |{sym_l}_{{kj}}|"
+        sums, term = ("Σ_j c_j ", r"\sum_{j} c_j "), (f"{symbol}_j", f"{sym_l}_j")
     else:
-        inner_t, inner_l = f"Σ_k {symbol}_kj²", rf"\sum_k {sym_l}_{{kj}}^2"
-    return f"{head_t}Σ_j c_j {inner_t}", rf"{head_l}\sum_{{j}} c_j {inner_l}"
+        sums, term = ("Σ_j c_j Σ_k ", r"\sum_{j} c_j \sum_k "), (f"{symbol}_kj", f"{sym_l}_{{kj}}")
+    return penalty_line(pen.penalty, sums, term, pen.scale)
 
 
 def problem_statement(formulation) -> Statement:
@@ -543,7 +532,7 @@ def problem_statement(formulation) -> Statement:
         objective.append(_penalty_lines(f, symbol))
         own_terms, own_constraints = f.loss_terms(), f.loss_constraints()
         hidden = {id(v) for v in reweighted.variables.values()}
-        variables.append(_member(symbol, f.coef.shape))
+        variables.append(variable_line(symbol, *f.coef.shape))
         notes = [weights_note(f, reweighted.penalty)]
     else:
         own_terms, own_constraints = f._objective_terms(), f._base_constraints()
@@ -570,7 +559,7 @@ def problem_statement(formulation) -> Statement:
         for var in item.variables():
             if id(var) not in seen:
                 seen.add(id(var))
-                variables.append(_member(var.name(), var.shape))
+                variables.append(variable_line(var.name(), *var.shape))
     constraints = [(t, l or text_to_latex(t)) for t, l in constraints]
     own = [ln.strip() for ln in str(getattr(f, "statement", "")).strip().splitlines()]
     return Statement(
