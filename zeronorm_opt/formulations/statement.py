@@ -30,6 +30,7 @@ import re
 from dataclasses import dataclass, field
 
 import numpy as np
+import scipy.sparse as sp
 
 __all__ = [
     "Statement",
@@ -412,8 +413,6 @@ def removed_note(formulation) -> str:
 
 def _data_names(formulation) -> list[tuple[str, object]]:
     """The formulation's data arrays (public attributes holding arrays or sparse matrices)."""
-    import scipy.sparse as sp
-
     return [
         (name, value)
         for name, value in vars(formulation).items()
@@ -422,14 +421,10 @@ def _data_names(formulation) -> list[tuple[str, object]]:
 
 
 def _same_data(value, data) -> bool:
-    import scipy.sparse as sp
-
-    if np.shape(value) != np.shape(data):
+    if np.shape(value) != np.shape(data):  # before densifying a sparse matrix
         return False
-    if sp.issparse(value) or sp.issparse(data):
-        value = value.toarray() if sp.issparse(value) else value
-        data = data.toarray() if sp.issparse(data) else data
-    return bool(np.array_equal(np.asarray(value), np.asarray(data)))
+    value, data = (a.toarray() if sp.issparse(a) else np.asarray(a) for a in (value, data))
+    return bool(np.array_equal(value, data))
 
 
 def _printed(item, data, names) -> str:
@@ -518,10 +513,9 @@ def problem_statement(formulation) -> Statement:
       c = the weights Parameter (currently all 1: the plain l2 norm)
     """
     f = formulation
-    data = _data_names(f)
     reweighted = getattr(f, "reweighted", None)
     names: dict[str, str] = {}
-    objective, constraints, variables, notes = [], [], [], []
+    objective, variables, tail, notes = [], [], [], []
     hidden: set[int] = set()
     if reweighted is not None:
         symbol = next(
@@ -534,34 +528,31 @@ def problem_statement(formulation) -> Statement:
         hidden = {id(v) for v in reweighted.variables.values()}
         variables.append(variable_line(symbol, *f.coef.shape))
         notes = [weights_note(f, reweighted.penalty)]
-    else:
-        own_terms, own_constraints = f._objective_terms(), f._base_constraints()
-
-    def line(item):
-        printed = _printed(item, data, names)
-        return constraint_text(printed), constraint_latex(printed)
-
-    objective += [line(t) for t in own_terms]
-    constraints += [line(c) for c in own_constraints]
-    if reweighted is not None:
-        symbol = names[str(f.coef)]
-        removed = removed_note(f).replace("features", "coefficients")
-        sym_l = _GREEK.get(symbol, symbol)
-        constraints.append(
+        removed, sym_l = removed_note(f), _GREEK.get(symbol, symbol)
+        tail.append(
             (
                 f"{symbol}_j = 0 for the removed coefficients j ({removed})",
                 rf"{sym_l}_j = 0 \text{{ for the removed coefficients }} j \text{{ ({removed})}}",
             )
         )
-    # The variables of what the class states (not f.problem: printing builds no problem).
-    seen = set(hidden)
-    for item in [*own_terms, *own_constraints]:
-        for var in item.variables():
-            if id(var) not in seen:
-                seen.add(id(var))
-                variables.append(variable_line(var.name(), *var.shape))
-    constraints = [(t, l or text_to_latex(t)) for t, l in constraints]
+    else:
+        own_terms, own_constraints = f._objective_terms(), f._base_constraints()
+    data = _data_names(f)
+
+    def line(item):
+        printed = _printed(item, data, names)
+        return constraint_text(printed), constraint_latex(printed)
+
+    # The variables of what the class states (not f.problem: printing builds no problem), in
+    # order of appearance (a dict keeps the first).
+    stated = {id(v): v for item in [*own_terms, *own_constraints] for v in item.variables()}
+    variables += [variable_line(v.name(), *v.shape) for k, v in stated.items() if k not in hidden]
     own = [ln.strip() for ln in str(getattr(f, "statement", "")).strip().splitlines()]
     return Statement(
-        type(f).__name__, "minimise", variables, objective, constraints, notes=notes + own
+        type(f).__name__,
+        "minimise",
+        variables,
+        objective + [line(t) for t in own_terms],
+        [line(c) for c in own_constraints] + tail,
+        notes=notes + own,
     )
