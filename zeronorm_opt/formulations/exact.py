@@ -60,7 +60,7 @@ from ..exceptions import InfeasibleError, InputError, SolverError
 from ..highs_milp import MILPProgress, solve_watched
 from ..live_line import LiveLine
 from ..scaling import data_scale
-from ..solvers import SolveInfo, installed_solvers, solve_problem
+from ..solvers import SolveInfo, installed_solvers, resolve_solvers, solve_problem
 from .base import Formulation
 from .multiclass import encode_labels
 
@@ -163,7 +163,11 @@ class _ExactZeroNorm(Formulation):
     penalty = "l0"
     slack_penalty = "hinge"
 
-    def _init_exact(self, n_features, C, max_features, big_m, big_m_factor, ridge):
+    def _init_exact(self, weight_shape, name, C, max_features, big_m, big_m_factor, ridge):
+        """Check the options; create the indicators, ``M``, the weights (on X / unit, named
+        ``name``), the bias and the slacks. Returns the weights and their expression in the
+        units of X (what user constraints use)."""
+        n_features = weight_shape[-1]
         self.max_features = check_n_features_to_select(max_features, n_features, "max_features")
         C = check_positive(C, "C", allow_none=True)
         if self.max_features is not None and C is None:
@@ -184,11 +188,24 @@ class _ExactZeroNorm(Formulation):
         self.variables["s"] = self.s
         self.parameters["M"] = self.big_m
         self._big_m_ready = False
+        self._unit_weights = cp.Variable(weight_shape, name=name)
+        self.b = cp.Variable(weight_shape[:-1], name="b")
+        self.variables.update({name: self._unit_weights, "b": self.b})
+        self.xi = None
+        if self.C is not None:
+            self.xi = cp.Variable(self._slack_shape(), nonneg=True, name="xi")
+            self.variables["xi"] = self.xi
+            self.infeasible_hint = (
+                "The exact problem with your added constraints has no solution: check them."
+            )
+        w = self._unit_weights
+        return w, (w if self.unit == 1.0 else w / self.unit)
+
+    def _weights(self) -> cp.Variable:
+        """The solver's weights, on X / unit."""
+        return self._unit_weights
 
     # -- to implement -------------------------------------------------------------------------
-    def _weights(self) -> cp.Variable:
-        raise NotImplementedError
-
     def _margin_constraints(self, weights, b, xi) -> list[cp.Constraint]:
         raise NotImplementedError
 
@@ -199,15 +216,6 @@ class _ExactZeroNorm(Formulation):
         raise NotImplementedError
 
     # -- the problem --------------------------------------------------------------------------
-    def _make_slacks(self):
-        self.xi = None
-        if self.C is not None:
-            self.xi = cp.Variable(self._slack_shape(), nonneg=True, name="xi")
-            self.variables["xi"] = self.xi
-            self.infeasible_hint = (
-                "The exact problem with your added constraints has no solution: check them."
-            )
-
     def _objective_terms(self):
         terms = [] if self.max_features is not None else [cp.sum(self.s)]
         if self.xi is not None:
@@ -249,12 +257,7 @@ class _ExactZeroNorm(Formulation):
         if solver is not None:
             if not isinstance(solver, str):
                 raise InputError("the exact formulations take one solver name, not a list.")
-            name = solver.upper()
-            if name not in available:
-                raise InputError(
-                    f"solver {solver!r} is not installed; installed cvxpy solvers: "
-                    f"{sorted(available)}."
-                )
+            (name,) = resolve_solvers(None, solver)  # installed, in cvxpy's spelling
             if self.ridge is not None and name not in MIQP_SOLVERS:
                 raise InputError(
                     f"ridge=... makes a mixed-integer QP, which {name} cannot solve; pass "
@@ -568,17 +571,10 @@ class ExactZeroNormFormulation(_ExactZeroNorm):
         super().__init__()
         self.X = check_finite_matrix(X)
         _, self.y = check_binary_labels(y, self.X.shape[0])
-        m, n = self.X.shape
-        self._init_exact(n, C, max_features, big_m, big_m_factor, ridge)
         #: The solver's weights, on X / unit; ``w`` (in X's units) is what constraints use.
-        self.w_unit = cp.Variable(n, name="w")
-        self.w = self.w_unit if self.unit == 1.0 else self.w_unit / self.unit
-        self.b = cp.Variable(name="b")
-        self.variables.update(w=self.w_unit, b=self.b)
-        self._make_slacks()
-
-    def _weights(self):
-        return self.w_unit
+        self.w_unit, self.w = self._init_exact(
+            (self.X.shape[1],), "w", C, max_features, big_m, big_m_factor, ridge
+        )
 
     def _slack_shape(self):
         return (self.X.shape[0],)
@@ -671,21 +667,15 @@ class ExactMulticlassZeroNormFormulation(_ExactZeroNorm):
         m, n = self.X.shape
         self.classes, self.codes = encode_labels(y, m)
         self.n_classes = Q = int(self.classes.size)
-        self._init_exact(n, C, max_features, big_m, big_m_factor, ridge)
-        #: The solver's weights, on X / unit; ``W`` (in X's units) is what constraints use.
-        self.W_unit = cp.Variable((Q, n), name="W")
-        self.W = self.W_unit if self.unit == 1.0 else self.W_unit / self.unit
-        self.b = cp.Variable(Q, name="b")
-        self.variables.update(W=self.W_unit, b=self.b)
-        if scheme == "weston_watkins":
+        if scheme == "weston_watkins":  # (the margins, hence the slacks' shape)
             others = np.array([k for c in self.codes for k in range(Q) if k != c], dtype=int)
             self.pairs = np.column_stack([np.repeat(np.arange(m), Q - 1), others])
         else:
             self.Y = np.where(self.codes[:, None] == np.arange(Q)[None, :], 1.0, -1.0)
-        self._make_slacks()
-
-    def _weights(self):
-        return self.W_unit
+        #: The solver's weights, on X / unit; ``W`` (in X's units) is what constraints use.
+        self.W_unit, self.W = self._init_exact(
+            (Q, n), "W", C, max_features, big_m, big_m_factor, ridge
+        )
 
     def _slack_shape(self):
         if self.scheme == "weston_watkins":
