@@ -132,27 +132,21 @@ def _dual_bound(problem: cp.Problem, solver: str) -> float | None:
     cvxpy may drop a constant from the objective before handing it over, so the shift is
     ``problem.value − (the solver's own primal objective)``.
     """
-    stats = problem.solver_stats
-    extra = getattr(stats, "extra_stats", None)
-    if extra is None:
-        return None
-    if solver == "HIGHS":
+    extra = getattr(problem.solver_stats, "extra_stats", None)
+    if solver == "HIGHS" and extra is not None:
         primal = getattr(extra, "objective_function_value", None)
         bound = getattr(extra, "mip_dual_bound", None)
-        if primal is None or bound is None or not np.isfinite(bound):
-            return None
-        return float(bound + (problem.value - primal))
-    if solver == "SCIP" and isinstance(extra, dict) and "model" in extra:
-        model = extra["model"]
+    elif solver == "SCIP" and isinstance(extra, dict) and "model" in extra:
         try:
-            bound = float(model.getDualbound())
-            primal = float(model.getPrimalbound())
+            bound, primal = extra["model"].getDualbound(), extra["model"].getPrimalbound()
         except Exception:  # the model may be freed or in a state without bounds
             return None
-        if not (np.isfinite(bound) and np.isfinite(primal)):
-            return None
-        return float(bound + (problem.value - primal))
-    return None
+    else:
+        return None
+    # (a solve without an incumbent reports an infinite primal objective)
+    if primal is None or bound is None or not np.isfinite([bound, primal]).all():
+        return None
+    return float(bound + (problem.value - primal))
 
 
 class _ExactZeroNorm(Formulation):

@@ -139,24 +139,23 @@ class Statement:
 # user constraints: cvxpy printout → text and best-effort LaTeX
 # ---------------------------------------------------------------------------------------------
 
-_LATEX_SPECIAL = {
-    "\\": r"\backslash ",
-    "_": r"\_",
-    "#": r"\#",
-    "%": r"\%",
-    "&": r"\&",
-    "{": r"\{",
-    "}": r"\}",
-    "$": r"\$",
-    "^": r"\^{}",
-    "~": r"\~{}",
-}
-_GREEK = {"beta": r"\beta", "sigma": r"\sigma", "xi": r"\xi", "alpha": r"\alpha"}
+#: LaTeX's special characters, escaped for ``\\text{}`` (``str.translate`` table).
+_LATEX_SPECIAL = str.maketrans(
+    {
+        "\\": r"\backslash ",
+        "_": r"\_",
+        "#": r"\#",
+        "%": r"\%",
+        "&": r"\&",
+        "{": r"\{",
+        "}": r"\}",
+        "$": r"\$",
+        "^": r"\^{}",
+        "~": r"\~{}",
+    }
+)
 _TEXT_GREEK = {"beta": "β", "sigma": "σ", "xi": "ξ", "alpha": "α"}
-
-
-def _escape_text(text: str) -> str:
-    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in text)
+_GREEK = {name: "\\" + name for name in _TEXT_GREEK}
 
 
 def _rename(text: str, names: dict[str, str]) -> str:
@@ -198,6 +197,15 @@ _UNICODE_LATEX = {
 }
 
 
+#: A symbol of ``_UNICODE_LATEX`` (two-character ones first) and, after a one-character
+#: symbol, the subscript that stays a subscript (ξ_i, σ_k).
+_SYMBOL = re.compile(
+    "|".join(re.escape(s) for s in _UNICODE_LATEX if len(s) == 2)
+    + f"|([{''.join(re.escape(s) for s in _UNICODE_LATEX if len(s) == 1)}])"
+    + r"(?:_([A-Za-z0-9]+))?"
+)
+
+
 def text_to_latex(text: str) -> str:
     """Plain text with Unicode maths as LaTeX: words in ``\\text{}``, symbols as commands.
 
@@ -209,37 +217,19 @@ def text_to_latex(text: str) -> str:
     >>> print(text_to_latex("slack ξ_i = c·y_i"))
     \\text{slack }\\xi_{i}\\text{ = c}\\cdot\\text{y\\_i}
     """
-    out, run = [], []
+    out, start = [], 0
+    for match in _SYMBOL.finditer(text):
+        single, sub = match.groups()
+        out += [_text_run(text[start : match.start()]), _UNICODE_LATEX[single or match[0]]]
+        out.append(f"_{{{sub}}}" if sub else "")
+        start = match.end()
+    return "".join(out) + _text_run(text[start:])
 
-    def flush():
-        if run:
-            out.append(rf"\text{{{_escape_text(''.join(run))}}}")
-            run.clear()
 
-    k = 0
-    while k < len(text):
-        pair = text[k : k + 2]
-        if pair in _UNICODE_LATEX:
-            flush()
-            out.append(_UNICODE_LATEX[pair])
-            k += 2
-            continue
-        ch = text[k]
-        if ch in _UNICODE_LATEX:
-            flush()
-            out.append(_UNICODE_LATEX[ch])
-            # a subscript right after a symbol (ξ_i, σ_k) stays a subscript
-            sub = re.match(r"_([A-Za-z0-9]+)", text[k + 1 :])
-            if sub:
-                out.append(f"_{{{sub.group(1)}}}")
-                k += len(sub.group(0))
-        elif ord(ch) < 128:
-            run.append(ch)
-        else:  # a symbol without a LaTeX spelling here: keep the text compilable
-            run.append("?")
-        k += 1
-    flush()
-    return "".join(out)
+def _text_run(run: str) -> str:
+    # a symbol without a LaTeX spelling here becomes "?": the text stays compilable
+    ascii_run = re.sub(r"[^\x00-\x7f]", "?", run).translate(_LATEX_SPECIAL)
+    return rf"\text{{{ascii_run}}}" if run else ""
 
 
 def _tidy_numbers(text: str) -> str:
@@ -449,7 +439,8 @@ def _printed(item, data, names) -> str:
 def variable_line(name: str, *shape: int) -> tuple[str, str]:
     """``name ∈ ℝ^shape``, text and LaTeX (Greek names as symbols: ``"xi"`` → ``ξ``)."""
     text = constraint_text(name)
-    latex = _GREEK.get(name, name if len(name) == 1 else rf"\mathrm{{{_escape_text(name)}}}")
+    upright = rf"\mathrm{{{name.translate(_LATEX_SPECIAL)}}}"
+    latex = _GREEK.get(name, name if len(name) == 1 else upright)
     if not shape:
         return f"{text} ∈ ℝ", rf"{latex} \in \mathbb{{R}}"
     dims = "×".join(str(k) for k in shape)
