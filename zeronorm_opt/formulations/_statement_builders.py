@@ -69,6 +69,10 @@ def _slack_terms(f):
     return [("C Σ_i ξ_i", r"C \sum_{i} \xi_i")], [(r"ξ_i ≥ 0", r"\xi_i \geq 0")]
 
 
+def _slacks(present, m) -> list[tuple[str, str]]:
+    return [variable_line("xi", m)] if present else []
+
+
 def _rhs(slack: bool, per_class: bool = False) -> tuple[str, str]:
     """The right-hand side of a margin constraint: 1, or 1 − ξ_i (ξ_ik per class)."""
     if not slack:
@@ -139,35 +143,21 @@ def margin(f) -> Statement:
     else:
         cons = [_margins(("v·x_i + b", r"v^\top x_i + b"), _rhs(bool(slack_obj)), m)]
         title = _margin_head(f)
-    if slack_obj:
-        variables.append(variable_line("xi", m))
+    variables += _slacks(slack_obj, m)
+    cons += slack_cons + [_removed(f)]
     notes.append(weights_note(f, f.penalty))
-    return _statement(
-        f,
-        f"{f.penalty} step, {title}",
-        variables,
-        obj + slack_obj,
-        cons + slack_cons + [_removed(f)],
-        notes,
-    )
+    return _statement(f, f"{f.penalty} step, {title}", variables, obj + slack_obj, cons, notes)
 
 
 def rescaled(f) -> Statement:
     m, n = f.X.shape
     obj = [("‖w‖₁", r"\|w\|_1") if f.penalty == "l1" else ("½ ‖w‖₂²", rf"{HALF} \|w\|_2^2")]
     slack_obj, slack_cons = _slack_terms(f)
-    variables = [variable_line("w", n), variable_line("b")]
-    if slack_obj:
-        variables.append(variable_line("xi", m))
-    inner = ("w·(x_i ∘ z) + b", r"w^\top (x_i \circ z) + b")
-    return _statement(
-        f,
-        f"{f.penalty}-AROM step on rescaled data, {_margin_head(f)}",
-        variables,
-        obj + slack_obj,
-        [_margins(inner, _rhs(bool(slack_obj)), m)] + slack_cons,
-        ["z = the scale Parameter; original-space weights v = z ∘ w; AROM: z ← z ∘ |w|"],
-    )
+    variables = [variable_line("w", n), variable_line("b")] + _slacks(slack_obj, m)
+    cons = [_margins(("w·(x_i ∘ z) + b", r"w^\top (x_i \circ z) + b"), _rhs(bool(slack_obj)), m)]
+    note = "z = the scale Parameter; original-space weights v = z ∘ w; AROM: z ← z ∘ |w|"
+    title = f"{f.penalty}-AROM step on rescaled data, {_margin_head(f)}"
+    return _statement(f, title, variables, obj + slack_obj, cons + slack_cons, [note])
 
 
 def fsv(f) -> Statement:
@@ -192,20 +182,13 @@ def fsv(f) -> Statement:
         _margins(("w·x_i + b", r"w^\top x_i + b"), _rhs(f.xi is not None), m),
         ("−v ≤ w ≤ v", r"-v \leq w \leq v"),
     ]
-    if f.xi is not None:
-        variables.append(variable_line("xi", m))
-        cons.append(("ξ_i ≥ 0", r"\xi_i \geq 0"))
-    return _statement(
-        f,
-        f"linearised FSV step, {title}",
-        variables,
-        obj,
-        cons + [_removed(f)],
-        [
-            "c = the weights Parameter; SLA sets c_j = α exp(−α v_j^k), the gradient of"
-            " Σ_j (1 − exp(−α v_j))"
-        ],
+    variables += _slacks(f.xi is not None, m)
+    cons += _slack_terms(f)[1] + [_removed(f)]
+    note = (
+        "c = the weights Parameter; SLA sets c_j = α exp(−α v_j^k), the gradient of"
+        " Σ_j (1 − exp(−α v_j))"
     )
+    return _statement(f, f"linearised FSV step, {title}", variables, obj, cons, [note])
 
 
 # ---------------------------------------------------------------------------------------------

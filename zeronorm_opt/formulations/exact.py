@@ -73,6 +73,8 @@ __all__ = [
 
 #: Solvers cvxpy can hand a mixed-integer QP to, in order of preference.
 MIQP_SOLVERS = ("SCIP", "GUROBI", "CPLEX", "XPRESS")
+#: Solvers for the mixed-integer LPs, in order of preference.
+_MILP_SOLVERS = ("HIGHS", "SCIP", "GUROBI", "CPLEX", "GLPK_MI", "CBC")
 #: Relative distance to M at which a weight counts as "at the bound".
 AT_BOUND_TOL = 1e-6
 
@@ -247,7 +249,6 @@ class _ExactZeroNorm(Formulation):
 
     # -- solving ------------------------------------------------------------------------------
     def _pick_solver(self, solver) -> str:
-        available = set(installed_solvers())
         if solver is not None:
             if not isinstance(solver, str):
                 raise InputError("the exact formulations take one solver name, not a list.")
@@ -258,18 +259,14 @@ class _ExactZeroNorm(Formulation):
                     f"solver='SCIP' (pip install pyscipopt) or one of {MIQP_SOLVERS}."
                 )
             return name
+        preferred = _MILP_SOLVERS if self.ridge is None else MIQP_SOLVERS
+        name = next((n for n in preferred if n in installed_solvers()), None)
+        if name is not None:
+            return name
         if self.ridge is None:
-            if "HIGHS" in available:
-                return "HIGHS"
-            mip = [n for n in ("SCIP", "GUROBI", "CPLEX", "GLPK_MI", "CBC") if n in available]
-            if mip:
-                return mip[0]
             raise SolverError(
                 "no mixed-integer solver is installed; install HiGHS (pip install highspy)."
             )
-        for name in MIQP_SOLVERS:
-            if name in available:
-                return name
         raise SolverError(
             "ridge=... makes the exact problem a mixed-integer QP, and no MIQP-capable cvxpy "
             "solver is installed (HiGHS solves mixed-integer LPs only): install SCIP with "
