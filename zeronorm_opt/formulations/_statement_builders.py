@@ -211,57 +211,42 @@ def multiclass(f) -> Statement:
     )
     if not weston_watkins:
         margins_t += "  (y_i^k = +1 iff c(i) = k)"
-    removed = ("w_kj", "w_{kj}"), "every k and the removed features j"
+    removed = _removed(f, ("w_kj", "w_{kj}"), "every k and the removed features j")
+    cons = [(margins_t, margins_l), *per_class(slack_cons), removed]
     variables = _class_weights(Q, n) + ([("ξ ≥ 0", r"\xi")] if slack_obj else [])
-    return _statement(
-        f,
-        f"{'Weston–Watkins' if weston_watkins else 'one-vs-rest'}, {f.penalty} step, "
-        f"{_margin_head(f)}, Q = {Q}",
-        variables,
-        obj + per_class(slack_obj),
-        [(margins_t, margins_l), *per_class(slack_cons), _removed(f, *removed)],
-        [weights_note(f, f.penalty) + "; one weight per feature, shared by all classes"],
-    )
+    scheme = "Weston–Watkins" if weston_watkins else "one-vs-rest"
+    title = f"{scheme}, {f.penalty} step, {_margin_head(f)}, Q = {Q}"
+    notes = [weights_note(f, f.penalty) + "; one weight per feature, shared by all classes"]
+    return _statement(f, title, variables, obj + per_class(slack_obj), cons, notes)
 
 
 # ---------------------------------------------------------------------------------------------
 # regression, dual, adaptive scaling, oracles
 # ---------------------------------------------------------------------------------------------
 
-#: The removed coefficients of a regression (text, LaTeX).
-_REMOVED_BETA = ("β_j", r"\beta_j"), "the removed coefficients j", "removed"
+
+def _regression(f, what, objective, constraints=()) -> Statement:
+    """A weighted-l1 regression over β: its removed coefficients and its weights."""
+    removed = _removed(f, ("β_j", r"\beta_j"), "the removed coefficients j", "removed")
+    variables, notes = [variable_line("beta", f.Phi.shape[1])], [weights_note(f, "l1")]
+    return _statement(f, what, variables, objective, [*constraints, removed], notes)
 
 
 def lasso(f) -> Statement:
-    n, p = f.Phi.shape
-    lam = _g(f.alpha)
+    n, lam = f.Phi.shape[0], _g(f.alpha)
     # With column means μ the design is Φ − 1μᵀ (centred inside the residual).
     design, design_tex = ("Φ", r"\Phi")
     if getattr(f, "column_means", None) is not None:
         design, design_tex = "(Φ − 1μᵀ)", r"(\Phi - \mathbf{1}\mu^\top)"
-    return _statement(
-        f,
-        f"weighted Lasso, λ = {lam}",
-        [variable_line("beta", p)],
-        [
-            (f"(1/{n}) ‖Y − {design}β‖²", rf"\frac{{1}}{{{n}}} \|Y - {design_tex}\beta\|_2^2"),
-            (f"{lam} Σ_j c_j |β_j|", rf"{lam} \sum_{{j}} c_j |\beta_j|"),
-        ],
-        [_removed(f, *_REMOVED_BETA)],
-        [weights_note(f, "l1")],
-    )
+    residual = (f"(1/{n}) ‖Y − {design}β‖²", rf"\frac{{1}}{{{n}}} \|Y - {design_tex}\beta\|_2^2")
+    penalty = (f"{lam} Σ_j c_j |β_j|", rf"{lam} \sum_{{j}} c_j |\beta_j|")
+    return _regression(f, f"weighted Lasso, λ = {lam}", [residual, penalty])
 
 
 def basis_pursuit(f) -> Statement:
     n, p = f.Phi.shape
-    return _statement(
-        f,
-        f"basis pursuit, n = {n}, p = {p}",
-        [variable_line("beta", p)],
-        [("Σ_j c_j |β_j|", r"\sum_{j} c_j |\beta_j|")],
-        [("Φβ = Y", r"\Phi\beta = Y"), _removed(f, *_REMOVED_BETA)],
-        [weights_note(f, "l1")],
-    )
+    objective, fit = [("Σ_j c_j |β_j|", r"\sum_{j} c_j |\beta_j|")], ("Φβ = Y", r"\Phi\beta = Y")
+    return _regression(f, f"basis pursuit, n = {n}, p = {p}", objective, [fit])
 
 
 def svm_dual(f) -> Statement:
@@ -278,29 +263,20 @@ def svm_dual(f) -> Statement:
         c2 = _g(f.slack_scale**2)
         obj.append((f"−½·{c2} ‖z_u ∘ α‖²", rf"-{HALF}\cdot {c2}\, \|z_u \circ \alpha\|^2"))
         title += f", l0 slacks (ridge c² = {c2})"
-    return _statement(
-        f,
-        title,
-        [variable_line("alpha", f.X.shape[0])],
-        obj,
-        [("Σ_i y_i α_i = 0", r"\sum_{i} y_i \alpha_i = 0"), box],
-        ["z = the scale Parameter; original weights v = z² ∘ Xᵀ(y ∘ α)"],
-        sense="maximise",
-    )
+    variables = [variable_line("alpha", f.X.shape[0])]
+    cons = [("Σ_i y_i α_i = 0", r"\sum_{i} y_i \alpha_i = 0"), box]
+    note = "z = the scale Parameter; original weights v = z² ∘ Xᵀ(y ∘ α)"
+    return _statement(f, title, variables, obj, cons, [note], sense="maximise")
 
 
 def _scaled_svm(f, what, variables, objective, constraints, notes=()) -> Statement:
     """The two adaptive-scaling SVMs: weights β, bias b, hinge slacks ξ and their margins."""
     m, n = f.X.shape
-    inner = (r"β·x_i + b", r"\beta^\top x_i + b")
-    return _statement(
-        f,
-        f"{what}, C = {_g(f.C)}, σ₀ = {_g(f.sigma0)}",
-        [variable_line("beta", n), variable_line("b"), variable_line("xi", m), *variables],
-        objective + [(f"{_coef(f.C)}Σ_i ξ_i", rf"{_coef(f.C)}\sum_{{i}} \xi_i")],
-        [_margins(inner, _rhs(True), m), *constraints],
-        notes,
-    )
+    hinge = (f"{_coef(f.C)}Σ_i ξ_i", rf"{_coef(f.C)}\sum_{{i}} \xi_i")
+    margins = _margins((r"β·x_i + b", r"\beta^\top x_i + b"), _rhs(True), m)
+    variables = [variable_line("beta", n), variable_line("b"), variable_line("xi", m), *variables]
+    title = f"{what}, C = {_g(f.C)}, σ₀ = {_g(f.sigma0)}"
+    return _statement(f, title, variables, objective + [hinge], [margins, *constraints], notes)
 
 
 def l1_metric(f) -> Statement:
@@ -323,14 +299,8 @@ def l1_metric(f) -> Statement:
     else:
         obj = [("½ Σ_k β_k² / σ_k", rf"{HALF} \sum_{{k}} \beta_k^2 / \sigma_k")]
         note = "each β_k² / σ_k is one cvxpy quad_over_lin atom (jointly convex)"
-    return _scaled_svm(
-        f,
-        "adaptive scaling, linear kernel",
-        variables,
-        obj,
-        cons,
-        [note, "σ_k = squared scale of feature k; β = √σ ∘ w, at the optimum σ_k ∝ |β_k|"],
-    )
+    notes = [note, "σ_k = squared scale of feature k; β = √σ ∘ w, at the optimum σ_k ∝ |β_k|"]
+    return _scaled_svm(f, "adaptive scaling, linear kernel", variables, obj, cons, notes)
 
 
 def squared_l1(f) -> Statement:
@@ -342,41 +312,32 @@ def squared_l1(f) -> Statement:
     return _scaled_svm(f, "squared-l1 SVM", [], [l1_squared], [("ξ ≥ 0", r"\xi \geq 0")])
 
 
+def _oracle(f, what, constraints, note) -> Statement:
+    """``min g·s`` over ``s`` (a linear minimisation oracle)."""
+    variables = [variable_line("s", f.s.size)]
+    return _statement(f, what, variables, [("g·s", r"g^\top s")], constraints, [note])
+
+
 def metric_subproblem(f) -> Statement:
     total = _g(f.total)
-    return _statement(
-        f,
-        "Frank–Wolfe direction over the metric simplex",
-        [variable_line("s", f.s.size)],
-        [("g·s", r"g^\top s")],
-        [
-            ("s ≥ 0", r"s \geq 0"),
-            (f"Σ_k s_k = {total}", rf"\sum_{{k}} s_k = {total}"),
-            (f"s_k ≤ {total}·allowed_k", rf"s_k \leq {total}\, a_k"),
-        ],
-        ["g = the cost Parameter (gradient of the SVM cost); a = the allowed Parameter"],
-    )
+    cons = [
+        ("s ≥ 0", r"s \geq 0"),
+        (f"Σ_k s_k = {total}", rf"\sum_{{k}} s_k = {total}"),
+        (f"s_k ≤ {total}·allowed_k", rf"s_k \leq {total}\, a_k"),
+    ]
+    note = "g = the cost Parameter (gradient of the SVM cost); a = the allowed Parameter"
+    return _oracle(f, "Frank–Wolfe direction over the metric simplex", cons, note)
 
 
 def linear_oracle(f) -> Statement:
-    return _statement(
-        f,
-        "linear minimisation oracle",
-        [variable_line("s", f.s.size)],
-        [("g·s", r"g^\top s")],
-        [(constraint_text(c), constraint_latex(c)) for c in f._base_constraints()],
-        ["g = the cost Parameter"],
-    )
+    cons = [(constraint_text(c), constraint_latex(c)) for c in f._base_constraints()]
+    return _oracle(f, "linear minimisation oracle", cons, "g = the cost Parameter")
 
 
 def bias(f) -> Statement:
-    return _statement(
-        f,
-        f"optimal bias, m = {f.y.size}",
-        [variable_line("b")],
-        [("Σ_i max(0, 1 − y_i (f_i + b))", r"\sum_{i} \max(0,\ 1 - y_i (f_i + b))")],
-        notes=["f = the outputs Parameter"],
-    )
+    hinge = ("Σ_i max(0, 1 − y_i (f_i + b))", r"\sum_{i} \max(0,\ 1 - y_i (f_i + b))")
+    title = f"optimal bias, m = {f.y.size}"
+    return _statement(f, title, [variable_line("b")], [hinge], notes=["f = the outputs Parameter"])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -421,14 +382,8 @@ def exact(f) -> Statement:
     mode = "budget" if budget else ("hard margin" if f.C is None else "soft")
     kind = "MIQP" if f.ridge is not None else "MILP"
     big_m = f"M = {f.big_m.value:.4g}" if f._big_m_ready else "M set at solve from the l1 LP"
-    return _statement(
-        f,
-        f"exact zero-norm ({kind}, {mode}, {scheme})",
-        variables,
-        obj,
-        cons,
-        [f"s_j = 1 iff feature j may be used; {big_m}"],
-    )
+    notes = [f"s_j = 1 iff feature j may be used; {big_m}"]
+    return _statement(f, f"exact zero-norm ({kind}, {mode}, {scheme})", variables, obj, cons, notes)
 
 
 # ---------------------------------------------------------------------------------------------
