@@ -14,6 +14,8 @@ share (margins, slacks, removed features, penalties) once.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from .adaptive_scaling import (
     BiasFormulation,
     L1ConstrainedMetricFormulation,
@@ -62,22 +64,26 @@ def _margin_head(f) -> str:
     return "hard margin" if f.C is None else f"soft margin (C = {_g(f.C)})"
 
 
-def _slack_terms(f):
-    """Objective term and constraint lines of hinge slacks (or none)."""
+class _Hinge(NamedTuple):
+    """The hinge slacks of a margin problem (empty lists without them), text and LaTeX."""
+
+    objective: list
+    constraints: list
+    variables: list
+    rhs: tuple[str, str]  # the margins' right-hand side: 1 − ξ_i, or 1 without slacks
+
+
+def _hinge(f, m: int, per_class: bool = False) -> _Hinge:
+    """The slacks ``ξ ∈ ℝ^m`` of ``f`` (``ξ_ik`` per class), none when ``f.xi`` is None."""
     if getattr(f, "xi", None) is None:
-        return [], []
-    return [("C Σ_i ξ_i", r"C \sum_{i} \xi_i")], [(r"ξ_i ≥ 0", r"\xi_i \geq 0")]
-
-
-def _slacks(present, m) -> list[tuple[str, str]]:
-    return [variable_line("xi", m)] if present else []
-
-
-def _rhs(slack: bool, per_class: bool = False) -> tuple[str, str]:
-    """The right-hand side of a margin constraint: 1, or 1 − ξ_i (ξ_ik per class)."""
-    if not slack:
-        return "1", "1"
-    return ("1 − ξ_ik", r"1 - \xi_{ik}") if per_class else ("1 − ξ_i", r"1 - \xi_i")
+        return _Hinge([], [], [], ("1", "1"))
+    xi_t, xi_l = ("ξ_ik", r"\xi_{ik}") if per_class else ("ξ_i", r"\xi_i")
+    return _Hinge(
+        [(f"C Σ_i {xi_t}", rf"C \sum_{{i}} {xi_l}")],
+        [(f"{xi_t} ≥ 0", rf"{xi_l} \geq 0")],
+        [variable_line("xi", m)],
+        (f"1 − {xi_t}", rf"1 - {xi_l}"),
+    )
 
 
 def _margins(inner, rhs, m) -> tuple[str, str]:
@@ -126,14 +132,14 @@ def margin(f) -> Statement:
     m, n = f.X.shape
     obj = [penalty_line(f.penalty, SUM_J, ("v_j", "v_j"))]
     variables = [variable_line("v", n), variable_line("b")]
-    slack_obj, slack_cons = _slack_terms(f)
+    hinge = _hinge(f, m)
     notes = []
     if f.slack_penalty == "l0":
         cval = _g(f.slack_scale)
         obj.append(penalty_line(f.penalty, ("Σ_i c_{n+i} ", r"\sum_{i} c_{n+i} "), ("u_i",) * 2))
         variables.insert(1, variable_line("u", m))
         inner = (f"v·x_i + b + {cval}·u_i", rf"v^\top x_i + b + {cval}\, u_i")
-        cons = [_margins(inner, _rhs(False), m)]
+        cons = [_margins(inner, hinge.rhs, m)]
         title = f"l0 slacks, augmented data x̂_i = (x_i, {cval}·δ_i)"
         notes.append(
             f"(v, u) are the weights of the augmented data x̂_i = (x_i, {cval}·δ_i): the"
@@ -141,27 +147,28 @@ def margin(f) -> Statement:
             f" slack ξ_i = {cval}·y_i·u_i"
         )
     else:
-        cons = [_margins(("v·x_i + b", r"v^\top x_i + b"), _rhs(bool(slack_obj)), m)]
+        cons = [_margins(("v·x_i + b", r"v^\top x_i + b"), hinge.rhs, m)]
         title = _margin_head(f)
-    variables += _slacks(slack_obj, m)
-    cons += slack_cons + [_removed(f)]
+    cons += hinge.constraints + [_removed(f)]
     notes.append(weights_note(f, f.penalty))
-    return _statement(f, f"{f.penalty} step, {title}", variables, obj + slack_obj, cons, notes)
+    title = f"{f.penalty} step, {title}"
+    return _statement(f, title, variables + hinge.variables, obj + hinge.objective, cons, notes)
 
 
 def rescaled(f) -> Statement:
     m, n = f.X.shape
     obj = [("‖w‖₁", r"\|w\|_1") if f.penalty == "l1" else ("½ ‖w‖₂²", rf"{HALF} \|w\|_2^2")]
-    slack_obj, slack_cons = _slack_terms(f)
-    variables = [variable_line("w", n), variable_line("b")] + _slacks(slack_obj, m)
-    cons = [_margins(("w·(x_i ∘ z) + b", r"w^\top (x_i \circ z) + b"), _rhs(bool(slack_obj)), m)]
+    hinge = _hinge(f, m)
+    variables = [variable_line("w", n), variable_line("b")] + hinge.variables
+    cons = [_margins(("w·(x_i ∘ z) + b", r"w^\top (x_i \circ z) + b"), hinge.rhs, m)]
     note = "z = the scale Parameter; original-space weights v = z ∘ w; AROM: z ← z ∘ |w|"
     title = f"{f.penalty}-AROM step on rescaled data, {_margin_head(f)}"
-    return _statement(f, title, variables, obj + slack_obj, cons + slack_cons, [note])
+    return _statement(f, title, variables, obj + hinge.objective, cons + hinge.constraints, [note])
 
 
 def fsv(f) -> Statement:
     m, n = f.X.shape
+    hinge = _hinge(f, m)
     linear_t, linear_l = "Σ_j c_j v_j", r"\sum_{j} c_j v_j"
     if f.trade_off is not None:
         lam = _g(f.trade_off)
@@ -175,15 +182,16 @@ def fsv(f) -> Statement:
         ]
         title = f"trade-off λ = {lam}"
     else:
-        obj = [(linear_t, linear_l)] + _slack_terms(f)[0]
+        obj = [(linear_t, linear_l)] + hinge.objective
         title = _margin_head(f)
     variables = [variable_line("w", n), variable_line("v", n), variable_line("b")]
+    variables += hinge.variables
     cons = [
-        _margins(("w·x_i + b", r"w^\top x_i + b"), _rhs(f.xi is not None), m),
+        _margins(("w·x_i + b", r"w^\top x_i + b"), hinge.rhs, m),
         ("−v ≤ w ≤ v", r"-v \leq w \leq v"),
+        *hinge.constraints,
+        _removed(f),
     ]
-    variables += _slacks(f.xi is not None, m)
-    cons += _slack_terms(f)[1] + [_removed(f)]
     note = (
         "c = the weights Parameter; SLA sets c_j = α exp(−α v_j^k), the gradient of"
         " Σ_j (1 − exp(−α v_j))"
@@ -200,24 +208,18 @@ def multiclass(f) -> Statement:
     m, n = f.X.shape
     Q = f.n_classes
     obj = [penalty_line(f.penalty, ("Σ_j c_j Σ_k ", r"\sum_{j} c_j \sum_{k} "), ("w_kj", "w_{kj}"))]
-    slack_obj, slack_cons = _slack_terms(f)
-
-    def per_class(lines):
-        return [(t.replace("ξ_i", "ξ_ik"), lt.replace(r"\xi_i", r"\xi_{ik}")) for t, lt in lines]
-
+    hinge = _hinge(f, m, per_class=True)
     weston_watkins = isinstance(f, WestonWatkinsFormulation)
-    margins_t, margins_l = _class_margins(
-        weston_watkins, _rhs(bool(slack_obj), per_class=True), Q, f"i = 1..{m}, "
-    )
+    margins_t, margins_l = _class_margins(weston_watkins, hinge.rhs, Q, f"i = 1..{m}, ")
     if not weston_watkins:
         margins_t += "  (y_i^k = +1 iff c(i) = k)"
     removed = _removed(f, ("w_kj", "w_{kj}"), "every k and the removed features j")
-    cons = [(margins_t, margins_l), *per_class(slack_cons), removed]
-    variables = _class_weights(Q, n) + ([("ξ ≥ 0", r"\xi")] if slack_obj else [])
+    cons = [(margins_t, margins_l), *hinge.constraints, removed]
+    variables = _class_weights(Q, n) + ([("ξ ≥ 0", r"\xi")] if hinge.variables else [])
     scheme = "Weston–Watkins" if weston_watkins else "one-vs-rest"
     title = f"{scheme}, {f.penalty} step, {_margin_head(f)}, Q = {Q}"
     notes = [weights_note(f, f.penalty) + "; one weight per feature, shared by all classes"]
-    return _statement(f, title, variables, obj + per_class(slack_obj), cons, notes)
+    return _statement(f, title, variables, obj + hinge.objective, cons, notes)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -273,7 +275,7 @@ def _scaled_svm(f, what, variables, objective, constraints, notes=()) -> Stateme
     """The two adaptive-scaling SVMs: weights β, bias b, hinge slacks ξ and their margins."""
     m, n = f.X.shape
     hinge = (f"{_coef(f.C)}Σ_i ξ_i", rf"{_coef(f.C)}\sum_{{i}} \xi_i")
-    margins = _margins((r"β·x_i + b", r"\beta^\top x_i + b"), _rhs(True), m)
+    margins = _margins((r"β·x_i + b", r"\beta^\top x_i + b"), _hinge(f, m).rhs, m)
     variables = [variable_line("beta", n), variable_line("b"), variable_line("xi", m), *variables]
     title = f"{what}, C = {_g(f.C)}, σ₀ = {_g(f.sigma0)}"
     return _statement(f, title, variables, objective + [hinge], [margins, *constraints], notes)
@@ -356,7 +358,7 @@ def exact(f) -> Statement:
     wname = "W" if multi else "w"
     if f.ridge is not None:
         obj.append((f"{_coef(f.ridge)}‖{wname}‖²", rf"{_coef(f.ridge)}\|{wname}\|_2^2"))
-    rhs = _rhs(f.xi is not None, per_class=multi)
+    rhs = _hinge(f, m, per_class=multi).rhs
     if not multi:
         cons = [
             _margins(("w·x_i + b", r"w^\top x_i + b"), rhs, m),
