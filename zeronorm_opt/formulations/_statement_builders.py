@@ -14,7 +14,7 @@ share (margins, slacks, removed features, penalties) once.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections import namedtuple
 
 from .adaptive_scaling import (
     BiasFormulation,
@@ -29,6 +29,7 @@ from .linear_oracle import LinearOracle
 from .multiclass import WestonWatkinsFormulation, _MulticlassMargin
 from .regression import BasisPursuitFormulation, LassoFormulation
 from .statement import (
+    SUM_J,
     Statement,
     constraint_latex,
     constraint_text,
@@ -42,8 +43,6 @@ from .statement import (
 from .svm_dual import RescaledSVMDual
 
 HALF = r"\frac{1}{2}"
-#: The sums in front of a feature's penalised weight (text, LaTeX).
-SUM_J = ("Σ_j c_j ", r"\sum_{j} c_j ")
 
 
 def _g(value) -> str:
@@ -64,13 +63,9 @@ def _margin_head(f) -> str:
     return "hard margin" if f.C is None else f"soft margin (C = {_g(f.C)})"
 
 
-class _Hinge(NamedTuple):
-    """The hinge slacks of a margin problem (empty lists without them), text and LaTeX."""
-
-    objective: list
-    constraints: list
-    variables: list
-    rhs: tuple[str, str]  # the margins' right-hand side: 1 − ξ_i, or 1 without slacks
+#: The hinge slacks of a margin problem (empty lists without them) and the margins'
+#: right-hand side (1 − ξ_i, or 1 without slacks), text and LaTeX.
+_Hinge = namedtuple("_Hinge", "objective constraints variables rhs")
 
 
 def _hinge(f, m: int, per_class: bool = False) -> _Hinge:
@@ -108,10 +103,8 @@ def _class_margins(weston_watkins: bool, rhs, Q, where: str = "") -> tuple[str, 
 
 
 def _class_weights(Q, n) -> list[tuple[str, str]]:
-    return [
-        (f"W ∈ ℝ^({Q}×{n})", rf"W \in \mathbb{{R}}^{{{Q}\times {n}}}"),
-        variable_line("b", Q),
-    ]
+    W = (f"W ∈ ℝ^({Q}×{n})", rf"W \in \mathbb{{R}}^{{{Q}\times {n}}}")
+    return [W, variable_line("b", Q)]
 
 
 def _removed(f, symbol=("v_j", "v_j"), which="the removed features j", label="removed features"):

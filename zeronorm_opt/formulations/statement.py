@@ -131,8 +131,7 @@ class Statement:
             rows.append((r"\text{s.t.}" if k == 0 else "") + rf" & {line}")
         for note in self.notes:
             rows.append(rf"& {text_to_latex(note)}")
-        body = r" \\" + "\n"
-        return "\\begin{array}{ll}\n" + body.join(rows) + "\n\\end{array}"
+        return "\\begin{array}{ll}\n" + " \\\\\n".join(rows) + "\n\\end{array}"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -252,6 +251,8 @@ def constraint_text(item, names: dict[str, str] | None = None) -> str:
     return text
 
 
+#: cvxpy's comparison and product signs in LaTeX.
+_LATEX_SIGNS = {"<=": r"\leq", ">=": r"\geq", "==": "=", "@": r"\cdot", "*": r"\cdot"}
 _SIMPLE = re.compile(r"^[\w\s.,:\[\]()+\-*@<>=|\\{}^]*$")
 
 
@@ -288,14 +289,7 @@ def constraint_latex(item, names: dict[str, str] | None = None) -> str:
     text = re.sub(r"\b([A-Za-z]\w*)\[([^\]]+)\]", index, text)
     # multi-letter identifiers that are not commands: upright
     text = re.sub(r"(?<![\\\w])([A-Za-z]{2,}\w*)", r"\\mathrm{\1}", text)
-    for old, new in (
-        ("<=", r"\leq"),
-        (">=", r"\geq"),
-        ("==", "="),
-        ("@", r"\cdot"),
-        ("*", r"\cdot"),
-    ):
-        text = text.replace(old, new)
+    text = re.sub(r"<=|>=|==|[@*]", lambda sign: _LATEX_SIGNS[sign[0]], text)
     return re.sub(r"\s+", " ", text).strip()
 
 
@@ -448,6 +442,10 @@ def variable_line(name: str, *shape: int) -> tuple[str, str]:
     return f"{text} ∈ ℝ^{dims}", rf"{latex} \in \mathbb{{R}}^{{{dims_latex}}}"
 
 
+#: The sums in front of a coefficient's penalty (text, LaTeX).
+SUM_J = ("Σ_j c_j ", r"\sum_{j} c_j ")
+
+
 def penalty_line(penalty: str, sums, term, scale: float | None = None) -> tuple[str, str]:
     """``s Σ c |x|`` (l1; ``s = 1`` by default) or ``s Σ c x²`` (l2; ``s = ½``), text and
     LaTeX, from the (text, LaTeX) pairs of the sums in front of the term and of the term."""
@@ -457,16 +455,6 @@ def penalty_line(penalty: str, sums, term, scale: float | None = None) -> tuple[
     if penalty == "l1":
         return f"{head_t}{sums[0]}|{term[0]}|", rf"{head_l}{sums[1]}|{term[1]}|"
     return f"{head_t}{sums[0]}{term[0]}²", rf"{head_l}{sums[1]}{term[1]}^2"
-
-
-def _penalty_lines(formulation, symbol: str) -> tuple[str, str]:
-    """``s Σ_j c_j |x_j|`` (or ``x_j²``, or a group sum) of a ReweightedPenalty."""
-    pen, sym_l = formulation.reweighted, _GREEK.get(symbol, symbol)
-    if pen.group_size is None:
-        sums, term = ("Σ_j c_j ", r"\sum_{j} c_j "), (f"{symbol}_j", f"{sym_l}_j")
-    else:
-        sums, term = ("Σ_j c_j Σ_k ", r"\sum_{j} c_j \sum_k "), (f"{symbol}_kj", f"{sym_l}_{{kj}}")
-    return penalty_line(pen.penalty, sums, term, pen.scale)
 
 
 def problem_statement(formulation) -> Statement:
@@ -506,20 +494,26 @@ def problem_statement(formulation) -> Statement:
     f = formulation
     reweighted = getattr(f, "reweighted", None)
     names: dict[str, str] = {}
-    objective, variables, tail, notes = [], [], [], []
+    variables, objective, tail, notes = [], [], [], []
     hidden: set[int] = set()
     if reweighted is not None:
         symbol = next(
             (n for n, v in vars(f).items() if v is f.coef and n != "coef" and n[0] != "_"), "x"
         )
-        for expr in sorted({str(f.coef), str(reweighted.loss_coef)}, key=len, reverse=True):
-            names[expr] = symbol
-        objective.append(_penalty_lines(f, symbol))
+        # the coefficients under the class's name, the longer (indexed) printout first
+        by_length = sorted({str(f.coef), str(reweighted.loss_coef)}, key=len, reverse=True)
+        names = dict.fromkeys(by_length, symbol)
+        sym_l = _GREEK.get(symbol, symbol)
+        sums, term = SUM_J, (f"{symbol}_j", f"{sym_l}_j")
+        if reweighted.group_size is not None:  # Σ_j c_j Σ_k |x_kj|: one weight per group j
+            sums = (SUM_J[0] + "Σ_k ", SUM_J[1] + r"\sum_k ")
+            term = (f"{symbol}_kj", f"{sym_l}_{{kj}}")
+        objective.append(penalty_line(reweighted.penalty, sums, term, reweighted.scale))
         own_terms, own_constraints = f.loss_terms(), f.loss_constraints()
         hidden = {id(v) for v in reweighted.variables.values()}
         variables.append(variable_line(symbol, *f.coef.shape))
         notes = [weights_note(f, reweighted.penalty)]
-        removed, sym_l = removed_note(f), _GREEK.get(symbol, symbol)
+        removed = removed_note(f)
         tail.append(
             (
                 f"{symbol}_j = 0 for the removed coefficients j ({removed})",
