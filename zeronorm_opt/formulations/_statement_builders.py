@@ -284,12 +284,8 @@ def l1_metric(f) -> Statement:
     if f.t is not None:
         variables.append(variable_line("t", n))
         obj = [("½ Σ_k t_k", rf"{HALF} \sum_{{k}} t_k")]
-        cons.append(
-            (
-                "‖(2β_k, t_k − σ_k)‖ ≤ t_k + σ_k",
-                r"\|(2\beta_k,\ t_k - \sigma_k)\| \leq t_k + \sigma_k",
-            )
-        )
+        cone = "‖(2β_k, t_k − σ_k)‖ ≤ t_k + σ_k"
+        cons.append((cone, r"\|(2\beta_k,\ t_k - \sigma_k)\| \leq t_k + \sigma_k"))
         note = "vectorised epigraph form: t_k ≥ β_k² / σ_k as one second-order cone"
     else:
         obj = [("½ Σ_k β_k² / σ_k", rf"{HALF} \sum_{{k}} \beta_k^2 / \sigma_k")]

@@ -184,9 +184,9 @@ class _ExactZeroNorm(Formulation):
         self.variables["s"] = self.s
         self.parameters["M"] = self.big_m
         self._big_m_ready = False
-        self._unit_weights = cp.Variable(weight_shape, name=name)
+        w = self._unit_weights = cp.Variable(weight_shape, name=name)
         self.b = cp.Variable(weight_shape[:-1], name="b")
-        self.variables.update({name: self._unit_weights, "b": self.b})
+        self.variables.update({name: w, "b": self.b})
         self.xi = None
         if self.C is not None:
             self.xi = cp.Variable(self._slack_shape(), nonneg=True, name="xi")
@@ -194,18 +194,13 @@ class _ExactZeroNorm(Formulation):
             self.infeasible_hint = (
                 "The exact problem with your added constraints has no solution: check them."
             )
-        w = self._unit_weights
         return w, (w if self.unit == 1.0 else w / self.unit)
 
-    def _weights(self) -> cp.Variable:
-        """The solver's weights, on X / unit."""
-        return self._unit_weights
+    def _slack_shape(self) -> tuple[int, ...]:
+        return (self.X.shape[0],)  # one per example (the multiclass margins override it)
 
     # -- to implement -------------------------------------------------------------------------
     def _margin_constraints(self, weights, b, xi) -> list[cp.Constraint]:
-        raise NotImplementedError
-
-    def _slack_shape(self) -> tuple[int, ...]:
         raise NotImplementedError
 
     def _bound_constraints(self) -> list[cp.Constraint]:
@@ -217,11 +212,11 @@ class _ExactZeroNorm(Formulation):
         if self.xi is not None:
             terms.append(self.C * cp.sum(self.xi))
         if self.ridge is not None:  # ρ‖w‖² with w = weights / unit
-            terms.append(self.ridge / self.unit**2 * cp.sum_squares(self._weights()))
+            terms.append(self.ridge / self.unit**2 * cp.sum_squares(self._unit_weights))
         return terms
 
     def _base_constraints(self):
-        cons = self._margin_constraints(self._weights(), self.b, self.xi)
+        cons = self._margin_constraints(self._unit_weights, self.b, self.xi)
         cons += self._bound_constraints()
         if self.max_features is not None:
             cons.append(cp.sum(self.s) <= self.max_features)
@@ -231,7 +226,7 @@ class _ExactZeroNorm(Formulation):
     def l1_relaxation(self) -> tuple[cp.Problem, cp.Variable]:
         """The LP ``min ‖w‖₁ [+ C Σ ξ]`` over the same margin constraints (user constraints
         not included), whose solution sets the default ``M``, and its weight variable."""
-        W = cp.Variable(self._weights().shape)
+        W = cp.Variable(self._unit_weights.shape)
         b = cp.Variable(self.b.shape)
         xi = None if self.xi is None else cp.Variable(self.xi.shape, nonneg=True)
         objective = cp.sum(cp.abs(W)) + (0 if xi is None else self.C * cp.sum(xi))
@@ -361,7 +356,7 @@ class _ExactZeroNorm(Formulation):
                 continue
             bound = _dual_bound(self.problem, name)
             value = self._polish(name, float(self.problem.value))
-            top = float(np.max(np.abs(self._weights().value)))
+            top = float(np.max(np.abs(self._unit_weights.value)))
             if interrupted or top < (1 - AT_BOUND_TOL) * self.big_m.value:
                 break
             if doublings >= max_doublings:
@@ -423,7 +418,7 @@ class _ExactZeroNorm(Formulation):
                 value = float(first.value)
                 slack = 1e-7 * max(1.0, abs(value))
                 second = cp.Problem(
-                    cp.Minimize(cp.sum(cp.abs(self._weights()))),
+                    cp.Minimize(cp.sum(cp.abs(self._unit_weights))),
                     self.constraints + fixed + [self.objective.expr <= value + slack],
                 )
                 second.solve(solver=name)
@@ -458,7 +453,7 @@ class _ExactZeroNorm(Formulation):
             ) from exc
         elapsed = time.perf_counter() - start
         status = problem.status
-        weights = self._weights().value
+        weights = self._unit_weights.value
         if status in (cp.INFEASIBLE, cp.settings.INFEASIBLE_OR_UNBOUNDED):
             raise InfeasibleError(
                 f"the exact problem is infeasible (solver {name} reported {status!r}). "
@@ -567,9 +562,6 @@ class ExactZeroNormFormulation(_ExactZeroNorm):
             (self.X.shape[1],), "w", C, max_features, big_m, big_m_factor, ridge
         )
 
-    def _slack_shape(self):
-        return (self.X.shape[0],)
-
     def _margin_constraints(self, weights, b, xi):
         margins = cp.multiply(self.y, self._X_unit @ weights + b)
         return [margins >= (1.0 if xi is None else 1.0 - xi)]
@@ -585,10 +577,9 @@ class ExactZeroNormFormulation(_ExactZeroNorm):
 
     def _repr_details(self) -> str:
         m, n = self.X.shape
+        mode = "hard margin" if self.C is None else f"soft margin, C={self.C:g}"
         if self.max_features is not None:
             mode = f"budget r={self.max_features}, C={self.C:g}"
-        else:
-            mode = "hard margin" if self.C is None else f"soft margin, C={self.C:g}"
         ridge = "" if self.ridge is None else f", ridge={self.ridge:g}"
         return f" {mode}{ridge}, m={m}, n={n}"
 

@@ -88,10 +88,8 @@ class Statement:
         minus = ("−", "-")[side]
         return " + ".join(t[side] for t in self.objective).replace(f"+ {minus}", f"{minus} ")
 
-    def _constraints(self, side: int, user_mark: str) -> list[str]:
-        return [c[side] for c in self.constraints] + [
-            c[side] + user_mark for c in self.user_constraints
-        ]
+    def _constraints(self, side: int, mark: str) -> list[str]:
+        return [c[side] for c in self.constraints] + [u[side] + mark for u in self.user_constraints]
 
     def to_text(self) -> str:
         """The statement as indented plain text (Unicode symbols)."""
