@@ -55,6 +55,7 @@ def _coef(value) -> str:
 
 
 def _statement(f, what: str, variables, objective, constraints=(), notes=(), sense="minimise"):
+    """The Statement of ``f``, titled "<class> — what"."""
     title = f"{type(f).__name__} — {what}"
     return Statement(title, sense, variables, objective, list(constraints), notes=list(notes))
 
