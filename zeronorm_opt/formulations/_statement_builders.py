@@ -199,8 +199,7 @@ def fsv(f) -> Statement:
 
 
 def multiclass(f) -> Statement:
-    m, n = f.X.shape
-    Q = f.n_classes
+    (m, n), Q = f.X.shape, f.n_classes
     obj = [penalty_line(f.penalty, ("Σ_j c_j Σ_k ", r"\sum_{j} c_j \sum_{k} "), ("w_kj", "w_{kj}"))]
     hinge = _hinge(f, m, per_class=True)
     weston_watkins = isinstance(f, WestonWatkinsFormulation)
