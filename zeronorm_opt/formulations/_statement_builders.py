@@ -7,9 +7,14 @@ terms are appended by :func:`~zeronorm_opt.formulations.statement.build_statemen
 imports the formulation classes it describes; ``zeronorm_opt.formulations`` imports it, so the
 builders are registered before any formulation can be printed (and :mod:`.statement`, which
 the base class imports, never imports a formulation back).
+
+Every line is a (text, LaTeX) pair; the helpers below write the pieces that several classes
+share (margins, slacks, removed features, penalties) once.
 """
 
 from __future__ import annotations
+
+from collections import namedtuple
 
 from .adaptive_scaling import (
     BiasFormulation,
@@ -24,12 +29,15 @@ from .linear_oracle import LinearOracle
 from .multiclass import WestonWatkinsFormulation, _MulticlassMargin
 from .regression import BasisPursuitFormulation, LassoFormulation
 from .statement import (
+    SUM_J,
     Statement,
     constraint_latex,
     constraint_text,
+    penalty_line,
     removed_note,
     statement_of,
     user_names,
+    variable_line,
     weights_note,
 )
 from .svm_dual import RescaledSVMDual
@@ -46,16 +54,67 @@ def _coef(value) -> str:
     return "" if value == 1 else f"{value:g} "
 
 
+def _statement(f, what: str, variables, objective, constraints=(), notes=(), sense="minimise"):
+    """The Statement of ``f``, titled "<class> — what"."""
+    title = f"{type(f).__name__} — {what}"
+    return Statement(title, sense, variables, objective, list(constraints), notes=list(notes))
+
+
 def _margin_head(f) -> str:
-    m = "hard margin" if f.C is None else f"soft margin (C = {_g(f.C)})"
-    return m
+    return "hard margin" if f.C is None else f"soft margin (C = {_g(f.C)})"
 
 
-def _slack_terms(f):
-    """Objective term and constraint lines of hinge slacks (or none)."""
+#: The hinge slacks of a margin problem (empty lists without them) and the margins'
+#: right-hand side (1 − ξ_i, or 1 without slacks), text and LaTeX.
+_Hinge = namedtuple("_Hinge", "objective constraints variables rhs")
+
+
+def _hinge(f, m: int, per_class: bool = False) -> _Hinge:
+    """The slacks ``ξ ∈ ℝ^m`` of ``f`` (``ξ_ik`` per class), none when ``f.xi`` is None."""
     if getattr(f, "xi", None) is None:
-        return [], []
-    return [("C Σ_i ξ_i", r"C \sum_{i} \xi_i")], [(r"ξ_i ≥ 0", r"\xi_i \geq 0")]
+        return _Hinge([], [], [], ("1", "1"))
+    xi_t, xi_l = ("ξ_ik", r"\xi_{ik}") if per_class else ("ξ_i", r"\xi_i")
+    return _Hinge(
+        [(f"C Σ_i {xi_t}", rf"C \sum_{{i}} {xi_l}")],
+        [(f"{xi_t} ≥ 0", rf"{xi_l} \geq 0")],
+        [variable_line("xi", m)],
+        (f"1 − {xi_t}", rf"1 - {xi_l}"),
+    )
+
+
+def _margins(inner, rhs, m) -> tuple[str, str]:
+    """``y_i (inner) ≥ rhs,  i = 1..m`` from (text, LaTeX) pairs."""
+    return (
+        f"y_i ({inner[0]}) ≥ {rhs[0]},  i = 1..{m}",
+        rf"y_i ({inner[1]}) \geq {rhs[1]},\quad i = 1,\dots,{m}",
+    )
+
+
+def _class_margins(weston_watkins: bool, rhs, Q, where: str = "") -> tuple[str, str]:
+    """The multiclass margins (Weston–Watkins or one-vs-rest); ``where`` precedes the range."""
+    if weston_watkins:
+        return (
+            f"(w_c(i) − w_k)·x_i + b_c(i) − b_k ≥ {rhs[0]},  {where}k ≠ c(i)",
+            rf"(w_{{c(i)}} - w_k)^\top x_i + b_{{c(i)}} - b_k \geq {rhs[1]},\quad k \neq c(i)",
+        )
+    return (
+        f"y_i^k (w_k·x_i + b_k) ≥ {rhs[0]},  {where}k = 1..{Q}",
+        rf"y_i^k (w_k^\top x_i + b_k) \geq {rhs[1]},\quad k = 1,\dots,{Q}",
+    )
+
+
+def _class_weights(Q, n) -> list[tuple[str, str]]:
+    W = (f"W ∈ ℝ^({Q}×{n})", rf"W \in \mathbb{{R}}^{{{Q}\times {n}}}")
+    return [W, variable_line("b", Q)]
+
+
+def _removed(f, symbol=("v_j", "v_j"), which="the removed features j", label="removed features"):
+    """``x_j = 0`` for the features the active set removes."""
+    removed = removed_note(f)
+    return (
+        f"{symbol[0]} = 0 for {which} ({removed})",
+        rf"{symbol[1]} = 0,\ j \in R\quad\text{{({label}: {removed})}}",
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -65,91 +124,45 @@ def _slack_terms(f):
 
 def margin(f) -> Statement:
     m, n = f.X.shape
-    l0 = f.slack_penalty == "l0"
-    if f.penalty == "l1":
-        obj = [("Σ_j c_j |v_j|", r"\sum_{j} c_j |v_j|")]
-    else:
-        obj = [("½ Σ_j c_j v_j²", rf"{HALF} \sum_{{j}} c_j v_j^2")]
-    variables = [(f"v ∈ ℝ^{n}", rf"v \in \mathbb{{R}}^{{{n}}}"), ("b ∈ ℝ", r"b \in \mathbb{R}")]
-    slack_obj, slack_cons = _slack_terms(f)
-    rhs_t, rhs_l = ("1 − ξ_i", r"1 - \xi_i") if slack_obj else ("1", "1")
-    if l0:
+    obj = [penalty_line(f.penalty, SUM_J, ("v_j", "v_j"))]
+    variables = [variable_line("v", n), variable_line("b")]
+    hinge = _hinge(f, m)
+    notes = []
+    if f.slack_penalty == "l0":
         cval = _g(f.slack_scale)
-        if f.penalty == "l1":
-            obj.append(("Σ_i c_{n+i} |u_i|", r"\sum_{i} c_{n+i} |u_i|"))
-        else:
-            obj.append(("½ Σ_i c_{n+i} u_i²", rf"{HALF} \sum_{{i}} c_{{n+i}} u_i^2"))
-        variables.insert(1, (f"u ∈ ℝ^{m}", rf"u \in \mathbb{{R}}^{{{m}}}"))
-        cons = [
-            (
-                f"y_i (v·x_i + b + {cval}·u_i) ≥ 1,  i = 1..{m}",
-                rf"y_i (v^\top x_i + b + {cval}\, u_i) \geq 1,\quad i = 1,\dots,{m}",
-            )
-        ]
+        obj.append(penalty_line(f.penalty, ("Σ_i c_{n+i} ", r"\sum_{i} c_{n+i} "), ("u_i",) * 2))
+        variables.insert(1, variable_line("u", m))
+        inner = (f"v·x_i + b + {cval}·u_i", rf"v^\top x_i + b + {cval}\, u_i")
+        cons = [_margins(inner, hinge.rhs, m)]
         title = f"l0 slacks, augmented data x̂_i = (x_i, {cval}·δ_i)"
-        notes = [
+        notes.append(
             f"(v, u) are the weights of the augmented data x̂_i = (x_i, {cval}·δ_i): the"
             " zero-norm of (v, u) counts features plus training errors,"
-            f" slack ξ_i = {cval}·y_i·u_i",
-        ]
-    else:
-        cons = [
-            (
-                f"y_i (v·x_i + b) ≥ {rhs_t},  i = 1..{m}",
-                rf"y_i (v^\top x_i + b) \geq {rhs_l},\quad i = 1,\dots,{m}",
-            )
-        ]
-        title = _margin_head(f)
-        notes = []
-    if slack_obj:
-        variables.append((f"ξ ∈ ℝ^{m}", rf"\xi \in \mathbb{{R}}^{{{m}}}"))
-    removed = removed_note(f)
-    cons += slack_cons + [
-        (
-            f"v_j = 0 for the removed features j ({removed})",
-            rf"v_j = 0,\ j \in R\quad\text{{(removed features: {removed})}}",
+            f" slack ξ_i = {cval}·y_i·u_i"
         )
-    ]
+    else:
+        cons = [_margins(("v·x_i + b", r"v^\top x_i + b"), hinge.rhs, m)]
+        title = _margin_head(f)
+    cons += hinge.constraints + [_removed(f)]
     notes.append(weights_note(f, f.penalty))
-    return Statement(
-        f"{type(f).__name__} — {f.penalty} step, {title}",
-        "minimise",
-        variables,
-        obj + slack_obj,
-        cons,
-        notes=notes,
-    )
+    title = f"{f.penalty} step, {title}"
+    return _statement(f, title, variables + hinge.variables, obj + hinge.objective, cons, notes)
 
 
 def rescaled(f) -> Statement:
     m, n = f.X.shape
-    if f.penalty == "l1":
-        obj = [("‖w‖₁", r"\|w\|_1")]
-    else:
-        obj = [("½ ‖w‖₂²", rf"{HALF} \|w\|_2^2")]
-    slack_obj, slack_cons = _slack_terms(f)
-    rhs_t, rhs_l = ("1 − ξ_i", r"1 - \xi_i") if slack_obj else ("1", "1")
-    variables = [(f"w ∈ ℝ^{n}", rf"w \in \mathbb{{R}}^{{{n}}}"), ("b ∈ ℝ", r"b \in \mathbb{R}")]
-    if slack_obj:
-        variables.append((f"ξ ∈ ℝ^{m}", rf"\xi \in \mathbb{{R}}^{{{m}}}"))
-    cons = [
-        (
-            f"y_i (w·(x_i ∘ z) + b) ≥ {rhs_t},  i = 1..{m}",
-            rf"y_i (w^\top (x_i \circ z) + b) \geq {rhs_l},\quad i = 1,\dots,{m}",
-        )
-    ] + slack_cons
-    return Statement(
-        f"{type(f).__name__} — {f.penalty}-AROM step on rescaled data, {_margin_head(f)}",
-        "minimise",
-        variables,
-        obj + slack_obj,
-        cons,
-        notes=["z = the scale Parameter; original-space weights v = z ∘ w; AROM: z ← z ∘ |w|"],
-    )
+    obj = [("‖w‖₁", r"\|w\|_1") if f.penalty == "l1" else ("½ ‖w‖₂²", rf"{HALF} \|w\|_2^2")]
+    hinge = _hinge(f, m)
+    variables = [variable_line("w", n), variable_line("b")] + hinge.variables
+    cons = [_margins(("w·(x_i ∘ z) + b", r"w^\top (x_i \circ z) + b"), hinge.rhs, m)]
+    note = "z = the scale Parameter; original-space weights v = z ∘ w; AROM: z ← z ∘ |w|"
+    title = f"{f.penalty}-AROM step on rescaled data, {_margin_head(f)}"
+    return _statement(f, title, variables, obj + hinge.objective, cons + hinge.constraints, [note])
 
 
 def fsv(f) -> Statement:
     m, n = f.X.shape
+    hinge = _hinge(f, m)
     linear_t, linear_l = "Σ_j c_j v_j", r"\sum_{j} c_j v_j"
     if f.trade_off is not None:
         lam = _g(f.trade_off)
@@ -163,42 +176,21 @@ def fsv(f) -> Statement:
         ]
         title = f"trade-off λ = {lam}"
     else:
-        obj = [(linear_t, linear_l)] + _slack_terms(f)[0]
+        obj = [(linear_t, linear_l)] + hinge.objective
         title = _margin_head(f)
-    rhs_t, rhs_l = ("1 − ξ_i", r"1 - \xi_i") if f.xi is not None else ("1", "1")
-    variables = [
-        (f"w ∈ ℝ^{n}", rf"w \in \mathbb{{R}}^{{{n}}}"),
-        (f"v ∈ ℝ^{n}", rf"v \in \mathbb{{R}}^{{{n}}}"),
-        ("b ∈ ℝ", r"b \in \mathbb{R}"),
-    ]
+    variables = [variable_line("w", n), variable_line("v", n), variable_line("b")]
+    variables += hinge.variables
     cons = [
-        (
-            f"y_i (w·x_i + b) ≥ {rhs_t},  i = 1..{m}",
-            rf"y_i (w^\top x_i + b) \geq {rhs_l},\quad i = 1,\dots,{m}",
-        ),
+        _margins(("w·x_i + b", r"w^\top x_i + b"), hinge.rhs, m),
         ("−v ≤ w ≤ v", r"-v \leq w \leq v"),
+        *hinge.constraints,
+        _removed(f),
     ]
-    if f.xi is not None:
-        variables.append((f"ξ ∈ ℝ^{m}", rf"\xi \in \mathbb{{R}}^{{{m}}}"))
-        cons.append(("ξ_i ≥ 0", r"\xi_i \geq 0"))
-    removed = removed_note(f)
-    cons.append(
-        (
-            f"v_j = 0 for the removed features j ({removed})",
-            rf"v_j = 0,\ j \in R\quad\text{{(removed features: {removed})}}",
-        )
+    note = (
+        "c = the weights Parameter; SLA sets c_j = α exp(−α v_j^k), the gradient of"
+        " Σ_j (1 − exp(−α v_j))"
     )
-    return Statement(
-        f"{type(f).__name__} — linearised FSV step, {title}",
-        "minimise",
-        variables,
-        obj,
-        cons,
-        notes=[
-            "c = the weights Parameter; SLA sets c_j = α exp(−α v_j^k), the gradient of"
-            " Σ_j (1 − exp(−α v_j))"
-        ],
-    )
+    return _statement(f, f"linearised FSV step, {title}", variables, obj, cons, [note])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -207,55 +199,20 @@ def fsv(f) -> Statement:
 
 
 def multiclass(f) -> Statement:
-    m, n = f.X.shape
-    Q = f.n_classes
-    if f.penalty == "l1":
-        obj = [("Σ_j c_j Σ_k |w_kj|", r"\sum_{j} c_j \sum_{k} |w_{kj}|")]
-    else:
-        obj = [("½ Σ_j c_j Σ_k w_kj²", rf"{HALF} \sum_{{j}} c_j \sum_{{k}} w_{{kj}}^2")]
-    slack_obj, slack_cons = _slack_terms(f)
-    obj += [(t.replace("ξ_i", "ξ_ik"), lt.replace(r"\xi_i", r"\xi_{ik}")) for t, lt in slack_obj]
-    rhs_t, rhs_l = ("1 − ξ_ik", r"1 - \xi_{ik}") if slack_obj else ("1", "1")
-    if isinstance(f, WestonWatkinsFormulation):
-        scheme = "Weston–Watkins"
-        cons = [
-            (
-                f"(w_c(i) − w_k)·x_i + b_c(i) − b_k ≥ {rhs_t},  i = 1..{m}, k ≠ c(i)",
-                rf"(w_{{c(i)}} - w_k)^\top x_i + b_{{c(i)}} - b_k \geq {rhs_l},"
-                rf"\quad k \neq c(i)",
-            )
-        ]
-    else:
-        scheme = "one-vs-rest"
-        cons = [
-            (
-                f"y_i^k (w_k·x_i + b_k) ≥ {rhs_t},  i = 1..{m}, k = 1..{Q}"
-                "  (y_i^k = +1 iff c(i) = k)",
-                rf"y_i^k (w_k^\top x_i + b_k) \geq {rhs_l},\quad k = 1,\dots,{Q}",
-            )
-        ]
-    cons += [(t.replace("ξ_i", "ξ_ik"), lt.replace(r"\xi_i", r"\xi_{ik}")) for t, lt in slack_cons]
-    removed = removed_note(f)
-    cons.append(
-        (
-            f"w_kj = 0 for every k and the removed features j ({removed})",
-            rf"w_{{kj}} = 0,\ j \in R\quad\text{{(removed features: {removed})}}",
-        )
-    )
-    variables = [
-        (f"W ∈ ℝ^({Q}×{n})", rf"W \in \mathbb{{R}}^{{{Q}\times {n}}}"),
-        (f"b ∈ ℝ^{Q}", rf"b \in \mathbb{{R}}^{{{Q}}}"),
-    ]
-    if slack_obj:
-        variables.append(("ξ ≥ 0", r"\xi"))
-    return Statement(
-        f"{type(f).__name__} — {scheme}, {f.penalty} step, {_margin_head(f)}, Q = {Q}",
-        "minimise",
-        variables,
-        obj,
-        cons,
-        notes=[weights_note(f, f.penalty) + "; one weight per feature, shared by all classes"],
-    )
+    (m, n), Q = f.X.shape, f.n_classes
+    obj = [penalty_line(f.penalty, ("Σ_j c_j Σ_k ", r"\sum_{j} c_j \sum_{k} "), ("w_kj", "w_{kj}"))]
+    hinge = _hinge(f, m, per_class=True)
+    weston_watkins = isinstance(f, WestonWatkinsFormulation)
+    margins_t, margins_l = _class_margins(weston_watkins, hinge.rhs, Q, f"i = 1..{m}, ")
+    if not weston_watkins:
+        margins_t += "  (y_i^k = +1 iff c(i) = k)"
+    removed = _removed(f, ("w_kj", "w_{kj}"), "every k and the removed features j")
+    cons = [(margins_t, margins_l), *hinge.constraints, removed]
+    variables = _class_weights(Q, n) + ([("ξ ≥ 0", r"\xi")] if hinge.variables else [])
+    scheme = "Weston–Watkins" if weston_watkins else "one-vs-rest"
+    title = f"{scheme}, {f.penalty} step, {_margin_head(f)}, Q = {Q}"
+    notes = [weights_note(f, f.penalty) + "; one weight per feature, shared by all classes"]
+    return _statement(f, title, variables, obj + hinge.objective, cons, notes)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -263,182 +220,115 @@ def multiclass(f) -> Statement:
 # ---------------------------------------------------------------------------------------------
 
 
+def _regression(f, what, objective, constraints=()) -> Statement:
+    """A weighted-l1 regression over β: its removed coefficients and its weights."""
+    removed = _removed(f, ("β_j", r"\beta_j"), "the removed coefficients j", "removed")
+    variables, notes = [variable_line("beta", f.Phi.shape[1])], [weights_note(f, "l1")]
+    return _statement(f, what, variables, objective, [*constraints, removed], notes)
+
+
 def lasso(f) -> Statement:
-    n, p = f.Phi.shape
-    lam = _g(f.alpha)
-    centred = getattr(f, "column_means", None) is not None
+    n, lam = f.Phi.shape[0], _g(f.alpha)
     # With column means μ the design is Φ − 1μᵀ (centred inside the residual).
     design, design_tex = ("Φ", r"\Phi")
-    if centred:
+    if getattr(f, "column_means", None) is not None:
         design, design_tex = "(Φ − 1μᵀ)", r"(\Phi - \mathbf{1}\mu^\top)"
-    return Statement(
-        f"{type(f).__name__} — weighted Lasso, λ = {lam}",
-        "minimise",
-        [(f"β ∈ ℝ^{p}", rf"\beta \in \mathbb{{R}}^{{{p}}}")],
-        [
-            (f"(1/{n}) ‖Y − {design}β‖²", rf"\frac{{1}}{{{n}}} \|Y - {design_tex}\beta\|_2^2"),
-            (f"{lam} Σ_j c_j |β_j|", rf"{lam} \sum_{{j}} c_j |\beta_j|"),
-        ],
-        [
-            (
-                f"β_j = 0 for the removed coefficients j ({removed_note(f)})",
-                rf"\beta_j = 0,\ j \in R\quad\text{{(removed: {removed_note(f)})}}",
-            )
-        ],
-        notes=[weights_note(f, "l1")],
-    )
+    residual = (f"(1/{n}) ‖Y − {design}β‖²", rf"\frac{{1}}{{{n}}} \|Y - {design_tex}\beta\|_2^2")
+    penalty = (f"{lam} Σ_j c_j |β_j|", rf"{lam} \sum_{{j}} c_j |\beta_j|")
+    return _regression(f, f"weighted Lasso, λ = {lam}", [residual, penalty])
 
 
 def basis_pursuit(f) -> Statement:
     n, p = f.Phi.shape
-    return Statement(
-        f"{type(f).__name__} — basis pursuit, n = {n}, p = {p}",
-        "minimise",
-        [(f"β ∈ ℝ^{p}", rf"\beta \in \mathbb{{R}}^{{{p}}}")],
-        [("Σ_j c_j |β_j|", r"\sum_{j} c_j |\beta_j|")],
-        [
-            ("Φβ = Y", r"\Phi\beta = Y"),
-            (
-                f"β_j = 0 for the removed coefficients j ({removed_note(f)})",
-                rf"\beta_j = 0,\ j \in R\quad\text{{(removed: {removed_note(f)})}}",
-            ),
-        ],
-        notes=[weights_note(f, "l1")],
-    )
+    objective, fit = [("Σ_j c_j |β_j|", r"\sum_{j} c_j |\beta_j|")], ("Φβ = Y", r"\Phi\beta = Y")
+    return _regression(f, f"basis pursuit, n = {n}, p = {p}", objective, [fit])
 
 
 def svm_dual(f) -> Statement:
-    m = f.X.shape[0]
     obj = [
         ("Σ_i α_i", r"\sum_{i} \alpha_i"),
         ("−½ ‖z ∘ Xᵀ(y ∘ α)‖²", rf"-{HALF} \|z \circ X^\top (y \circ \alpha)\|^2"),
     ]
+    title = "SVM dual on rescaled data"
+    box = ("α_i ≥ 0", r"\alpha_i \geq 0")
+    if f.C is not None:
+        title += f", C = {_g(f.C)}"
+        box = (f"0 ≤ α_i ≤ {_g(f.C)}", rf"0 \leq \alpha_i \leq {_g(f.C)}")
     if f.slack_scale is not None:
         c2 = _g(f.slack_scale**2)
         obj.append((f"−½·{c2} ‖z_u ∘ α‖²", rf"-{HALF}\cdot {c2}\, \|z_u \circ \alpha\|^2"))
-    box_t, box_l = (
-        (f"0 ≤ α_i ≤ {_g(f.C)}", rf"0 \leq \alpha_i \leq {_g(f.C)}")
-        if f.C is not None
-        else ("α_i ≥ 0", r"\alpha_i \geq 0")
-    )
-    return Statement(
-        f"{type(f).__name__} — SVM dual on rescaled data"
-        + ("" if f.C is None else f", C = {_g(f.C)}")
-        + ("" if f.slack_scale is None else f", l0 slacks (ridge c² = {_g(f.slack_scale**2)})"),
-        "maximise",
-        [(f"α ∈ ℝ^{m}", rf"\alpha \in \mathbb{{R}}^{{{m}}}")],
-        obj,
-        [("Σ_i y_i α_i = 0", r"\sum_{i} y_i \alpha_i = 0"), (box_t, box_l)],
-        notes=["z = the scale Parameter; original weights v = z² ∘ Xᵀ(y ∘ α)"],
-    )
+        title += f", l0 slacks (ridge c² = {c2})"
+    variables = [variable_line("alpha", f.X.shape[0])]
+    cons = [("Σ_i y_i α_i = 0", r"\sum_{i} y_i \alpha_i = 0"), box]
+    note = "z = the scale Parameter; original weights v = z² ∘ Xᵀ(y ∘ α)"
+    return _statement(f, title, variables, obj, cons, [note], sense="maximise")
+
+
+def _scaled_svm(f, what, variables, objective, constraints, notes=()) -> Statement:
+    """The two adaptive-scaling SVMs: weights β, bias b, hinge slacks ξ and their margins."""
+    m, n = f.X.shape
+    hinge = (f"{_coef(f.C)}Σ_i ξ_i", rf"{_coef(f.C)}\sum_{{i}} \xi_i")
+    margins = _margins((r"β·x_i + b", r"\beta^\top x_i + b"), _hinge(f, m).rhs, m)
+    variables = [variable_line("beta", n), variable_line("b"), variable_line("xi", m), *variables]
+    title = f"{what}, C = {_g(f.C)}, σ₀ = {_g(f.sigma0)}"
+    return _statement(f, title, variables, objective + [hinge], [margins, *constraints], notes)
 
 
 def l1_metric(f) -> Statement:
-    m, n = f.X.shape
-    C, s0 = _g(f.C), _g(f.sigma0)
-    variables = [
-        (f"β ∈ ℝ^{n}", rf"\beta \in \mathbb{{R}}^{{{n}}}"),
-        ("b ∈ ℝ", r"b \in \mathbb{R}"),
-        (f"ξ ∈ ℝ^{m}", rf"\xi \in \mathbb{{R}}^{{{m}}}"),
-        (f"σ ∈ ℝ^{n}", rf"\sigma \in \mathbb{{R}}^{{{n}}}"),
-    ]
+    n, s0 = f.X.shape[1], _g(f.sigma0)
+    variables = [variable_line("sigma", n)]
     cons = [
-        (
-            f"y_i (β·x_i + b) ≥ 1 − ξ_i,  i = 1..{m}",
-            rf"y_i (\beta^\top x_i + b) \geq 1 - \xi_i,\quad i = 1,\dots,{m}",
-        ),
         ("ξ ≥ 0,  σ ≥ 0", r"\xi \geq 0,\quad \sigma \geq 0"),
         (f"Σ_k σ_k = {n}·{s0}", rf"\sum_{{k}} \sigma_k = {n} \cdot {s0}"),
     ]
     if f.t is not None:
-        variables.append((f"t ∈ ℝ^{n}", rf"t \in \mathbb{{R}}^{{{n}}}"))
+        variables.append(variable_line("t", n))
         obj = [("½ Σ_k t_k", rf"{HALF} \sum_{{k}} t_k")]
-        cons.append(
-            (
-                "‖(2β_k, t_k − σ_k)‖ ≤ t_k + σ_k",
-                r"\|(2\beta_k,\ t_k - \sigma_k)\| \leq t_k + \sigma_k",
-            )
-        )
+        cone = "‖(2β_k, t_k − σ_k)‖ ≤ t_k + σ_k"
+        cons.append((cone, r"\|(2\beta_k,\ t_k - \sigma_k)\| \leq t_k + \sigma_k"))
         note = "vectorised epigraph form: t_k ≥ β_k² / σ_k as one second-order cone"
     else:
         obj = [("½ Σ_k β_k² / σ_k", rf"{HALF} \sum_{{k}} \beta_k^2 / \sigma_k")]
         note = "each β_k² / σ_k is one cvxpy quad_over_lin atom (jointly convex)"
-    return Statement(
-        f"{type(f).__name__} — adaptive scaling, linear kernel, C = {C}, σ₀ = {s0}",
-        "minimise",
-        variables,
-        obj + [(f"{_coef(f.C)}Σ_i ξ_i", rf"{_coef(f.C)}\sum_{{i}} \xi_i")],
-        cons,
-        notes=[note, "σ_k = squared scale of feature k; β = √σ ∘ w, at the optimum σ_k ∝ |β_k|"],
-    )
+    notes = [note, "σ_k = squared scale of feature k; β = √σ ∘ w, at the optimum σ_k ∝ |β_k|"]
+    return _scaled_svm(f, "adaptive scaling, linear kernel", variables, obj, cons, notes)
 
 
 def squared_l1(f) -> Statement:
-    m, n = f.X.shape
-    C, s0 = _g(f.C), _g(f.sigma0)
-    return Statement(
-        f"{type(f).__name__} — squared-l1 SVM, C = {C}, σ₀ = {s0}",
-        "minimise",
-        [
-            (f"β ∈ ℝ^{n}", rf"\beta \in \mathbb{{R}}^{{{n}}}"),
-            ("b ∈ ℝ", r"b \in \mathbb{R}"),
-            (f"ξ ∈ ℝ^{m}", rf"\xi \in \mathbb{{R}}^{{{m}}}"),
-        ],
-        [
-            (
-                f"½ (Σ_k |β_k|)² / ({n}·{s0})",
-                rf"{HALF} \left(\sum_{{k}} |\beta_k|\right)^2 / ({n} \cdot {s0})",
-            ),
-            (f"{_coef(f.C)}Σ_i ξ_i", rf"{_coef(f.C)}\sum_{{i}} \xi_i"),
-        ],
-        [
-            (
-                f"y_i (β·x_i + b) ≥ 1 − ξ_i,  i = 1..{m}",
-                rf"y_i (\beta^\top x_i + b) \geq 1 - \xi_i,\quad i = 1,\dots,{m}",
-            ),
-            ("ξ ≥ 0", r"\xi \geq 0"),
-        ],
+    n, s0 = f.X.shape[1], _g(f.sigma0)
+    l1_squared = (
+        f"½ (Σ_k |β_k|)² / ({n}·{s0})",
+        rf"{HALF} \left(\sum_{{k}} |\beta_k|\right)^2 / ({n} \cdot {s0})",
     )
+    return _scaled_svm(f, "squared-l1 SVM", [], [l1_squared], [("ξ ≥ 0", r"\xi \geq 0")])
+
+
+def _oracle(f, what, constraints, note) -> Statement:
+    """``min g·s`` over ``s`` (a linear minimisation oracle)."""
+    variables = [variable_line("s", f.s.size)]
+    return _statement(f, what, variables, [("g·s", r"g^\top s")], constraints, [note])
 
 
 def metric_subproblem(f) -> Statement:
-    n = f.s.size
     total = _g(f.total)
-    return Statement(
-        f"{type(f).__name__} — Frank–Wolfe direction over the metric simplex",
-        "minimise",
-        [(f"s ∈ ℝ^{n}", rf"s \in \mathbb{{R}}^{{{n}}}")],
-        [("g·s", r"g^\top s")],
-        [
-            ("s ≥ 0", r"s \geq 0"),
-            (f"Σ_k s_k = {total}", rf"\sum_{{k}} s_k = {total}"),
-            (f"s_k ≤ {total}·allowed_k", rf"s_k \leq {total}\, a_k"),
-        ],
-        notes=["g = the cost Parameter (gradient of the SVM cost); a = the allowed Parameter"],
-    )
+    cons = [
+        ("s ≥ 0", r"s \geq 0"),
+        (f"Σ_k s_k = {total}", rf"\sum_{{k}} s_k = {total}"),
+        (f"s_k ≤ {total}·allowed_k", rf"s_k \leq {total}\, a_k"),
+    ]
+    note = "g = the cost Parameter (gradient of the SVM cost); a = the allowed Parameter"
+    return _oracle(f, "Frank–Wolfe direction over the metric simplex", cons, note)
 
 
 def linear_oracle(f) -> Statement:
     cons = [(constraint_text(c), constraint_latex(c)) for c in f._base_constraints()]
-    return Statement(
-        f"{type(f).__name__} — linear minimisation oracle",
-        "minimise",
-        [(f"s ∈ ℝ^{f.s.size}", rf"s \in \mathbb{{R}}^{{{f.s.size}}}")],
-        [("g·s", r"g^\top s")],
-        cons,
-        notes=["g = the cost Parameter"],
-    )
+    return _oracle(f, "linear minimisation oracle", cons, "g = the cost Parameter")
 
 
 def bias(f) -> Statement:
-    m = f.y.size
-    return Statement(
-        f"{type(f).__name__} — optimal bias, m = {m}",
-        "minimise",
-        [("b ∈ ℝ", r"b \in \mathbb{R}")],
-        [("Σ_i max(0, 1 − y_i (f_i + b))", r"\sum_{i} \max(0,\ 1 - y_i (f_i + b))")],
-        notes=["f = the outputs Parameter"],
-    )
+    hinge = ("Σ_i max(0, 1 − y_i (f_i + b))", r"\sum_{i} \max(0,\ 1 - y_i (f_i + b))")
+    title = f"optimal bias, m = {f.y.size}"
+    return _statement(f, title, [variable_line("b")], [hinge], notes=["f = the outputs Parameter"])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -449,68 +339,42 @@ def bias(f) -> Statement:
 def exact(f) -> Statement:
     multi = isinstance(f, ExactMulticlassZeroNormFormulation)
     m, n = f.X.shape
-    obj = [] if f.max_features is not None else [("Σ_j s_j", r"\sum_{j} s_j")]
+    budget = f.max_features is not None
+    obj = [] if budget else [("Σ_j s_j", r"\sum_{j} s_j")]
     if f.xi is not None:
         ik = "ik" if multi else "i"
         obj.append((f"{_coef(f.C)}Σ ξ_{ik}", rf"{_coef(f.C)}\sum \xi_{{{ik}}}"))
     wname = "W" if multi else "w"
     if f.ridge is not None:
         obj.append((f"{_coef(f.ridge)}‖{wname}‖²", rf"{_coef(f.ridge)}\|{wname}\|_2^2"))
-    rhs_t, rhs_l = ("1", "1")
-    if f.xi is not None:
-        rhs_t, rhs_l = ("1 − ξ_ik", r"1 - \xi_{ik}") if multi else ("1 − ξ_i", r"1 - \xi_i")
+    rhs = _hinge(f, m, per_class=multi).rhs
     if not multi:
         cons = [
-            (
-                f"y_i (w·x_i + b) ≥ {rhs_t},  i = 1..{m}",
-                rf"y_i (w^\top x_i + b) \geq {rhs_l},\quad i = 1,\dots,{m}",
-            ),
+            _margins(("w·x_i + b", r"w^\top x_i + b"), rhs, m),
             ("−M s_j ≤ w_j ≤ M s_j", r"-M s_j \leq w_j \leq M s_j"),
         ]
-        variables = [(f"w ∈ ℝ^{n}", rf"w \in \mathbb{{R}}^{{{n}}}"), ("b ∈ ℝ", r"b \in \mathbb{R}")]
+        variables = [variable_line("w", n), variable_line("b")]
         scheme = "two classes"
     else:
         Q = f.n_classes
-        if f.scheme == "weston_watkins":
-            cons = [
-                (
-                    f"(w_c(i) − w_k)·x_i + b_c(i) − b_k ≥ {rhs_t},  k ≠ c(i)",
-                    rf"(w_{{c(i)}} - w_k)^\top x_i + b_{{c(i)}} - b_k \geq {rhs_l},"
-                    rf"\quad k \neq c(i)",
-                )
-            ]
-        else:
-            cons = [
-                (
-                    f"y_i^k (w_k·x_i + b_k) ≥ {rhs_t},  k = 1..{Q}",
-                    rf"y_i^k (w_k^\top x_i + b_k) \geq {rhs_l},\quad k = 1,\dots,{Q}",
-                )
-            ]
-        cons.append(("−M s_j ≤ w_kj ≤ M s_j  for every class k", r"-M s_j \leq w_{kj} \leq M s_j"))
-        variables = [
-            (f"W ∈ ℝ^({Q}×{n})", rf"W \in \mathbb{{R}}^{{{Q}\times {n}}}"),
-            (f"b ∈ ℝ^{Q}", rf"b \in \mathbb{{R}}^{{{Q}}}"),
+        cons = [
+            _class_margins(f.scheme == "weston_watkins", rhs, Q),
+            ("−M s_j ≤ w_kj ≤ M s_j  for every class k", r"-M s_j \leq w_{kj} \leq M s_j"),
         ]
+        variables = _class_weights(Q, n)
         scheme = f"{f.scheme.replace('_', '-')}, Q = {Q}, one shared support"
     if f.xi is not None:
         cons.append(("ξ ≥ 0", r"\xi \geq 0"))
         variables.append(("ξ", r"\xi"))
     cons.append((f"s ∈ {{0,1}}^{n}", rf"s \in \{{0,1\}}^{{{n}}}"))
     variables.append(("s", "s"))
-    if f.max_features is not None:
-        r = f.max_features
-        cons.append((f"Σ_j s_j ≤ {r}", rf"\sum_{{j}} s_j \leq {r}"))
-    mode = "budget" if f.max_features is not None else ("hard margin" if f.C is None else "soft")
+    if budget:
+        cons.append((f"Σ_j s_j ≤ {f.max_features}", rf"\sum_{{j}} s_j \leq {f.max_features}"))
+    mode = "budget" if budget else ("hard margin" if f.C is None else "soft")
     kind = "MIQP" if f.ridge is not None else "MILP"
     big_m = f"M = {f.big_m.value:.4g}" if f._big_m_ready else "M set at solve from the l1 LP"
-    return Statement(
-        f"{type(f).__name__} — exact zero-norm ({kind}, {mode}, {scheme})",
-        "minimise",
-        variables,
-        obj,
-        cons,
-        notes=[f"s_j = 1 iff feature j may be used; {big_m}"],
-    )
+    notes = [f"s_j = 1 iff feature j may be used; {big_m}"]
+    return _statement(f, f"exact zero-norm ({kind}, {mode}, {scheme})", variables, obj, cons, notes)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -60,7 +60,7 @@ from ..exceptions import InfeasibleError, InputError, SolverError
 from ..highs_milp import MILPProgress, solve_watched
 from ..live_line import LiveLine
 from ..scaling import data_scale
-from ..solvers import SolveInfo, installed_solvers, solve_problem
+from ..solvers import SolveInfo, installed_solvers, resolve_solvers, solve_problem
 from .base import Formulation
 from .multiclass import encode_labels
 
@@ -73,6 +73,8 @@ __all__ = [
 
 #: Solvers cvxpy can hand a mixed-integer QP to, in order of preference.
 MIQP_SOLVERS = ("SCIP", "GUROBI", "CPLEX", "XPRESS")
+#: Solvers for the mixed-integer LPs, in order of preference.
+_MILP_SOLVERS = ("HIGHS", "SCIP", "GUROBI", "CPLEX", "GLPK_MI", "CBC")
 #: Relative distance to M at which a weight counts as "at the bound".
 AT_BOUND_TOL = 1e-6
 
@@ -132,27 +134,21 @@ def _dual_bound(problem: cp.Problem, solver: str) -> float | None:
     cvxpy may drop a constant from the objective before handing it over, so the shift is
     ``problem.value − (the solver's own primal objective)``.
     """
-    stats = problem.solver_stats
-    extra = getattr(stats, "extra_stats", None)
-    if extra is None:
-        return None
-    if solver == "HIGHS":
+    extra = getattr(problem.solver_stats, "extra_stats", None)
+    if solver == "HIGHS" and extra is not None:
         primal = getattr(extra, "objective_function_value", None)
         bound = getattr(extra, "mip_dual_bound", None)
-        if primal is None or bound is None or not np.isfinite(bound):
-            return None
-        return float(bound + (problem.value - primal))
-    if solver == "SCIP" and isinstance(extra, dict) and "model" in extra:
-        model = extra["model"]
+    elif solver == "SCIP" and isinstance(extra, dict) and "model" in extra:
         try:
-            bound = float(model.getDualbound())
-            primal = float(model.getPrimalbound())
+            bound, primal = extra["model"].getDualbound(), extra["model"].getPrimalbound()
         except Exception:  # the model may be freed or in a state without bounds
             return None
-        if not (np.isfinite(bound) and np.isfinite(primal)):
-            return None
-        return float(bound + (problem.value - primal))
-    return None
+    else:
+        return None
+    # (a solve without an incumbent reports an infinite primal objective)
+    if primal is None or bound is None or not np.isfinite([bound, primal]).all():
+        return None
+    return float(bound + (problem.value - primal))
 
 
 class _ExactZeroNorm(Formulation):
@@ -163,7 +159,11 @@ class _ExactZeroNorm(Formulation):
     penalty = "l0"
     slack_penalty = "hinge"
 
-    def _init_exact(self, n_features, C, max_features, big_m, big_m_factor, ridge):
+    def _init_exact(self, weight_shape, name, C, max_features, big_m, big_m_factor, ridge):
+        """Check the options; create the indicators, ``M``, the weights (on X / unit, named
+        ``name``), the bias and the slacks. Returns the weights and their expression in the
+        units of X (what user constraints use)."""
+        n_features = weight_shape[-1]
         self.max_features = check_n_features_to_select(max_features, n_features, "max_features")
         C = check_positive(C, "C", allow_none=True)
         if self.max_features is not None and C is None:
@@ -184,22 +184,9 @@ class _ExactZeroNorm(Formulation):
         self.variables["s"] = self.s
         self.parameters["M"] = self.big_m
         self._big_m_ready = False
-
-    # -- to implement -------------------------------------------------------------------------
-    def _weights(self) -> cp.Variable:
-        raise NotImplementedError
-
-    def _margin_constraints(self, weights, b, xi) -> list[cp.Constraint]:
-        raise NotImplementedError
-
-    def _slack_shape(self) -> tuple[int, ...]:
-        raise NotImplementedError
-
-    def _bound_constraints(self) -> list[cp.Constraint]:
-        raise NotImplementedError
-
-    # -- the problem --------------------------------------------------------------------------
-    def _make_slacks(self):
+        w = self._unit_weights = cp.Variable(weight_shape, name=name)
+        self.b = cp.Variable(weight_shape[:-1], name="b")
+        self.variables.update({name: w, "b": self.b})
         self.xi = None
         if self.C is not None:
             self.xi = cp.Variable(self._slack_shape(), nonneg=True, name="xi")
@@ -207,17 +194,29 @@ class _ExactZeroNorm(Formulation):
             self.infeasible_hint = (
                 "The exact problem with your added constraints has no solution: check them."
             )
+        return w, (w if self.unit == 1.0 else w / self.unit)
 
+    def _slack_shape(self) -> tuple[int, ...]:
+        return (self.X.shape[0],)  # one per example (the multiclass margins override it)
+
+    # -- to implement -------------------------------------------------------------------------
+    def _margin_constraints(self, weights, b, xi) -> list[cp.Constraint]:
+        raise NotImplementedError
+
+    def _bound_constraints(self) -> list[cp.Constraint]:
+        raise NotImplementedError
+
+    # -- the problem --------------------------------------------------------------------------
     def _objective_terms(self):
         terms = [] if self.max_features is not None else [cp.sum(self.s)]
         if self.xi is not None:
             terms.append(self.C * cp.sum(self.xi))
         if self.ridge is not None:  # ρ‖w‖² with w = weights / unit
-            terms.append(self.ridge / self.unit**2 * cp.sum_squares(self._weights()))
+            terms.append(self.ridge / self.unit**2 * cp.sum_squares(self._unit_weights))
         return terms
 
     def _base_constraints(self):
-        cons = self._margin_constraints(self._weights(), self.b, self.xi)
+        cons = self._margin_constraints(self._unit_weights, self.b, self.xi)
         cons += self._bound_constraints()
         if self.max_features is not None:
             cons.append(cp.sum(self.s) <= self.max_features)
@@ -227,7 +226,7 @@ class _ExactZeroNorm(Formulation):
     def l1_relaxation(self) -> tuple[cp.Problem, cp.Variable]:
         """The LP ``min ‖w‖₁ [+ C Σ ξ]`` over the same margin constraints (user constraints
         not included), whose solution sets the default ``M``, and its weight variable."""
-        W = cp.Variable(self._weights().shape)
+        W = cp.Variable(self._unit_weights.shape)
         b = cp.Variable(self.b.shape)
         xi = None if self.xi is None else cp.Variable(self.xi.shape, nonneg=True)
         objective = cp.sum(cp.abs(W)) + (0 if xi is None else self.C * cp.sum(xi))
@@ -245,34 +244,24 @@ class _ExactZeroNorm(Formulation):
 
     # -- solving ------------------------------------------------------------------------------
     def _pick_solver(self, solver) -> str:
-        available = set(installed_solvers())
         if solver is not None:
             if not isinstance(solver, str):
                 raise InputError("the exact formulations take one solver name, not a list.")
-            name = solver.upper()
-            if name not in available:
-                raise InputError(
-                    f"solver {solver!r} is not installed; installed cvxpy solvers: "
-                    f"{sorted(available)}."
-                )
+            (name,) = resolve_solvers(None, solver)  # installed, in cvxpy's spelling
             if self.ridge is not None and name not in MIQP_SOLVERS:
                 raise InputError(
                     f"ridge=... makes a mixed-integer QP, which {name} cannot solve; pass "
                     f"solver='SCIP' (pip install pyscipopt) or one of {MIQP_SOLVERS}."
                 )
             return name
+        preferred = _MILP_SOLVERS if self.ridge is None else MIQP_SOLVERS
+        name = next((n for n in preferred if n in installed_solvers()), None)
+        if name is not None:
+            return name
         if self.ridge is None:
-            if "HIGHS" in available:
-                return "HIGHS"
-            mip = [n for n in ("SCIP", "GUROBI", "CPLEX", "GLPK_MI", "CBC") if n in available]
-            if mip:
-                return mip[0]
             raise SolverError(
                 "no mixed-integer solver is installed; install HiGHS (pip install highspy)."
             )
-        for name in MIQP_SOLVERS:
-            if name in available:
-                return name
         raise SolverError(
             "ridge=... makes the exact problem a mixed-integer QP, and no MIQP-capable cvxpy "
             "solver is installed (HiGHS solves mixed-integer LPs only): install SCIP with "
@@ -367,7 +356,7 @@ class _ExactZeroNorm(Formulation):
                 continue
             bound = _dual_bound(self.problem, name)
             value = self._polish(name, float(self.problem.value))
-            top = float(np.max(np.abs(self._weights().value)))
+            top = float(np.max(np.abs(self._unit_weights.value)))
             if interrupted or top < (1 - AT_BOUND_TOL) * self.big_m.value:
                 break
             if doublings >= max_doublings:
@@ -429,7 +418,7 @@ class _ExactZeroNorm(Formulation):
                 value = float(first.value)
                 slack = 1e-7 * max(1.0, abs(value))
                 second = cp.Problem(
-                    cp.Minimize(cp.sum(cp.abs(self._weights()))),
+                    cp.Minimize(cp.sum(cp.abs(self._unit_weights))),
                     self.constraints + fixed + [self.objective.expr <= value + slack],
                 )
                 second.solve(solver=name)
@@ -464,7 +453,7 @@ class _ExactZeroNorm(Formulation):
             ) from exc
         elapsed = time.perf_counter() - start
         status = problem.status
-        weights = self._weights().value
+        weights = self._unit_weights.value
         if status in (cp.INFEASIBLE, cp.settings.INFEASIBLE_OR_UNBOUNDED):
             raise InfeasibleError(
                 f"the exact problem is infeasible (solver {name} reported {status!r}). "
@@ -568,20 +557,10 @@ class ExactZeroNormFormulation(_ExactZeroNorm):
         super().__init__()
         self.X = check_finite_matrix(X)
         _, self.y = check_binary_labels(y, self.X.shape[0])
-        m, n = self.X.shape
-        self._init_exact(n, C, max_features, big_m, big_m_factor, ridge)
         #: The solver's weights, on X / unit; ``w`` (in X's units) is what constraints use.
-        self.w_unit = cp.Variable(n, name="w")
-        self.w = self.w_unit if self.unit == 1.0 else self.w_unit / self.unit
-        self.b = cp.Variable(name="b")
-        self.variables.update(w=self.w_unit, b=self.b)
-        self._make_slacks()
-
-    def _weights(self):
-        return self.w_unit
-
-    def _slack_shape(self):
-        return (self.X.shape[0],)
+        self.w_unit, self.w = self._init_exact(
+            (self.X.shape[1],), "w", C, max_features, big_m, big_m_factor, ridge
+        )
 
     def _margin_constraints(self, weights, b, xi):
         margins = cp.multiply(self.y, self._X_unit @ weights + b)
@@ -598,10 +577,9 @@ class ExactZeroNormFormulation(_ExactZeroNorm):
 
     def _repr_details(self) -> str:
         m, n = self.X.shape
+        mode = "hard margin" if self.C is None else f"soft margin, C={self.C:g}"
         if self.max_features is not None:
             mode = f"budget r={self.max_features}, C={self.C:g}"
-        else:
-            mode = "hard margin" if self.C is None else f"soft margin, C={self.C:g}"
         ridge = "" if self.ridge is None else f", ridge={self.ridge:g}"
         return f" {mode}{ridge}, m={m}, n={n}"
 
@@ -671,21 +649,15 @@ class ExactMulticlassZeroNormFormulation(_ExactZeroNorm):
         m, n = self.X.shape
         self.classes, self.codes = encode_labels(y, m)
         self.n_classes = Q = int(self.classes.size)
-        self._init_exact(n, C, max_features, big_m, big_m_factor, ridge)
-        #: The solver's weights, on X / unit; ``W`` (in X's units) is what constraints use.
-        self.W_unit = cp.Variable((Q, n), name="W")
-        self.W = self.W_unit if self.unit == 1.0 else self.W_unit / self.unit
-        self.b = cp.Variable(Q, name="b")
-        self.variables.update(W=self.W_unit, b=self.b)
-        if scheme == "weston_watkins":
+        if scheme == "weston_watkins":  # (the margins, hence the slacks' shape)
             others = np.array([k for c in self.codes for k in range(Q) if k != c], dtype=int)
             self.pairs = np.column_stack([np.repeat(np.arange(m), Q - 1), others])
         else:
             self.Y = np.where(self.codes[:, None] == np.arange(Q)[None, :], 1.0, -1.0)
-        self._make_slacks()
-
-    def _weights(self):
-        return self.W_unit
+        #: The solver's weights, on X / unit; ``W`` (in X's units) is what constraints use.
+        self.W_unit, self.W = self._init_exact(
+            (Q, n), "W", C, max_features, big_m, big_m_factor, ridge
+        )
 
     def _slack_shape(self):
         if self.scheme == "weston_watkins":

@@ -30,6 +30,7 @@ import re
 from dataclasses import dataclass, field
 
 import numpy as np
+import scipy.sparse as sp
 
 __all__ = [
     "Statement",
@@ -82,28 +83,25 @@ class Statement:
     user_constraints: list[tuple[str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
-    # -- text ---------------------------------------------------------------------------------
-    def _objective_text(self) -> str:
-        return " + ".join(t for t, _ in self.objective).replace("+ −", "− ")
+    def _objective(self, side: int) -> str:
+        # side 0: text, 1: LaTeX; a negative term reads "a − b", not "a + −b"
+        minus = ("−", "-")[side]
+        return " + ".join(t[side] for t in self.objective).replace(f"+ {minus}", f"{minus} ")
+
+    def _constraints(self, side: int, mark: str) -> list[str]:
+        return [c[side] for c in self.constraints] + [u[side] + mark for u in self.user_constraints]
 
     def to_text(self) -> str:
         """The statement as indented plain text (Unicode symbols)."""
         lines = [self.title]
         if self.objective:
-            lines.append(f"  {self.sense:<10}  {self._objective_text()}")
+            lines.append(f"  {self.sense:<10}  {self._objective(0)}")
         if self.variables:
             lines.append(f"  {'over':<10}  {', '.join(t for t, _ in self.variables)}")
-        cons = [t for t, _ in self.constraints] + [
-            f"{t}   (user)" for t, _ in self.user_constraints
-        ]
-        for k, text in enumerate(cons):
+        for k, text in enumerate(self._constraints(0, "   (user)")):
             lines.append(f"  {'subject to' if k == 0 else '':<10}  {text}")
         lines += [f"  {note}" for note in self.notes]
         return "\n".join(lines)
-
-    # -- LaTeX --------------------------------------------------------------------------------
-    def _objective_latex(self) -> str:
-        return " + ".join(t for _, t in self.objective).replace("+ -", "- ")
 
     def _head_latex(self) -> str:
         op = r"\min" if self.sense == "minimise" else r"\max"
@@ -116,10 +114,8 @@ class Statement:
         The objective line, then one line per constraint (the user's marked "user"), then
         the notes as ``\\text{}`` lines. Every entry renders with matplotlib's mathtext.
         """
-        lines = [rf"{self._head_latex()}\; {self._objective_latex()}"] if self.objective else []
-        cons = [t for _, t in self.constraints] + [
-            rf"{t}\quad\text{{(user)}}" for _, t in self.user_constraints
-        ]
+        lines = [rf"{self._head_latex()}\; {self._objective(1)}"] if self.objective else []
+        cons = self._constraints(1, r"\quad\text{(user)}")
         lines += [rf"\mathrm{{s.t.}}\; {t}" for t in cons]
         lines += [text_to_latex(note) for note in self.notes]
         return lines
@@ -128,40 +124,35 @@ class Statement:
         """The statement as one LaTeX ``array`` (math mode; wrap in ``$$ … $$``)."""
         rows = []
         if self.objective:
-            rows.append(rf"\displaystyle {self._head_latex()} & {self._objective_latex()}")
-        cons = [t for _, t in self.constraints] + [
-            rf"{t} \quad \text{{(user)}}" for _, t in self.user_constraints
-        ]
-        for k, line in enumerate(cons):
+            rows.append(rf"\displaystyle {self._head_latex()} & {self._objective(1)}")
+        for k, line in enumerate(self._constraints(1, r" \quad \text{(user)}")):
             rows.append((r"\text{s.t.}" if k == 0 else "") + rf" & {line}")
         for note in self.notes:
             rows.append(rf"& {text_to_latex(note)}")
-        body = r" \\" + "\n"
-        return "\\begin{array}{ll}\n" + body.join(rows) + "\n\\end{array}"
+        return "\\begin{array}{ll}\n" + " \\\\\n".join(rows) + "\n\\end{array}"
 
 
 # ---------------------------------------------------------------------------------------------
 # user constraints: cvxpy printout → text and best-effort LaTeX
 # ---------------------------------------------------------------------------------------------
 
-_LATEX_SPECIAL = {
-    "\\": r"\backslash ",
-    "_": r"\_",
-    "#": r"\#",
-    "%": r"\%",
-    "&": r"\&",
-    "{": r"\{",
-    "}": r"\}",
-    "$": r"\$",
-    "^": r"\^{}",
-    "~": r"\~{}",
-}
-_GREEK = {"beta": r"\beta", "sigma": r"\sigma", "xi": r"\xi", "alpha": r"\alpha"}
+#: LaTeX's special characters, escaped for ``\\text{}`` (``str.translate`` table).
+_LATEX_SPECIAL = str.maketrans(
+    {
+        "\\": r"\backslash ",
+        "_": r"\_",
+        "#": r"\#",
+        "%": r"\%",
+        "&": r"\&",
+        "{": r"\{",
+        "}": r"\}",
+        "$": r"\$",
+        "^": r"\^{}",
+        "~": r"\~{}",
+    }
+)
 _TEXT_GREEK = {"beta": "β", "sigma": "σ", "xi": "ξ", "alpha": "α"}
-
-
-def _escape_text(text: str) -> str:
-    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in text)
+_GREEK = {name: "\\" + name for name in _TEXT_GREEK}
 
 
 def _rename(text: str, names: dict[str, str]) -> str:
@@ -203,6 +194,15 @@ _UNICODE_LATEX = {
 }
 
 
+#: A symbol of ``_UNICODE_LATEX`` (two-character ones first) and, after a one-character
+#: symbol, the subscript that stays a subscript (ξ_i, σ_k).
+_SYMBOL = re.compile(
+    "|".join(re.escape(s) for s in _UNICODE_LATEX if len(s) == 2)
+    + f"|([{''.join(re.escape(s) for s in _UNICODE_LATEX if len(s) == 1)}])"
+    + r"(?:_([A-Za-z0-9]+))?"
+)
+
+
 def text_to_latex(text: str) -> str:
     """Plain text with Unicode maths as LaTeX: words in ``\\text{}``, symbols as commands.
 
@@ -214,37 +214,19 @@ def text_to_latex(text: str) -> str:
     >>> print(text_to_latex("slack ξ_i = c·y_i"))
     \\text{slack }\\xi_{i}\\text{ = c}\\cdot\\text{y\\_i}
     """
-    out, run = [], []
+    out, start = [], 0
+    for match in _SYMBOL.finditer(text):
+        single, sub = match.groups()
+        out += [_text_run(text[start : match.start()]), _UNICODE_LATEX[single or match[0]]]
+        out.append(f"_{{{sub}}}" if sub else "")
+        start = match.end()
+    return "".join(out) + _text_run(text[start:])
 
-    def flush():
-        if run:
-            out.append(rf"\text{{{_escape_text(''.join(run))}}}")
-            run.clear()
 
-    k = 0
-    while k < len(text):
-        pair = text[k : k + 2]
-        if pair in _UNICODE_LATEX:
-            flush()
-            out.append(_UNICODE_LATEX[pair])
-            k += 2
-            continue
-        ch = text[k]
-        if ch in _UNICODE_LATEX:
-            flush()
-            out.append(_UNICODE_LATEX[ch])
-            # a subscript right after a symbol (ξ_i, σ_k) stays a subscript
-            sub = re.match(r"_([A-Za-z0-9]+)", text[k + 1 :])
-            if sub:
-                out.append(f"_{{{sub.group(1)}}}")
-                k += len(sub.group(0))
-        elif ord(ch) < 128:
-            run.append(ch)
-        else:  # a symbol without a LaTeX spelling here: keep the text compilable
-            run.append("?")
-        k += 1
-    flush()
-    return "".join(out)
+def _text_run(run: str) -> str:
+    # a symbol without a LaTeX spelling here becomes "?": the text stays compilable
+    ascii_run = re.sub(r"[^\x00-\x7f]", "?", run).translate(_LATEX_SPECIAL)
+    return rf"\text{{{ascii_run}}}" if run else ""
 
 
 def _tidy_numbers(text: str) -> str:
@@ -267,6 +249,8 @@ def constraint_text(item, names: dict[str, str] | None = None) -> str:
     return text
 
 
+#: cvxpy's comparison and product signs in LaTeX.
+_LATEX_SIGNS = {"<=": r"\leq", ">=": r"\geq", "==": "=", "@": r"\cdot", "*": r"\cdot"}
 _SIMPLE = re.compile(r"^[\w\s.,:\[\]()+\-*@<>=|\\{}^]*$")
 
 
@@ -303,25 +287,13 @@ def constraint_latex(item, names: dict[str, str] | None = None) -> str:
     text = re.sub(r"\b([A-Za-z]\w*)\[([^\]]+)\]", index, text)
     # multi-letter identifiers that are not commands: upright
     text = re.sub(r"(?<![\\\w])([A-Za-z]{2,}\w*)", r"\\mathrm{\1}", text)
-    for old, new in (
-        ("<=", r"\leq"),
-        (">=", r"\geq"),
-        ("==", "="),
-        ("@", r"\cdot"),
-        ("*", r"\cdot"),
-    ):
-        text = text.replace(old, new)
+    text = re.sub(r"<=|>=|==|[@*]", lambda sign: _LATEX_SIGNS[sign[0]], text)
     return re.sub(r"\s+", " ", text).strip()
 
 
-def _user_lines(formulation, names) -> list[tuple[str, str]]:
-    items = formulation._resolve(formulation._user_constraints, "constraint")
+def _user_lines(formulation, specs, what: str, names) -> list[tuple[str, str]]:
+    items = formulation._resolve(specs, what)
     return [(constraint_text(c, names), constraint_latex(c, names)) for c in items]
-
-
-def _user_terms(formulation, names) -> list[tuple[str, str]]:
-    items = formulation._resolve(formulation._user_objective, "objective term")
-    return [(constraint_text(t, names), constraint_latex(t, names)) for t in items]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -369,25 +341,35 @@ def build_statement(formulation) -> Statement:
     """
     statement = statement_of(formulation)
     names = user_names(formulation)
-    statement.user_constraints = _user_lines(formulation, names)
-    statement.objective = statement.objective + _user_terms(formulation, names)
+    f = formulation
+    statement.user_constraints = _user_lines(f, f._user_constraints, "constraint", names)
+    statement.objective = statement.objective + _user_lines(
+        f, f._user_objective, "objective term", names
+    )
     return statement
 
 
-def weights_note(formulation, kind: str) -> str:
-    """What the weights Parameter currently holds (all 1: the plain norm).
+def _current(formulation, attribute: str, parameter: str):
+    """``(values, n_features)`` of a public attribute, else of the Parameter named
+    ``parameter`` (an attribute or an entry of ``parameters``), so that a formulation that
+    stores its penalty elsewhere still gets a statement; None when neither holds values."""
+    values = getattr(formulation, attribute, None)
+    if values is None:
+        param = getattr(formulation, parameter, None) or formulation.parameters.get(parameter)
+        values = getattr(param, "value", None)
+    if values is None:
+        return None
+    values = np.asarray(values, dtype=float)
+    return values, getattr(formulation, "n_features", values.size)
 
-    Read through the public ``weights`` property (or the ``"weights"`` Parameter), so a
-    formulation that stores its penalty elsewhere still gets a statement.
-    """
-    weights = getattr(formulation, "weights", None)
-    if weights is None:
-        param = formulation.parameters.get("weights")
-        weights = None if param is None else param.value
-    if weights is None:
+
+def weights_note(formulation, kind: str) -> str:
+    """What the weights Parameter currently holds (all 1: the plain norm), read through the
+    public ``weights`` property or the ``"weights"`` Parameter."""
+    current = _current(formulation, "weights", "weights")
+    if current is None:
         return "c = the weights Parameter"
-    weights = np.asarray(weights, dtype=float)
-    n_feat = getattr(formulation, "n_features", weights.size)
+    weights, n_feat = current
     if np.allclose(weights[:n_feat], 1.0):
         state = f"currently all 1: the plain {kind} norm"
     else:
@@ -396,19 +378,12 @@ def weights_note(formulation, kind: str) -> str:
 
 
 def removed_note(formulation) -> str:
-    """How many features the active set (0 = removed) currently removes.
-
-    Read through the public ``active_mask`` of a reweighted formulation, else an ``active``
-    Parameter of another formulation.
-    """
-    active = getattr(formulation, "active_mask", None)
-    if active is None:
-        param = getattr(formulation, "active", None) or formulation.parameters.get("active")
-        active = None if param is None else getattr(param, "value", None)
-    if active is None:
+    """How many features the active set (0 = removed) currently removes, read through the
+    public ``active_mask`` of a reweighted formulation, else an ``active`` Parameter."""
+    current = _current(formulation, "active_mask", "active")
+    if current is None:
         return "none removed"
-    active = np.asarray(active, dtype=float)
-    n_feat = getattr(formulation, "n_features", active.size)
+    active, n_feat = current
     removed = int(np.sum(active[:n_feat] == 0))
     return "none removed" if removed == 0 else f"{removed} removed"
 
@@ -420,8 +395,6 @@ def removed_note(formulation) -> str:
 
 def _data_names(formulation) -> list[tuple[str, object]]:
     """The formulation's data arrays (public attributes holding arrays or sparse matrices)."""
-    import scipy.sparse as sp
-
     return [
         (name, value)
         for name, value in vars(formulation).items()
@@ -430,14 +403,10 @@ def _data_names(formulation) -> list[tuple[str, object]]:
 
 
 def _same_data(value, data) -> bool:
-    import scipy.sparse as sp
-
-    if np.shape(value) != np.shape(data):
+    if np.shape(value) != np.shape(data):  # before densifying a sparse matrix
         return False
-    if sp.issparse(value) or sp.issparse(data):
-        value = value.toarray() if sp.issparse(value) else value
-        data = data.toarray() if sp.issparse(data) else data
-    return bool(np.array_equal(np.asarray(value), np.asarray(data)))
+    value, data = (a.toarray() if sp.issparse(a) else np.asarray(a) for a in (value, data))
+    return bool(np.array_equal(value, data))
 
 
 def _printed(item, data, names) -> str:
@@ -459,10 +428,11 @@ def _printed(item, data, names) -> str:
     return text.replace("+ -", "- ")
 
 
-def _member(name: str, shape) -> tuple[str, str]:
-    """``name ∈ ℝ^shape``, text and LaTeX."""
+def variable_line(name: str, *shape: int) -> tuple[str, str]:
+    """``name ∈ ℝ^shape``, text and LaTeX (Greek names as symbols: ``"xi"`` → ``ξ``)."""
     text = constraint_text(name)
-    latex = _GREEK.get(name, name if len(name) == 1 else rf"\mathrm{{{_escape_text(name)}}}")
+    upright = rf"\mathrm{{{name.translate(_LATEX_SPECIAL)}}}"
+    latex = _GREEK.get(name, name if len(name) == 1 else upright)
     if not shape:
         return f"{text} ∈ ℝ", rf"{latex} \in \mathbb{{R}}"
     dims = "×".join(str(k) for k in shape)
@@ -470,28 +440,19 @@ def _member(name: str, shape) -> tuple[str, str]:
     return f"{text} ∈ ℝ^{dims}", rf"{latex} \in \mathbb{{R}}^{{{dims_latex}}}"
 
 
-def _penalty_lines(formulation, symbol: str) -> tuple[str, str]:
-    """``s Σ_j c_j |x_j|`` (or ``x_j²``, or a group sum) of a ReweightedPenalty, text and
-    LaTeX."""
-    pen = formulation.reweighted
-    scale = pen.scale
+#: The sums in front of a coefficient's penalty (text, LaTeX).
+SUM_J = ("Σ_j c_j ", r"\sum_{j} c_j ")
+
+
+def penalty_line(penalty: str, sums, term, scale: float | None = None) -> tuple[str, str]:
+    """``s Σ c |x|`` (l1; ``s = 1`` by default) or ``s Σ c x²`` (l2; ``s = ½``), text and
+    LaTeX, from the (text, LaTeX) pairs of the sums in front of the term and of the term."""
+    scale = (1.0 if penalty == "l1" else 0.5) if scale is None else scale
     head_t = "" if scale == 1 else ("½ " if scale == 0.5 else f"{scale:g} ")
     head_l = "" if scale == 1 else (r"\frac{1}{2} " if scale == 0.5 else f"{scale:g} ")
-    sym_l = _GREEK.get(symbol, symbol)
-    if pen.group_size is None:
-        inner_t, inner_l = (
-            (f"|{symbol}_j|", f"|{sym_l}_j|")
-            if pen.penalty == "l1"
-            else (
-                f"{symbol}_j²",
-                f"{sym_l}_j^2",
-            )
-        )
-    elif pen.penalty == "l1":
-        inner_t, inner_l = f"Σ_k |{symbol}_kj|", rf"\sum_k |{sym_l}_{{kj}}|"
-    else:
-        inner_t, inner_l = f"Σ_k {symbol}_kj²", rf"\sum_k {sym_l}_{{kj}}^2"
-    return f"{head_t}Σ_j c_j {inner_t}", rf"{head_l}\sum_{{j}} c_j {inner_l}"
+    if penalty == "l1":
+        return f"{head_t}{sums[0]}|{term[0]}|", rf"{head_l}{sums[1]}|{term[1]}|"
+    return f"{head_t}{sums[0]}{term[0]}²", rf"{head_l}{sums[1]}{term[1]}^2"
 
 
 def problem_statement(formulation) -> Statement:
@@ -529,50 +490,52 @@ def problem_statement(formulation) -> Statement:
       c = the weights Parameter (currently all 1: the plain l2 norm)
     """
     f = formulation
-    data = _data_names(f)
     reweighted = getattr(f, "reweighted", None)
     names: dict[str, str] = {}
-    objective, constraints, variables, notes = [], [], [], []
+    variables, objective, tail, notes = [], [], [], []
     hidden: set[int] = set()
     if reweighted is not None:
         symbol = next(
             (n for n, v in vars(f).items() if v is f.coef and n != "coef" and n[0] != "_"), "x"
         )
-        for expr in sorted({str(f.coef), str(reweighted.loss_coef)}, key=len, reverse=True):
-            names[expr] = symbol
-        objective.append(_penalty_lines(f, symbol))
+        # the coefficients under the class's name, the longer (indexed) printout first
+        by_length = sorted({str(f.coef), str(reweighted.loss_coef)}, key=len, reverse=True)
+        names = dict.fromkeys(by_length, symbol)
+        sym_l = _GREEK.get(symbol, symbol)
+        sums, term = SUM_J, (f"{symbol}_j", f"{sym_l}_j")
+        if reweighted.group_size is not None:  # Σ_j c_j Σ_k |x_kj|: one weight per group j
+            sums = (SUM_J[0] + "Σ_k ", SUM_J[1] + r"\sum_k ")
+            term = (f"{symbol}_kj", f"{sym_l}_{{kj}}")
+        objective.append(penalty_line(reweighted.penalty, sums, term, reweighted.scale))
         own_terms, own_constraints = f.loss_terms(), f.loss_constraints()
         hidden = {id(v) for v in reweighted.variables.values()}
-        variables.append(_member(symbol, f.coef.shape))
+        variables.append(variable_line(symbol, *f.coef.shape))
         notes = [weights_note(f, reweighted.penalty)]
-    else:
-        own_terms, own_constraints = f._objective_terms(), f._base_constraints()
-
-    def line(item):
-        printed = _printed(item, data, names)
-        return constraint_text(printed), constraint_latex(printed)
-
-    objective += [line(t) for t in own_terms]
-    constraints += [line(c) for c in own_constraints]
-    if reweighted is not None:
-        symbol = names[str(f.coef)]
-        removed = removed_note(f).replace("features", "coefficients")
-        sym_l = _GREEK.get(symbol, symbol)
-        constraints.append(
+        removed = removed_note(f)
+        tail.append(
             (
                 f"{symbol}_j = 0 for the removed coefficients j ({removed})",
                 rf"{sym_l}_j = 0 \text{{ for the removed coefficients }} j \text{{ ({removed})}}",
             )
         )
-    # The variables of what the class states (not f.problem: printing builds no problem).
-    seen = set(hidden)
-    for item in [*own_terms, *own_constraints]:
-        for var in item.variables():
-            if id(var) not in seen:
-                seen.add(id(var))
-                variables.append(_member(var.name(), var.shape))
-    constraints = [(t, l or text_to_latex(t)) for t, l in constraints]
+    else:
+        own_terms, own_constraints = f._objective_terms(), f._base_constraints()
+    data = _data_names(f)
+
+    def line(item):
+        printed = _printed(item, data, names)
+        return constraint_text(printed), constraint_latex(printed)
+
+    # The variables of what the class states (not f.problem: printing builds no problem), in
+    # order of appearance (a dict keeps the first).
+    stated = {id(v): v for item in [*own_terms, *own_constraints] for v in item.variables()}
+    variables += [variable_line(v.name(), *v.shape) for k, v in stated.items() if k not in hidden]
     own = [ln.strip() for ln in str(getattr(f, "statement", "")).strip().splitlines()]
     return Statement(
-        type(f).__name__, "minimise", variables, objective, constraints, notes=notes + own
+        type(f).__name__,
+        "minimise",
+        variables,
+        objective + [line(t) for t in own_terms],
+        [line(c) for c in own_constraints] + tail,
+        notes=notes + own,
     )
