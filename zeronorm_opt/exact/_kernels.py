@@ -32,14 +32,10 @@ def anchor_residuals(YZ, idx, wt, count):
 @nb.njit(cache=True)
 def straddles(G, j, count):
     """Some certificate has ``r_j > EPS`` and another ``r_j < −EPS``."""
-    pos = False
-    neg = False
+    pos = neg = False
     for v in range(count):
-        g = G[v, j]
-        if g > EPS:
-            pos = True
-        elif g < -EPS:
-            neg = True
+        pos |= G[v, j] > EPS
+        neg |= G[v, j] < -EPS
         if pos and neg:
             return True
     return False
@@ -174,14 +170,11 @@ def mixtures(G, b, count, n_mix):
 @nb.njit(cache=True)
 def mixture_straddles(G, c, mixes, alpha, pp, qq):
     """Two of the combinations have residuals of opposite signs on ``c``."""
-    pos = False
-    neg = False
+    pos = neg = False
     for t in range(mixes):
         g = alpha[t] * G[pp[t], c] + (1.0 - alpha[t]) * G[qq[t], c]
-        if g > EPS:
-            pos = True
-        elif g < -EPS:
-            neg = True
+        pos |= g > EPS
+        neg |= g < -EPS
         if pos and neg:
             return True
     return False
@@ -350,19 +343,14 @@ def bounds_pair(G, vals, count, b, level, tol):
     their anchor) has a zero residual on ``b`` and value ≥ ``level``: one with ``|g_b| ≤ tol``
     itself, two of value ≥ ``level`` with residuals of opposite signs, or (the upper concave
     envelope at 0) any two whose combination zeroing ``g_b`` keeps value ≥ ``level``."""
-    pos = False
-    neg = False
+    pos = neg = False
     for v in range(count):
         if vals[v] < level:
             continue
         g = G[v, b]
-        if abs(g) <= tol:
-            return True
-        if g > EPS:
-            pos = True
-        elif g < -EPS:
-            neg = True
-        if pos and neg:
+        pos |= g > EPS
+        neg |= g < -EPS
+        if abs(g) <= tol or (pos and neg):
             return True
     for p in range(count):
         gp = G[p, b]
