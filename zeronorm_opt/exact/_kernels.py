@@ -67,9 +67,10 @@ def origin_in_hull(G, j, l, count, angles):
 
 
 @nb.njit(cache=True, parallel=True)
-def scan_pairs(YZ, idx, wt, counts, cls, first, last, cap):
-    """Pairs ``(a, b)``, ``first ≤ a < last``, ``b > a``, that the certificates of ``a`` do not
-    exclude: ``(n_failed[a − first], failed[a − first, :, :])``."""
+def scan_pairs(YZ, idx, wt, counts, cls, first, last, cap, both_anchors=False):
+    """Pairs ``(a, b)``, ``first ≤ a < last``, ``b > a``, that the certificates of ``a`` (and,
+    with ``both_anchors``, those of ``b``) do not exclude:
+    ``(n_failed[a − first], failed[a − first, :, :])``."""
     n = YZ.shape[1]
     width = last - first
     failed = np.full((width, cap), -1, np.int64)
@@ -78,12 +79,16 @@ def scan_pairs(YZ, idx, wt, counts, cls, first, last, cap):
         a = first + r
         G = anchor_residuals(YZ, idx[a], wt[a], counts[a])
         for b in range(a + 1, n):
-            if cls[b] == cls[a]:  # interchangeable features: a smaller support
+            # equal classes: interchangeable features, i.e. a smaller support
+            if cls[b] == cls[a] or straddles(G, b, counts[a]):
                 continue
-            if not straddles(G, b, counts[a]):
-                if n_failed[r] < cap:
-                    failed[r, n_failed[r]] = b
-                n_failed[r] += 1
+            if both_anchors and straddles(
+                anchor_residuals(YZ, idx[b], wt[b], counts[b]), a, counts[b]
+            ):
+                continue
+            if n_failed[r] < cap:
+                failed[r, n_failed[r]] = b
+            n_failed[r] += 1
     return n_failed, failed
 
 

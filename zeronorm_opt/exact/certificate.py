@@ -18,7 +18,6 @@ import json
 from dataclasses import dataclass, field
 from math import comb
 
-import numba as nb
 import numpy as np
 
 from .._validation import check_binary_labels, check_finite_matrix
@@ -94,25 +93,6 @@ class SeparabilityCertificate:
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict())
-
-
-@nb.njit(cache=True, parallel=True)
-def _uncovered_pairs(YZ, idx, wt, counts, cls, cap):
-    n = YZ.shape[1]
-    out = np.full((n, cap), -1, np.int64)
-    n_out = np.zeros(n, np.int64)
-    for a in nb.prange(n):
-        G = K.anchor_residuals(YZ, idx[a], wt[a], counts[a])
-        for b in range(a + 1, n):
-            if cls[a] == cls[b] or K.straddles(G, b, counts[a]):
-                continue
-            Gb = K.anchor_residuals(YZ, idx[b], wt[b], counts[b])
-            if K.straddles(Gb, a, counts[b]):
-                continue
-            if n_out[a] < cap:
-                out[a, n_out[a]] = b
-            n_out[a] += 1
-    return n_out, out
 
 
 def validated_one_feature_certificates(Z, y, per_feature: int, tol: float):
@@ -223,10 +203,10 @@ def check_certificate(X, y, certificate: SeparabilityCertificate, *, support=Non
         if k == 1:
             uncovered = [(a,) for a in np.flatnonzero(counts == 0)]
         elif k == 2:
-            uncovered = _leftovers(_uncovered_pairs, (YZ, idx, wt, counts, cls))
+            # the search's own scans, over every anchor and on the certificates validated
+            # above; a pair is tried with the certificates of both of its features
+            uncovered = _leftovers(K.scan_pairs, (YZ, idx, wt, counts, cls, 0, n), (True,))
         elif k == 3:
-            # the search's own sweep over all anchors, each triple tried with every feature as
-            # anchor (its certificates are re-validated above, so the sweep proves the same)
             uncovered = _leftovers(K.scan_triples, (YZ, idx, wt, counts, cls, 0, n), (32,))
         else:
             if comb(n, k) > 5_000_000:

@@ -290,20 +290,16 @@ class AlignmentState:
         if self.centred:
             # ⟨HKH, H t tᵀ H⟩ = ⟨K, t_c t_cᵀ⟩ with t_c = Ht: the numerator only needs t centred.
             self.t = self.t - self.t.mean()
-        if kernel == "linear":
-            # The columns, centred when the alignment is (then HKH = (HX)(HX)ᵀ, so every
-            # update below stays the plain linear one).
-            self.columns = _Columns(X, self.centred)
-            self.X = self.columns.X
-        else:
-            self.X = np.ascontiguousarray(X, dtype=np.float64)
-        m, n = self.X.shape
+        m, n = np.shape(X)
         self.mask = np.zeros(n, dtype=bool)
         self.mask[np.asarray(features, dtype=int)] = True
         self.tt = float(self.t @ self.t)  # ⟨T, T⟩ = (tᵀt)²
         self._kk_floor = 0.0
         if kernel == "linear":
-            cols = self.columns
+            # The columns, centred when the alignment is (then HKH = (HX)(HX)ᵀ, so every
+            # update below stays the plain linear one).
+            self.columns = cols = _Columns(X, self.centred)
+            self.X = cols.X
             # A linear kernel whose features were added and removed again keeps rounding
             # residue (~eps·‖X‖²) where it should be 0; below this floor ‖K‖² counts as zero.
             self._kk_floor = 1e-20 * float(cols.sq_norms.sum()) ** 2
@@ -325,6 +321,7 @@ class AlignmentState:
                     Xb = cols.columns(np.arange(start, min(start + 512, n)))
                     self.xKx[start : start + Xb.shape[1]] = np.einsum("ik,ik->k", Xb, self.K @ Xb)
         else:
+            self.X = np.ascontiguousarray(X, dtype=np.float64)
             Xf = self.X[:, self.mask]
             # Upper triangle (i <= j) with Frobenius weights 1 on the diagonal, 2 elsewhere.
             self.iu, self.ju = np.triu_indices(m)

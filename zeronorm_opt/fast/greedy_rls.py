@@ -187,7 +187,6 @@ class _State:
         m, n = X.shape
         self.X, self.lam, self.dtype = X, lam, dtype
         self.is_sparse = sparse.issparse(X)  # CSR in canonical format (see _check_sparse)
-        self.ger = _GER[dtype]
         self.C = np.empty((m, n), dtype=dtype)
         self.filled = False  # C not yet copied from X / λ
         self.pending = None  # (u, w): C ← C − u wᵀ still to apply
@@ -219,25 +218,18 @@ class _State:
         self.q -= np.outer(w / delta, va)
         self.pending = (u.astype(self.dtype), w.astype(self.dtype))
 
-    def tile(self, s, e):
-        """Rows ``s:e`` of the current ``C`` (filled and updated in place)."""
-        CJ = self.C[s:e]
-        if not self.filled:
-            # A sparse X is densified one tile of rows at a time, into the cache itself.
-            XJ = self.X[s:e].toarray() if self.is_sparse else self.X[s:e]
-            np.multiply(XJ, 1.0 / self.lam, out=CJ, casting="same_kind")
-        if self.pending is not None:
-            u, w = self.pending
-            self.ger(-1.0, w, u[s:e], a=CJ.T, overwrite_a=True)  # C_J ← C_J − u_J wᵀ
-        return CJ
-
     def sync(self, rows):
-        """Apply everything pending to the whole of ``C``."""
-        if self.filled and self.pending is None:
-            return
-        m = self.C.shape[0]
-        for s in range(0, m, rows):
-            self.tile(s, min(s + rows, m))
+        """Apply everything pending to the whole of ``C``, ``rows`` rows at a time."""
+        for s in range(0, self.C.shape[0], rows):  # a no-op once C is filled and current
+            CJ = self.C[s : s + rows]
+            if not self.filled:
+                # A sparse X is densified one tile of rows at a time, into the cache itself.
+                XJ = self.X[s : s + rows].toarray() if self.is_sparse else self.X[s : s + rows]
+                np.multiply(XJ, 1.0 / self.lam, out=CJ, casting="same_kind")
+            if self.pending is not None:
+                u, w = self.pending
+                # C_J ← C_J − u_J wᵀ
+                _GER[self.dtype](-1.0, w, u[s : s + rows], a=CJ.T, overwrite_a=True)
         self.filled, self.pending = True, None
 
     def select(self, b):
