@@ -213,8 +213,7 @@ def dual_vertex(YZ, y, cols, cost, alpha):
     k = cols.size + 1
     A = np.empty((k, m))
     A[0] = y
-    for t in range(cols.size):
-        A[t + 1] = YZ[:, cols[t]]
+    A[1:] = YZ[:, cols].T
     W = A.copy()
     keep = np.zeros(k, np.bool_)
     basis = np.empty(k, np.int64)
@@ -235,26 +234,16 @@ def dual_vertex(YZ, y, cols, cost, alpha):
         is_basic[best] = True
         for r2 in range(r + 1, k):
             W[r2] -= (W[r2, best] / W[r, best]) * W[r]
-    Ar = np.empty((kk, m))
-    rows = np.empty(kk, np.int64)
-    q = 0
-    for r in range(k):
-        if keep[r]:
-            Ar[q] = A[r]
-            rows[q] = r
-            q += 1
+    rows = np.flatnonzero(keep)
+    Ar = A[rows]
     basis = basis[:kk].copy()
     upper = np.zeros(m, np.bool_)
     alpha[:] = 0.0
-    B = np.empty((kk, kk))
     pi = np.zeros(kk)
     col = np.empty(kk)
     pivots = 0
     while pivots < 50 * m:
-        for r in range(kk):
-            for c in range(kk):
-                B[r, c] = Ar[r, basis[c]]
-        Binv = np.linalg.inv(B)
+        Binv = np.linalg.inv(Ar[:, basis])
         for c in range(kk):
             s = 0.0
             for r in range(kk):
@@ -317,15 +306,11 @@ def dual_vertex(YZ, y, cols, cost, alpha):
         if not is_basic[j] and alpha[j] != 0.0:
             for r in range(kk):
                 rhs[r] -= Ar[r, j] * alpha[j]
-    for r in range(kk):
-        for c in range(kk):
-            B[r, c] = Ar[r, basis[c]]
-    xb = np.linalg.solve(B, rhs)
+    xb = np.linalg.solve(Ar[:, basis], rhs)
     for i in range(kk):
         alpha[basis[i]] = min(1.0, max(0.0, xb[i]))
     full = np.zeros(k)
-    for q in range(kk):
-        full[rows[q]] = pi[q]
+    full[rows] = pi
     value = 0.0
     for i in range(m):
         value += cost[i] * alpha[i]
@@ -375,16 +360,13 @@ def _level_vertex(YZ, y, cols, d, level, alpha):
     keeps ``Σ α ≥ level`` (``Σ α`` grows with λ). Returns its value (``-1`` if none)."""
     m = YZ.shape[0]
     cost = np.empty(m)
-    hi = 1.0
-    for i in range(m):
-        hi = max(hi, 2.0 * abs(d[i]))
+    hi = max(1.0, 2.0 * np.abs(d).max())
     lo = 0.0
     best = np.empty(m)
     found = -1.0
     for _ in range(14):
         lam = 0.5 * (lo + hi)
-        for i in range(m):
-            cost[i] = lam - d[i]
+        cost[:] = lam - d
         dual_vertex(YZ, y, cols, cost, alpha)
         value = alpha.sum()
         if value >= level:
@@ -394,8 +376,7 @@ def _level_vertex(YZ, y, cols, d, level, alpha):
         else:
             lo = lam
     if found < 0:
-        for i in range(m):
-            cost[i] = hi - d[i]
+        cost[:] = hi - d
         dual_vertex(YZ, y, cols, cost, alpha)
         if alpha.sum() >= level:
             return alpha.sum()
@@ -428,8 +409,7 @@ def budget_pair_scan(YZ, y, cls, first, last, level, rounds, tol, cap):
         G = np.zeros((K, n))
         vals = np.zeros(K)
         alpha = np.empty(m)
-        cols = np.empty(1, np.int64)
-        cols[0] = a
+        cols = np.full(1, a, np.int64)
         vals[0] = dual_vertex(YZ, y, cols, ones, alpha)[0]
         G[0] = feature_residuals(YZ, alpha)
         out_alpha[r, 0] = alpha
@@ -468,8 +448,7 @@ def budget_pair_scan(YZ, y, cls, first, last, level, rounds, tol, cap):
                 out_val[r, count] = value
             count += 1
         n_vec[r] = count
-        pair = np.empty(2, np.int64)
-        pair[0] = a
+        pair = np.full(2, a, np.int64)  # {a, b}: b set per pair
         for b in range(a + 1, n):
             if cls[b] == cls[a] or bounds_pair(G, vals, count, b, level, tol):
                 continue
