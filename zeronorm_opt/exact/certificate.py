@@ -169,7 +169,6 @@ def check_certificate(X, y, certificate: SeparabilityCertificate, *, support=Non
 
     Examples
     --------
-    >>> import numpy as np
     >>> from zeronorm_opt.exact import minimum_separating_support
     >>> X = np.array([[0.0, 0.0], [1.0, 1.0], [0.0, 1.0], [1.0, 0.0]])  # XOR on two features
     >>> X = np.hstack([X, (X[:, :1] - X[:, 1:]) ** 2])                    # (x0 − x1)² separates

@@ -100,7 +100,6 @@ def centre_kernel(K) -> np.ndarray:
 
     Examples
     --------
-    >>> import numpy as np
     >>> centre_kernel(np.ones((3, 3)) * 5.0).round(12).tolist()
     [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
     """
@@ -126,7 +125,6 @@ def alignment(K, T, *, centred: bool = False) -> float:
 
     Examples
     --------
-    >>> import numpy as np
     >>> y = np.array([1.0, 1.0, -1.0])
     >>> alignment(np.outer(y, y), y)
     1.0
@@ -161,7 +159,6 @@ def subset_kernel(
 
     Examples
     --------
-    >>> import numpy as np
     >>> X = np.array([[1.0, 2.0], [0.0, 1.0]])
     >>> subset_kernel(X, [1], "poly", degree=2).tolist()
     [[25.0, 9.0], [9.0, 4.0]]
@@ -254,7 +251,6 @@ class AlignmentState:
 
     Examples
     --------
-    >>> import numpy as np
     >>> rng = np.random.default_rng(0)
     >>> X, y = rng.normal(size=(6, 3)), np.array([1.0, -1, 1, -1, 1, -1])
     >>> state = AlignmentState(X, y, "poly", features=[0, 1, 2])
@@ -462,7 +458,6 @@ def one_shot_alignments(X, t, kernel: str = "linear", **kwargs) -> np.ndarray:
 
     Examples
     --------
-    >>> import numpy as np
     >>> X = np.array([[1.0, 0.3], [2.0, -0.1], [-1.0, 0.2], [-2.0, 0.0]])
     >>> one_shot_alignments(X, np.array([1.0, 1, -1, -1])).round(3).tolist()
     [0.9, 0.0]
@@ -521,7 +516,6 @@ def incremental_selection(
 
     Examples
     --------
-    >>> import numpy as np
     >>> X = np.array([[1.0, 0.3, 1.0], [2.0, -0.1, 2.0], [-1.0, 0.2, -1.0], [-2.0, 0.0, -2.0]])
     >>> order, path, _ = incremental_selection(X, np.array([1.0, 1, -1, -1]))
     >>> order  # features 0 and 2 are copies: only one of them is added
@@ -637,7 +631,6 @@ def decremental_selection(
 
     Examples
     --------
-    >>> import numpy as np
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(40, 4))
     >>> y = np.sign(X[:, 0] * X[:, 1])

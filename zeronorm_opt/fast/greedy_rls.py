@@ -82,7 +82,6 @@ def squared_loss(y_true: np.ndarray, y_pred: np.ndarray) -> np.ndarray:
 
     Examples
     --------
-    >>> import numpy as np
     >>> squared_loss(np.array([[1.0], [-1.0]]), np.array([[[0.0], [-1.0]]]))
     array([0.5])
     """
@@ -94,7 +93,6 @@ def zero_one_loss(y_true: np.ndarray, y_pred: np.ndarray) -> np.ndarray:
 
     Examples
     --------
-    >>> import numpy as np
     >>> zero_one_loss(np.array([[1.0], [-1.0]]), np.array([[[0.3], [0.2]]]))
     array([0.5])
     """
@@ -419,7 +417,6 @@ def greedy_rls(
 
     Examples
     --------
-    >>> import numpy as np
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(40, 10))
     >>> y = X[:, 3] - 2 * X[:, 7] + 0.01 * rng.normal(size=40)
