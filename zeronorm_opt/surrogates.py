@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._validation import check_positive
 from .exceptions import InputError
 
 
@@ -46,8 +47,7 @@ class LogSurrogate:
     eps: float = 0.0
 
     def __post_init__(self):
-        if not np.isfinite(self.eps) or self.eps < 0:
-            raise InputError(f"eps must be >= 0; got {self.eps!r}.")
+        check_positive(self.eps, "eps", strict=False)
 
     def value(self, t):
         t = np.asarray(t, dtype=float)
@@ -80,8 +80,7 @@ class ExpSurrogate:
     alpha: float = 5.0
 
     def __post_init__(self):
-        if not np.isfinite(self.alpha) or self.alpha <= 0:
-            raise InputError(f"alpha must be > 0; got {self.alpha!r}.")
+        check_positive(self.alpha, "alpha")
 
     def value(self, t):
         return 1.0 - np.exp(-self.alpha * np.asarray(t, dtype=float))
@@ -114,8 +113,7 @@ class PowerSurrogate:
     def __post_init__(self):
         if not (0 < self.q < 1):
             raise InputError(f"q must lie in (0, 1); got {self.q!r}.")
-        if not np.isfinite(self.eps) or self.eps < 0:
-            raise InputError(f"eps must be >= 0; got {self.eps!r}.")
+        check_positive(self.eps, "eps", strict=False)
 
     def value(self, t):
         return (self.eps + np.asarray(t, dtype=float)) ** self.q

@@ -208,28 +208,25 @@ def test_float32_selects_as_float64_on_well_conditioned_data(t, bias):
     assert low.coef.dtype == np.float64
 
 
-def test_compiled_scan_is_the_default_path():
-    # numba is a dependency: the fused scan must not fall back to NumPy silently.
-    pytest.importorskip("numba")
-    assert greedy_rls_module._fused_kernels() is not None
-
-
 @pytest.mark.parametrize("dtype, rtol", [(np.float64, 1e-12), (np.float32, 1e-5)])
 @pytest.mark.parametrize("layout", ["C", "F", "csr"])
 @pytest.mark.parametrize("bias", [0.0, 1.0])
-def test_compiled_scan_equals_numpy_tile_pass(monkeypatch, dtype, rtol, layout, bias):
+def test_compiled_scan_equals_candidate_blocks(monkeypatch, dtype, rtol, layout, bias):
     # The numba scans (filling C from X in round 1, in place after; bias > 0 leaves an update
-    # pending at the fill) against the NumPy/BLAS tiles: same selections, LOO losses within
-    # rounding, same weights. 37 rows per block does not divide m.
-    pytest.importorskip("numba")
+    # pending at the fill) against the vectorised candidate blocks of the other losses, which
+    # form each candidate's ã and d̃ in float64: same selections, LOO losses within rounding,
+    # same weights. 37 rows per tile does not divide m.
     X, y = _data(90, 41, 1, seed=31)
     X = sparse.csr_array(X) if layout == "csr" else np.asarray(X, order=layout)
     compiled = greedy_rls(X, y, 9, 0.4, bias=bias, dtype=dtype, block_size=37)
-    monkeypatch.setattr(greedy_rls_module, "_fused_kernels", lambda: None)
-    tiles = greedy_rls(X, y, 9, 0.4, bias=bias, dtype=dtype, block_size=37)
-    assert compiled.selected.tolist() == tiles.selected.tolist()
-    np.testing.assert_allclose(compiled.loo_loss, tiles.loo_loss, rtol=rtol)
-    np.testing.assert_allclose(compiled.coef, tiles.coef, rtol=100 * rtol, atol=1e-10)
+    blocks = greedy_rls_module._scan_blocks
+    monkeypatch.setattr(
+        greedy_rls_module, "_scan_squared", lambda state, rows: blocks(state, None, None, True, 8)
+    )
+    reference = greedy_rls(X, y, 9, 0.4, bias=bias, dtype=dtype, block_size=37)
+    assert compiled.selected.tolist() == reference.selected.tolist()
+    np.testing.assert_allclose(compiled.loo_loss, reference.loo_loss, rtol=rtol)
+    np.testing.assert_allclose(compiled.coef, reference.coef, rtol=100 * rtol, atol=1e-10)
 
 
 def test_verbose_and_logging_report_progress(capsys, caplog):

@@ -60,22 +60,17 @@ def make_weston_linear(
     >>> X.shape, sorted(set(y.tolist()))
     ((30, 202), [-1, 1])
     """
-    if int(n_samples) != n_samples or n_samples < 1:
-        raise InputError(f"n_samples must be a positive integer; got {n_samples!r}.")
-    if int(n_features) != n_features or n_features < 6:
-        raise InputError(f"n_features must be an integer >= 6; got {n_features!r}.")
-    n_samples, n_features = int(n_samples), int(n_features)
+    n_samples = _check_count(n_samples, "n_samples", 1)
+    n_features = _check_count(n_features, "n_features", 6)
     rng = check_random_state(random_state)
     y = rng.choice(np.array([-1, 1]), size=n_samples)
     X = np.empty((n_samples, n_features))
     first_group = rng.uniform(size=n_samples) < 0.7
     means = np.arange(1, 4, dtype=float)
-    signal = y[:, None] * rng.normal(means, 1.0, size=(n_samples, 3))
-    noise = rng.normal(0.0, 1.0, size=(n_samples, 3))
-    X[:, 0:3] = np.where(first_group[:, None], signal, noise)
-    signal = y[:, None] * rng.normal(means, 1.0, size=(n_samples, 3))
-    noise = rng.normal(0.0, 1.0, size=(n_samples, 3))
-    X[:, 3:6] = np.where(first_group[:, None], noise, signal)
+    for group, carries in ((slice(0, 3), first_group), (slice(3, 6), ~first_group)):
+        signal = y[:, None] * rng.normal(means, 1.0, size=(n_samples, 3))
+        noise = rng.normal(0.0, 1.0, size=(n_samples, 3))
+        X[:, group] = np.where(carries[:, None], signal, noise)
     X[:, 6:] = rng.normal(0.0, 20.0, size=(n_samples, n_features - 6))
     return (scale(X) if standardize else X), y
 

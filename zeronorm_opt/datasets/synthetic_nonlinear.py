@@ -98,7 +98,6 @@ class SparsePolynomial:
 
     Examples
     --------
-    >>> import numpy as np
     >>> Q = np.zeros((3, 3)); Q[0, 1] = 1.0
     >>> p = SparsePolynomial(np.array([0.0, 0.0, 1.0]), Q)  # x1·x2 + x3
     >>> p.relevant, float(p(np.array([[2.0, 3.0, -1.0]]))[0])

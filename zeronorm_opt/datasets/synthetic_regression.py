@@ -67,7 +67,6 @@ def make_two_gaussians(
 
     Examples
     --------
-    >>> import numpy as np
     >>> X, y = make_two_gaussians(1000, 20, n_informative=3, random_state=0)
     >>> X.shape, int((y == 1).sum())
     ((1000, 20), 500)
@@ -132,7 +131,6 @@ def make_sparse_regression(
 
     Examples
     --------
-    >>> import numpy as np
     >>> Phi, y, coef = make_sparse_regression(50, 200, 5, random_state=0, return_coef=True)
     >>> Phi.shape, int(np.count_nonzero(coef))
     ((50, 200), 5)

@@ -32,14 +32,10 @@ def anchor_residuals(YZ, idx, wt, count):
 @nb.njit(cache=True)
 def straddles(G, j, count):
     """Some certificate has ``r_j > EPS`` and another ``r_j < −EPS``."""
-    pos = False
-    neg = False
+    pos = neg = False
     for v in range(count):
-        g = G[v, j]
-        if g > EPS:
-            pos = True
-        elif g < -EPS:
-            neg = True
+        pos |= G[v, j] > EPS
+        neg |= G[v, j] < -EPS
         if pos and neg:
             return True
     return False
@@ -71,9 +67,10 @@ def origin_in_hull(G, j, l, count, angles):
 
 
 @nb.njit(cache=True, parallel=True)
-def scan_pairs(YZ, idx, wt, counts, cls, first, last, cap):
-    """Pairs ``(a, b)``, ``first ≤ a < last``, ``b > a``, that the certificates of ``a`` do not
-    exclude: ``(n_failed[a − first], failed[a − first, :, :])``."""
+def scan_pairs(YZ, idx, wt, counts, cls, first, last, cap, both_anchors=False):
+    """Pairs ``(a, b)``, ``first ≤ a < last``, ``b > a``, that the certificates of ``a`` (and,
+    with ``both_anchors``, those of ``b``) do not exclude:
+    ``(n_failed[a − first], failed[a − first, :, :])``."""
     n = YZ.shape[1]
     width = last - first
     failed = np.full((width, cap), -1, np.int64)
@@ -82,12 +79,16 @@ def scan_pairs(YZ, idx, wt, counts, cls, first, last, cap):
         a = first + r
         G = anchor_residuals(YZ, idx[a], wt[a], counts[a])
         for b in range(a + 1, n):
-            if cls[b] == cls[a]:  # interchangeable features: a smaller support
+            # equal classes: interchangeable features, i.e. a smaller support
+            if cls[b] == cls[a] or straddles(G, b, counts[a]):
                 continue
-            if not straddles(G, b, counts[a]):
-                if n_failed[r] < cap:
-                    failed[r, n_failed[r]] = b
-                n_failed[r] += 1
+            if both_anchors and straddles(
+                anchor_residuals(YZ, idx[b], wt[b], counts[b]), a, counts[b]
+            ):
+                continue
+            if n_failed[r] < cap:
+                failed[r, n_failed[r]] = b
+            n_failed[r] += 1
     return n_failed, failed
 
 
@@ -174,14 +175,11 @@ def mixtures(G, b, count, n_mix):
 @nb.njit(cache=True)
 def mixture_straddles(G, c, mixes, alpha, pp, qq):
     """Two of the combinations have residuals of opposite signs on ``c``."""
-    pos = False
-    neg = False
+    pos = neg = False
     for t in range(mixes):
         g = alpha[t] * G[pp[t], c] + (1.0 - alpha[t]) * G[qq[t], c]
-        if g > EPS:
-            pos = True
-        elif g < -EPS:
-            neg = True
+        pos |= g > EPS
+        neg |= g < -EPS
         if pos and neg:
             return True
     return False
@@ -215,8 +213,7 @@ def dual_vertex(YZ, y, cols, cost, alpha):
     k = cols.size + 1
     A = np.empty((k, m))
     A[0] = y
-    for t in range(cols.size):
-        A[t + 1] = YZ[:, cols[t]]
+    A[1:] = YZ[:, cols].T
     W = A.copy()
     keep = np.zeros(k, np.bool_)
     basis = np.empty(k, np.int64)
@@ -237,26 +234,16 @@ def dual_vertex(YZ, y, cols, cost, alpha):
         is_basic[best] = True
         for r2 in range(r + 1, k):
             W[r2] -= (W[r2, best] / W[r, best]) * W[r]
-    Ar = np.empty((kk, m))
-    rows = np.empty(kk, np.int64)
-    q = 0
-    for r in range(k):
-        if keep[r]:
-            Ar[q] = A[r]
-            rows[q] = r
-            q += 1
+    rows = np.flatnonzero(keep)
+    Ar = A[rows]
     basis = basis[:kk].copy()
     upper = np.zeros(m, np.bool_)
     alpha[:] = 0.0
-    B = np.empty((kk, kk))
     pi = np.zeros(kk)
     col = np.empty(kk)
     pivots = 0
     while pivots < 50 * m:
-        for r in range(kk):
-            for c in range(kk):
-                B[r, c] = Ar[r, basis[c]]
-        Binv = np.linalg.inv(B)
+        Binv = np.linalg.inv(Ar[:, basis])
         for c in range(kk):
             s = 0.0
             for r in range(kk):
@@ -319,15 +306,11 @@ def dual_vertex(YZ, y, cols, cost, alpha):
         if not is_basic[j] and alpha[j] != 0.0:
             for r in range(kk):
                 rhs[r] -= Ar[r, j] * alpha[j]
-    for r in range(kk):
-        for c in range(kk):
-            B[r, c] = Ar[r, basis[c]]
-    xb = np.linalg.solve(B, rhs)
+    xb = np.linalg.solve(Ar[:, basis], rhs)
     for i in range(kk):
         alpha[basis[i]] = min(1.0, max(0.0, xb[i]))
     full = np.zeros(k)
-    for q in range(kk):
-        full[rows[q]] = pi[q]
+    full[rows] = pi
     value = 0.0
     for i in range(m):
         value += cost[i] * alpha[i]
@@ -350,19 +333,14 @@ def bounds_pair(G, vals, count, b, level, tol):
     their anchor) has a zero residual on ``b`` and value ≥ ``level``: one with ``|g_b| ≤ tol``
     itself, two of value ≥ ``level`` with residuals of opposite signs, or (the upper concave
     envelope at 0) any two whose combination zeroing ``g_b`` keeps value ≥ ``level``."""
-    pos = False
-    neg = False
+    pos = neg = False
     for v in range(count):
         if vals[v] < level:
             continue
         g = G[v, b]
-        if abs(g) <= tol:
-            return True
-        if g > EPS:
-            pos = True
-        elif g < -EPS:
-            neg = True
-        if pos and neg:
+        pos |= g > EPS
+        neg |= g < -EPS
+        if abs(g) <= tol or (pos and neg):
             return True
     for p in range(count):
         gp = G[p, b]
@@ -382,16 +360,13 @@ def _level_vertex(YZ, y, cols, d, level, alpha):
     keeps ``Σ α ≥ level`` (``Σ α`` grows with λ). Returns its value (``-1`` if none)."""
     m = YZ.shape[0]
     cost = np.empty(m)
-    hi = 1.0
-    for i in range(m):
-        hi = max(hi, 2.0 * abs(d[i]))
+    hi = max(1.0, 2.0 * np.abs(d).max())
     lo = 0.0
     best = np.empty(m)
     found = -1.0
     for _ in range(14):
         lam = 0.5 * (lo + hi)
-        for i in range(m):
-            cost[i] = lam - d[i]
+        cost[:] = lam - d
         dual_vertex(YZ, y, cols, cost, alpha)
         value = alpha.sum()
         if value >= level:
@@ -401,8 +376,7 @@ def _level_vertex(YZ, y, cols, d, level, alpha):
         else:
             lo = lam
     if found < 0:
-        for i in range(m):
-            cost[i] = hi - d[i]
+        cost[:] = hi - d
         dual_vertex(YZ, y, cols, cost, alpha)
         if alpha.sum() >= level:
             return alpha.sum()
@@ -435,8 +409,7 @@ def budget_pair_scan(YZ, y, cls, first, last, level, rounds, tol, cap):
         G = np.zeros((K, n))
         vals = np.zeros(K)
         alpha = np.empty(m)
-        cols = np.empty(1, np.int64)
-        cols[0] = a
+        cols = np.full(1, a, np.int64)
         vals[0] = dual_vertex(YZ, y, cols, ones, alpha)[0]
         G[0] = feature_residuals(YZ, alpha)
         out_alpha[r, 0] = alpha
@@ -475,8 +448,7 @@ def budget_pair_scan(YZ, y, cls, first, last, level, rounds, tol, cap):
                 out_val[r, count] = value
             count += 1
         n_vec[r] = count
-        pair = np.empty(2, np.int64)
-        pair[0] = a
+        pair = np.full(2, a, np.int64)  # {a, b}: b set per pair
         for b in range(a + 1, n):
             if cls[b] == cls[a] or bounds_pair(G, vals, count, b, level, tol):
                 continue

@@ -18,7 +18,6 @@ import json
 from dataclasses import dataclass, field
 from math import comb
 
-import numba as nb
 import numpy as np
 
 from .._validation import check_binary_labels, check_finite_matrix
@@ -96,56 +95,6 @@ class SeparabilityCertificate:
         return json.dumps(self.to_dict())
 
 
-@nb.njit(cache=True, parallel=True)
-def _uncovered_pairs(YZ, idx, wt, counts, cls, cap):
-    n = YZ.shape[1]
-    out = np.full((n, cap), -1, np.int64)
-    n_out = np.zeros(n, np.int64)
-    for a in nb.prange(n):
-        G = K.anchor_residuals(YZ, idx[a], wt[a], counts[a])
-        for b in range(a + 1, n):
-            if cls[a] == cls[b] or K.straddles(G, b, counts[a]):
-                continue
-            Gb = K.anchor_residuals(YZ, idx[b], wt[b], counts[b])
-            if K.straddles(Gb, a, counts[b]):
-                continue
-            if n_out[a] < cap:
-                out[a, n_out[a]] = b
-            n_out[a] += 1
-    return n_out, out
-
-
-@nb.njit(cache=True, parallel=True)
-def _uncovered_triples(YZ, idx, wt, counts, cls, cap, n_mix):
-    n = YZ.shape[1]
-    out = np.full((n, cap, 2), -1, np.int64)
-    n_out = np.zeros(n, np.int64)
-    for a in nb.prange(n):
-        Ka = counts[a]
-        G = K.anchor_residuals(YZ, idx[a], wt[a], Ka)
-        angles = np.empty(max(Ka, 1))
-        for b in range(a + 1, n):
-            if cls[a] == cls[b]:
-                continue
-            mixes, alpha, pp, qq = K.mixtures(G, b, Ka, n_mix)
-            for c in range(b + 1, n):
-                if cls[c] == cls[a] or cls[c] == cls[b]:
-                    continue
-                if K.mixture_straddles(G, c, mixes, alpha, pp, qq):
-                    continue
-                if K.origin_in_hull(G, b, c, Ka, angles):
-                    continue
-                if K.triple_by_anchor(YZ, idx, wt, counts, b, a, c):
-                    continue
-                if K.triple_by_anchor(YZ, idx, wt, counts, c, a, b):
-                    continue
-                if n_out[a] < cap:
-                    out[a, n_out[a], 0] = b
-                    out[a, n_out[a], 1] = c
-                n_out[a] += 1
-    return n_out, out
-
-
 def validated_one_feature_certificates(Z, y, per_feature: int, tol: float):
     """The one-feature certificates with their weights, each checked (non-negative weights
     summing to 1, bias and own-feature residuals ≤ tol); invalid ones are dropped."""
@@ -220,7 +169,6 @@ def check_certificate(X, y, certificate: SeparabilityCertificate, *, support=Non
 
     Examples
     --------
-    >>> import numpy as np
     >>> from zeronorm_opt.exact import minimum_separating_support
     >>> X = np.array([[0.0, 0.0], [1.0, 1.0], [0.0, 1.0], [1.0, 0.0]])  # XOR on two features
     >>> X = np.hstack([X, (X[:, :1] - X[:, 1:]) ** 2])                    # (x0 − x1)² separates
@@ -254,9 +202,11 @@ def check_certificate(X, y, certificate: SeparabilityCertificate, *, support=Non
         if k == 1:
             uncovered = [(a,) for a in np.flatnonzero(counts == 0)]
         elif k == 2:
-            uncovered = _leftovers(_uncovered_pairs, YZ, idx, wt, counts, cls)
+            # the search's own scans, over every anchor and on the certificates validated
+            # above; a pair is tried with the certificates of both of its features
+            uncovered = _leftovers(K.scan_pairs, (YZ, idx, wt, counts, cls, 0, n), (True,))
         elif k == 3:
-            uncovered = _leftovers(_uncovered_triples, YZ, idx, wt, counts, cls, 32)
+            uncovered = _leftovers(K.scan_triples, (YZ, idx, wt, counts, cls, 0, n), (32,))
         else:
             if comb(n, k) > 5_000_000:
                 raise CertificateError(
@@ -274,11 +224,12 @@ def check_certificate(X, y, certificate: SeparabilityCertificate, *, support=Non
     return L
 
 
-def _leftovers(kernel, *args) -> list[tuple[int, ...]]:
-    """The supports a kernel could not exclude, as tuples (re-run with room for all)."""
+def _leftovers(kernel, args, after_cap=()) -> list[tuple[int, ...]]:
+    """The supports ``kernel(*args, cap, *after_cap)`` could not exclude, as tuples (re-run
+    with room for all)."""
     cap = 256
     while True:
-        n_out, out = kernel(*args[:5], cap, *args[5:])
+        n_out, out = kernel(*args, cap, *after_cap)
         if n_out.max(initial=0) <= cap:
             break
         cap = int(n_out.max())

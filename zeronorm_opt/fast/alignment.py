@@ -100,7 +100,6 @@ def centre_kernel(K) -> np.ndarray:
 
     Examples
     --------
-    >>> import numpy as np
     >>> centre_kernel(np.ones((3, 3)) * 5.0).round(12).tolist()
     [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
     """
@@ -126,7 +125,6 @@ def alignment(K, T, *, centred: bool = False) -> float:
 
     Examples
     --------
-    >>> import numpy as np
     >>> y = np.array([1.0, 1.0, -1.0])
     >>> alignment(np.outer(y, y), y)
     1.0
@@ -161,7 +159,6 @@ def subset_kernel(
 
     Examples
     --------
-    >>> import numpy as np
     >>> X = np.array([[1.0, 2.0], [0.0, 1.0]])
     >>> subset_kernel(X, [1], "poly", degree=2).tolist()
     [[25.0, 9.0], [9.0, 4.0]]
@@ -254,7 +251,6 @@ class AlignmentState:
 
     Examples
     --------
-    >>> import numpy as np
     >>> rng = np.random.default_rng(0)
     >>> X, y = rng.normal(size=(6, 3)), np.array([1.0, -1, 1, -1, 1, -1])
     >>> state = AlignmentState(X, y, "poly", features=[0, 1, 2])
@@ -290,20 +286,16 @@ class AlignmentState:
         if self.centred:
             # ⟨HKH, H t tᵀ H⟩ = ⟨K, t_c t_cᵀ⟩ with t_c = Ht: the numerator only needs t centred.
             self.t = self.t - self.t.mean()
-        if kernel == "linear":
-            # The columns, centred when the alignment is (then HKH = (HX)(HX)ᵀ, so every
-            # update below stays the plain linear one).
-            self.columns = _Columns(X, self.centred)
-            self.X = self.columns.X
-        else:
-            self.X = np.ascontiguousarray(X, dtype=np.float64)
-        m, n = self.X.shape
+        m, n = np.shape(X)
         self.mask = np.zeros(n, dtype=bool)
         self.mask[np.asarray(features, dtype=int)] = True
         self.tt = float(self.t @ self.t)  # ⟨T, T⟩ = (tᵀt)²
         self._kk_floor = 0.0
         if kernel == "linear":
-            cols = self.columns
+            # The columns, centred when the alignment is (then HKH = (HX)(HX)ᵀ, so every
+            # update below stays the plain linear one).
+            self.columns = cols = _Columns(X, self.centred)
+            self.X = cols.X
             # A linear kernel whose features were added and removed again keeps rounding
             # residue (~eps·‖X‖²) where it should be 0; below this floor ‖K‖² counts as zero.
             self._kk_floor = 1e-20 * float(cols.sq_norms.sum()) ** 2
@@ -325,6 +317,7 @@ class AlignmentState:
                     Xb = cols.columns(np.arange(start, min(start + 512, n)))
                     self.xKx[start : start + Xb.shape[1]] = np.einsum("ik,ik->k", Xb, self.K @ Xb)
         else:
+            self.X = np.ascontiguousarray(X, dtype=np.float64)
             Xf = self.X[:, self.mask]
             # Upper triangle (i <= j) with Frobenius weights 1 on the diagonal, 2 elsewhere.
             self.iu, self.ju = np.triu_indices(m)
@@ -465,7 +458,6 @@ def one_shot_alignments(X, t, kernel: str = "linear", **kwargs) -> np.ndarray:
 
     Examples
     --------
-    >>> import numpy as np
     >>> X = np.array([[1.0, 0.3], [2.0, -0.1], [-1.0, 0.2], [-2.0, 0.0]])
     >>> one_shot_alignments(X, np.array([1.0, 1, -1, -1])).round(3).tolist()
     [0.9, 0.0]
@@ -524,7 +516,6 @@ def incremental_selection(
 
     Examples
     --------
-    >>> import numpy as np
     >>> X = np.array([[1.0, 0.3, 1.0], [2.0, -0.1, 2.0], [-1.0, 0.2, -1.0], [-2.0, 0.0, -2.0]])
     >>> order, path, _ = incremental_selection(X, np.array([1.0, 1, -1, -1]))
     >>> order  # features 0 and 2 are copies: only one of them is added
@@ -640,7 +631,6 @@ def decremental_selection(
 
     Examples
     --------
-    >>> import numpy as np
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(40, 4))
     >>> y = np.sign(X[:, 0] * X[:, 1])

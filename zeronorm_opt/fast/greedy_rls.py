@@ -19,11 +19,11 @@ residuals of adding candidate ``i`` are ``ã / d̃ = (δ_i a − q_i c_i) / (δ_
 (``y_j − p_j = a_j / G_jj``).
 
 Memory traffic per round, the cost that matters at large ``m·n``: one read of ``C`` for
-``w = Cᵀ v`` and one fused pass, compiled by numba (NumPy and BLAS ``?ger`` tiles without it,
-about twice as slow), that applies the pending rank-one update to each row of ``C`` and scores
-every candidate on that row while it is in cache. With ``dtype=np.float32`` ``C`` and the
-per-entry arithmetic are single precision (half the traffic); a sparse ``X`` is densified into
-``C`` one tile of rows at a time, never as a whole (see :func:`greedy_rls`).
+``w = Cᵀ v`` and one fused pass, compiled by numba, that applies the pending rank-one update to
+each row of ``C`` and scores every candidate on that row while it is in cache. With
+``dtype=np.float32`` ``C`` and the per-entry arithmetic are single precision (half the
+traffic); a sparse ``X`` is densified into ``C`` one tile of rows at a time, never as a whole
+(see :func:`greedy_rls`).
 
 Intercept: the paper has none. ``bias > 0`` adds a constant feature of value ``bias`` that is in
 the model from the start and is regularised like every other feature (the liblinear /
@@ -39,7 +39,6 @@ Applications (ICMLA), 2010.
 
 from __future__ import annotations
 
-import functools
 import logging
 import time
 from collections.abc import Callable
@@ -83,7 +82,6 @@ def squared_loss(y_true: np.ndarray, y_pred: np.ndarray) -> np.ndarray:
 
     Examples
     --------
-    >>> import numpy as np
     >>> squared_loss(np.array([[1.0], [-1.0]]), np.array([[[0.0], [-1.0]]]))
     array([0.5])
     """
@@ -95,7 +93,6 @@ def zero_one_loss(y_true: np.ndarray, y_pred: np.ndarray) -> np.ndarray:
 
     Examples
     --------
-    >>> import numpy as np
     >>> zero_one_loss(np.array([[1.0], [-1.0]]), np.array([[[0.3], [0.2]]]))
     array([0.5])
     """
@@ -188,7 +185,6 @@ class _State:
         m, n = X.shape
         self.X, self.lam, self.dtype = X, lam, dtype
         self.is_sparse = sparse.issparse(X)  # CSR in canonical format (see _check_sparse)
-        self.ger = _GER[dtype]
         self.C = np.empty((m, n), dtype=dtype)
         self.filled = False  # C not yet copied from X / λ
         self.pending = None  # (u, w): C ← C − u wᵀ still to apply
@@ -220,25 +216,18 @@ class _State:
         self.q -= np.outer(w / delta, va)
         self.pending = (u.astype(self.dtype), w.astype(self.dtype))
 
-    def tile(self, s, e):
-        """Rows ``s:e`` of the current ``C`` (filled and updated in place)."""
-        CJ = self.C[s:e]
-        if not self.filled:
-            # A sparse X is densified one tile of rows at a time, into the cache itself.
-            XJ = self.X[s:e].toarray() if self.is_sparse else self.X[s:e]
-            np.multiply(XJ, 1.0 / self.lam, out=CJ, casting="same_kind")
-        if self.pending is not None:
-            u, w = self.pending
-            self.ger(-1.0, w, u[s:e], a=CJ.T, overwrite_a=True)  # C_J ← C_J − u_J wᵀ
-        return CJ
-
     def sync(self, rows):
-        """Apply everything pending to the whole of ``C``."""
-        if self.filled and self.pending is None:
-            return
-        m = self.C.shape[0]
-        for s in range(0, m, rows):
-            self.tile(s, min(s + rows, m))
+        """Apply everything pending to the whole of ``C``, ``rows`` rows at a time."""
+        for s in range(0, self.C.shape[0], rows):  # a no-op once C is filled and current
+            CJ = self.C[s : s + rows]
+            if not self.filled:
+                # A sparse X is densified one tile of rows at a time, into the cache itself.
+                XJ = self.X[s : s + rows].toarray() if self.is_sparse else self.X[s : s + rows]
+                np.multiply(XJ, 1.0 / self.lam, out=CJ, casting="same_kind")
+            if self.pending is not None:
+                u, w = self.pending
+                # C_J ← C_J − u_J wᵀ
+                _GER[self.dtype](-1.0, w, u[s : s + rows], a=CJ.T, overwrite_a=True)
         self.filled, self.pending = True, None
 
     def select(self, b):
@@ -270,71 +259,23 @@ def _scan_squared(state, rows):
     """Mean squared LOO error of adding each candidate, single output, in one fused pass.
 
     Runs the scans of :mod:`zeronorm_opt.fast._greedy_kernel` (compiled by numba): one read
-    and one write of each entry of ``C``. Without numba, :func:`_scan_squared_numpy` does the
-    same pass with NumPy and BLAS on tiles of ``rows`` rows.
+    and one write of each entry of ``C``, in tiles of ``rows`` rows.
     """
-    kernels = _fused_kernels()
-    if kernels is None:
-        return _scan_squared_numpy(state, rows)
-    scan_in_place, scan_filling = kernels
+    # numba takes ~0.5 s to import: loaded by the first scan, not by importing the estimators.
+    from ._greedy_kernel import scan_filling, scan_in_place
+
     C, dt = state.C, state.dtype
     m, n = C.shape
     if not state.filled and state.is_sparse:
         state.sync(max(1, _TILE_ELEMENTS // n))  # densify the CSR rows into C, tile by tile
     u, w = state.pending if state.pending is not None else (np.zeros(m, dt), np.zeros(n, dt))
-    vectors = _scan_vectors(state)
+    # q, δ = 1 + p, a and d of the single output, in C's dtype.
+    vectors = [v.astype(dt) for v in (state.q[:, 0], 1.0 + state.p, state.a[:, 0], state.d)]
     losses = np.zeros(n)
     if state.filled:
         scan_in_place(C, u, w, *vectors, rows, losses)
     else:  # the first round reads X itself: C = X / λ is written by the same pass
         scan_filling(state.X, 1.0 / state.lam, C, u, w, *vectors, rows, losses)
-    state.filled, state.pending = True, None
-    return losses / m
-
-
-def _scan_vectors(state):
-    """``q``, ``δ = 1 + p``, ``a`` and ``d`` of the single-output squared scan, in C's dtype."""
-    vectors = state.q[:, 0], 1.0 + state.p, state.a[:, 0], state.d
-    return tuple(v.astype(state.dtype) for v in vectors)
-
-
-@functools.cache
-def _fused_kernels():
-    """numba's compiled scans (in place, filling), or None without numba (NumPy fallback)."""
-    try:
-        from ._greedy_kernel import scan_filling, scan_in_place
-    except ImportError as exc:  # numba missing or broken on this platform
-        logger.debug("greedy RLS: numba unavailable (%s); NumPy scan", exc)
-        return None
-    return scan_in_place, scan_filling
-
-
-def _scan_squared_numpy(state, rows):
-    """:func:`_scan_squared` with NumPy and BLAS, tile by tile (the fallback without numba).
-
-    Per tile of rows ``J`` and all candidates at once: ``N = q c − δ a`` and ``D = c² − δ d``
-    (``N / D`` is the LOO residual ``ã / d̃``), each formed by one multiplication and one BLAS
-    rank-one update into a preallocated buffer; the squared residuals are summed over the tile.
-    Non-positive ``d̃`` is not screened here (it cannot occur in exact arithmetic); the caller
-    checks the winner.
-    """
-    C, dt = state.C, state.dtype
-    m, n = C.shape
-    q, delta, a, d = _scan_vectors(state)
-    N = np.empty((min(rows, m), n), dtype=dt)
-    D = np.empty_like(N)
-    losses = np.zeros(n)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        for s in range(0, m, rows):
-            e = min(s + rows, m)
-            CJ = state.tile(s, e)
-            NJ, DJ = N[: e - s], D[: e - s]
-            np.multiply(CJ, q, out=NJ)
-            state.ger(-1.0, delta, a[s:e], a=NJ.T, overwrite_a=True)
-            np.multiply(CJ, CJ, out=DJ)
-            state.ger(-1.0, delta, d[s:e], a=DJ.T, overwrite_a=True)
-            np.divide(NJ, DJ, out=NJ)
-            losses += np.einsum("ij,ij->j", NJ, NJ)
     state.filled, state.pending = True, None
     return losses / m
 
@@ -476,7 +417,6 @@ def greedy_rls(
 
     Examples
     --------
-    >>> import numpy as np
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(40, 10))
     >>> y = X[:, 3] - 2 * X[:, 7] + 0.01 * rng.normal(size=40)

@@ -97,8 +97,7 @@ def spectral_norm(Phi) -> float:
     if dense and min(Phi.shape) <= 400:
         return float(np.linalg.norm(Phi, 2))
     if min(Phi.shape) == 1:  # a single row or column: its Euclidean norm (ARPACK needs k < 1)
-        m, n = Phi.shape
-        vector = Phi @ np.ones(1) if n == 1 else Phi.T @ np.ones(1)
+        vector = Phi @ np.ones(1) if Phi.shape[1] == 1 else Phi.T @ np.ones(1)
         return float(np.linalg.norm(vector))
     try:
         return float(svds(Phi, k=1, return_singular_vectors=False, random_state=0)[0])

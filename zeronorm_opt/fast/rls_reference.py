@@ -96,7 +96,6 @@ def greedy_rls_wrapper(
 
     Examples
     --------
-    >>> import numpy as np
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(30, 6))
     >>> y = X[:, 4] + 0.1 * rng.normal(size=30)
@@ -135,7 +134,6 @@ def greedy_rls_lowrank(
 
     Examples
     --------
-    >>> import numpy as np
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(30, 6))
     >>> y = X[:, 4] + 0.1 * rng.normal(size=30)
