@@ -8,11 +8,10 @@ candidate ``i`` on example ``j``,
     ((q_i c − δ_i a_j) / (c² − δ_i d_j))²,
 
 to the candidate's loss. Each entry is read and written once, in cache, with no temporaries;
-the NumPy form of the same pass (:func:`zeronorm_opt.fast.greedy_rls._scan_squared_numpy`)
-makes seven passes over each tile (two BLAS rank-one updates, multiplications, a division, a
-reduction). At ``50 000 × 1000`` in float64 one scan takes about 60 ms against 200 ms, and a
-whole selection of 50 features 5.5 s against 12.1 s (first call in a fresh process, quiet
-2-core machine).
+the NumPy form of the same pass (removed since; numba is a dependency) made seven passes over
+each tile (two BLAS rank-one updates, multiplications, a division, a reduction). At ``50 000
+× 1000`` in float64 one scan took about 60 ms against 200 ms, and a whole selection of 50
+features 5.5 s against 12.1 s (first call in a fresh process, quiet 2-core machine).
 
 ``error_model="numpy"`` lets the division be vectorised (numba's default Python error model
 checks every divisor for zero, which keeps the loop scalar: 190 ms against 60 ms per pass at
