@@ -6,7 +6,6 @@ import numbers
 
 import numpy as np
 from sklearn.base import clone
-from sklearn.model_selection import train_test_split
 from sklearn.svm import SVC
 
 from .._validation import (
@@ -28,8 +27,9 @@ from ..fast.alignment import (
     removal_path_masks,
 )
 from ._budget import resolve_budget
+from ._hyper_search import hold_out
 from ._params import N_FEATURES_TO_SELECT, NON_NEGATIVE, POSITIVE, POSITIVE_INT
-from ._ranking import _ranking_from_scores, _RankingSelector
+from ._ranking import _ranking_from_order, _ranking_from_scores, _RankingSelector
 
 __all__ = ["AlignmentSelector"]
 
@@ -313,16 +313,7 @@ class AlignmentSelector(_RankingSelector):
         if X_val is not None:
             validation = self._check_validation_set(X_val, y_val, n)
         elif self.validation_fraction is not None:
-            try:
-                X, X_held, y_pm, y_held = train_test_split(
-                    X,
-                    y_pm,
-                    test_size=self.validation_fraction,
-                    stratify=y_pm,
-                    random_state=self.random_state,
-                )
-            except ValueError as exc:
-                raise InputError(f"cannot hold out a validation set: {exc}") from exc
+            X, X_held, y_pm, y_held = hold_out(X, y_pm, self.validation_fraction, self.random_state)
             validation = (X_held, y_held)
         svm_data = (X, y_pm)
         if X_svm is not None:
@@ -415,8 +406,7 @@ class AlignmentSelector(_RankingSelector):
         key = np.where(np.isnan(last), -np.inf, last)
         chosen = set(added)
         rest = [int(j) for j in np.argsort(-key, kind="stable") if j not in chosen]
-        self.ranking_ = np.empty(n, dtype=int)
-        self.ranking_[np.asarray(added + rest, dtype=int)] = np.arange(1, n + 1)
+        self.ranking_ = _ranking_from_order(added + rest)
         self.selection_order_ = np.asarray(added[:r], dtype=int)
         self.alignment_path_ = np.asarray(path)
         return r

@@ -390,13 +390,12 @@ class ZeroNormSelector(SupportSelector, BaseEstimator):
         target the final ``estimator`` is fitted on."""
         # Sparse X passes validation; _check_sparse_backend then rejects it, naming what to
         # pass, where the configuration needs dense data.
-        sparse = "csr"
         if self._task() == "classification":
             X, self.classes_, y = validate_labelled_data(
                 self, X, y, binary=False, accept_sparse=True
             )
             return X, self._encode_labels(y), y
-        X, y = validate_xy(self, X, y, dtype=np.float64, y_numeric=True, accept_sparse=sparse)
+        X, y = validate_xy(self, X, y, dtype=np.float64, y_numeric=True, accept_sparse="csr")
         check_not_all_constant(X)
         return X, y, y
 
