@@ -251,12 +251,9 @@ class AlignmentSelector(_RankingSelector):
         return k
 
     def _svm(self) -> SVC:
-        # The validation SVM uses the kernel the features were selected for.
-        if self.kernel == "poly":
-            return SVC(kernel="poly", degree=self.degree, gamma=self.gamma_, coef0=1.0, C=self.C)
-        if self.kernel == "rbf":
-            return SVC(kernel="rbf", gamma=self.gamma_, C=self.C)
-        return SVC(kernel="linear", C=self.C)
+        # The validation SVM uses the kernel the features were selected for (libsvm ignores
+        # gamma for the linear kernel, degree and coef0 for the Gaussian one).
+        return SVC(kernel=self.kernel, degree=self.degree, gamma=self.gamma_, coef0=1.0, C=self.C)
 
     @validates_params
     def fit(self, X, y, X_val=None, y_val=None, X_svm=None, y_svm=None) -> AlignmentSelector:
@@ -330,12 +327,7 @@ class AlignmentSelector(_RankingSelector):
             accept = scorer.first_drop(self.validation_tolerance, self.algorithm == "decremental")
         t = ideal_target(y_pm, self.balanced)
         opts = {"degree": self.degree, "gamma": self.gamma_, "centred": self.centred}
-        fit_method = {
-            "one_shot": self._fit_one_shot,
-            "incremental": self._fit_incremental,
-            "decremental": self._fit_decremental,
-        }[self.algorithm]
-        r = fit_method(X, t, k, accept, opts, scorer)
+        r = getattr(self, f"_fit_{self.algorithm}")(X, t, k, accept, opts, scorer)
         # dFSA survivors all have rank 1; the other procedures rank the selected 1..r.
         self.support_ = self.ranking_ <= (1 if self.algorithm == "decremental" else r)
         if scorer is not None:
