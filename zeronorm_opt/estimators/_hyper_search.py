@@ -9,6 +9,10 @@ numerous than the reference's on the same points (two-sided exact sign test — 
 Breiman et al. (1984) with a paired test in place of the standard error: on the 52-feature
 problem of Weston et al. (2000) the error estimates of models keeping 2 and 20 features differ
 by a few points of 100, while only the 2-feature model is the one sought.
+
+:func:`hold_out` is the validation split of the selectors that stop on held-out data
+(:class:`~zeronorm_opt.estimators.alignment.AlignmentSelector`,
+:func:`~zeronorm_opt.estimators.polynomial.validation_stopped_arom`).
 """
 
 from __future__ import annotations
@@ -18,14 +22,15 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.stats import binomtest
 from sklearn.base import clone
-from sklearn.model_selection import StratifiedKFold
+from sklearn.model_selection import StratifiedKFold, train_test_split
 from sklearn.svm import SVC
 from threadpoolctl import threadpool_limits
 
+from ..exceptions import InputError
 from ..fast.scaled_svm import ScaledKernel
 from ..span_bound import span_estimate
 
-__all__ = ["Candidate", "choose", "cv_errors", "span_errors"]
+__all__ = ["Candidate", "choose", "cv_errors", "hold_out", "span_errors"]
 
 
 @dataclass
@@ -86,6 +91,15 @@ def cv_errors(estimator, X, y, C_times_m: float, sigma0: float, cv: int, random_
         errors[val] = model.predict(X[val]) != y[val]
         kept.append(int(model.get_support().sum()))
     return errors, float(np.mean(kept))
+
+
+def hold_out(X, y, fraction: float, random_state):
+    """``(X_fit, X_val, y_fit, y_val)``: ``fraction`` of the data held out, stratified by ``y``;
+    a split the classes cannot give (too few examples of one) is an InputError."""
+    try:
+        return train_test_split(X, y, test_size=fraction, stratify=y, random_state=random_state)
+    except ValueError as exc:
+        raise InputError(f"cannot hold out a validation set: {exc}") from exc
 
 
 def _not_worse(errors, reference, level: float) -> bool:

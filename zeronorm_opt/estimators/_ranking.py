@@ -18,12 +18,16 @@ def _budget(k, n_features: int) -> int:
     return resolve_budget(k, n_features, default=max(1, n_features // 2))
 
 
+def _ranking_from_order(order) -> np.ndarray:
+    """Rank 1 for ``order[0]``, 2 for ``order[1]``, ...: ``order`` lists every feature."""
+    ranking = np.empty(len(order), dtype=int)
+    ranking[np.asarray(order, dtype=int)] = np.arange(1, len(order) + 1)
+    return ranking
+
+
 def _ranking_from_scores(scores: np.ndarray) -> np.ndarray:
     """Rank 1 = largest score; ties broken by feature index (stable)."""
-    order = np.argsort(-scores, kind="stable")
-    ranking = np.empty(scores.size, dtype=int)
-    ranking[order] = np.arange(1, scores.size + 1)
-    return ranking
+    return _ranking_from_order(np.argsort(-scores, kind="stable"))
 
 
 class SupportSelector(SelectorMixin):

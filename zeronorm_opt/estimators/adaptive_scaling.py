@@ -47,7 +47,7 @@ from ._params import (
     SOLVER_OPTIONS,
     TOL,
 )
-from ._ranking import SupportSelector
+from ._ranking import SupportSelector, _ranking_from_scores
 
 __all__ = ["AdaptiveScaling", "ScalingResult", "adaptive_scaling_path"]
 
@@ -74,13 +74,6 @@ def _restrict_to(allowed):
     """User constraints for the linear program: no scale nor weight outside ``allowed``."""
     dropped = np.flatnonzero(~allowed)
     return lambda f: [f.sigma[dropped] == 0, f.beta[dropped] == 0] if dropped.size else []
-
-
-def _top(values, r: int) -> np.ndarray:
-    """Mask of the ``r`` largest entries (ties: the first)."""
-    mask = np.zeros(values.size, dtype=bool)
-    mask[np.argsort(-values, kind="stable")[:r]] = True
-    return mask
 
 
 class AdaptiveScaling(SupportSelector, ClassifierMixin, BaseEstimator):
@@ -446,7 +439,7 @@ class AdaptiveScaling(SupportSelector, ClassifierMixin, BaseEstimator):
         for phase in range(1 if budget is None else 2):
             f = L1ConstrainedMetricFormulation(X, y, C, sigma0)
             if phase == 1:  # refit on the r largest scale factors
-                allowed = _top(sigma, budget)
+                allowed = _ranking_from_scores(sigma) <= budget
                 f.add_constraints(_restrict_to(allowed))
             info = f.solve(self.solver, self.solver_options)
             beta, b, sigma = f.solution()
@@ -483,7 +476,7 @@ class AdaptiveScaling(SupportSelector, ClassifierMixin, BaseEstimator):
         history = list(res.history)
         self.support_ = res.sigma > 0
         if budget is not None:
-            self.support_ = _top(res.sigma, budget)
+            self.support_ = _ranking_from_scores(res.sigma) <= budget
             start = np.where(self.support_, res.sigma, 0.0)
             res = adaptive_scaling_path(
                 X, y, kernel, C, sigma0, sigma_init=start, allowed=self.support_, **options

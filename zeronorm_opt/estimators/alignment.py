@@ -6,7 +6,6 @@ import numbers
 
 import numpy as np
 from sklearn.base import clone
-from sklearn.model_selection import train_test_split
 from sklearn.svm import SVC
 
 from .._validation import (
@@ -28,8 +27,9 @@ from ..fast.alignment import (
     removal_path_masks,
 )
 from ._budget import resolve_budget
+from ._hyper_search import hold_out
 from ._params import N_FEATURES_TO_SELECT, NON_NEGATIVE, POSITIVE, POSITIVE_INT
-from ._ranking import _ranking_from_scores, _RankingSelector
+from ._ranking import _ranking_from_order, _ranking_from_scores, _RankingSelector
 
 __all__ = ["AlignmentSelector"]
 
@@ -251,12 +251,9 @@ class AlignmentSelector(_RankingSelector):
         return k
 
     def _svm(self) -> SVC:
-        # The validation SVM uses the kernel the features were selected for.
-        if self.kernel == "poly":
-            return SVC(kernel="poly", degree=self.degree, gamma=self.gamma_, coef0=1.0, C=self.C)
-        if self.kernel == "rbf":
-            return SVC(kernel="rbf", gamma=self.gamma_, C=self.C)
-        return SVC(kernel="linear", C=self.C)
+        # The validation SVM uses the kernel the features were selected for (libsvm ignores
+        # gamma for the linear kernel, degree and coef0 for the Gaussian one).
+        return SVC(kernel=self.kernel, degree=self.degree, gamma=self.gamma_, coef0=1.0, C=self.C)
 
     @validates_params
     def fit(self, X, y, X_val=None, y_val=None, X_svm=None, y_svm=None) -> AlignmentSelector:
@@ -313,16 +310,7 @@ class AlignmentSelector(_RankingSelector):
         if X_val is not None:
             validation = self._check_validation_set(X_val, y_val, n)
         elif self.validation_fraction is not None:
-            try:
-                X, X_held, y_pm, y_held = train_test_split(
-                    X,
-                    y_pm,
-                    test_size=self.validation_fraction,
-                    stratify=y_pm,
-                    random_state=self.random_state,
-                )
-            except ValueError as exc:
-                raise InputError(f"cannot hold out a validation set: {exc}") from exc
+            X, X_held, y_pm, y_held = hold_out(X, y_pm, self.validation_fraction, self.random_state)
             validation = (X_held, y_held)
         svm_data = (X, y_pm)
         if X_svm is not None:
@@ -339,12 +327,7 @@ class AlignmentSelector(_RankingSelector):
             accept = scorer.first_drop(self.validation_tolerance, self.algorithm == "decremental")
         t = ideal_target(y_pm, self.balanced)
         opts = {"degree": self.degree, "gamma": self.gamma_, "centred": self.centred}
-        fit_method = {
-            "one_shot": self._fit_one_shot,
-            "incremental": self._fit_incremental,
-            "decremental": self._fit_decremental,
-        }[self.algorithm]
-        r = fit_method(X, t, k, accept, opts, scorer)
+        r = getattr(self, f"_fit_{self.algorithm}")(X, t, k, accept, opts, scorer)
         # dFSA survivors all have rank 1; the other procedures rank the selected 1..r.
         self.support_ = self.ranking_ <= (1 if self.algorithm == "decremental" else r)
         if scorer is not None:
@@ -415,8 +398,7 @@ class AlignmentSelector(_RankingSelector):
         key = np.where(np.isnan(last), -np.inf, last)
         chosen = set(added)
         rest = [int(j) for j in np.argsort(-key, kind="stable") if j not in chosen]
-        self.ranking_ = np.empty(n, dtype=int)
-        self.ranking_[np.asarray(added + rest, dtype=int)] = np.arange(1, n + 1)
+        self.ranking_ = _ranking_from_order(added + rest)
         self.selection_order_ = np.asarray(added[:r], dtype=int)
         self.alignment_path_ = np.asarray(path)
         return r

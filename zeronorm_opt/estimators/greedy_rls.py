@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-from sklearn.base import BaseEstimator, RegressorMixin
-from sklearn.utils.validation import check_is_fitted
 
 from .._validation import (
     Options,
@@ -17,11 +15,12 @@ from .._validation import (
 from ..fast.greedy_rls import greedy_rls
 from ._params import N_FEATURES_TO_SELECT, POSITIVE
 from ._ranking import SupportSelector, _budget
+from .lasso import _SparseLinearRegressor
 
 __all__ = ["GreedyRLS"]
 
 
-class GreedyRLS(SupportSelector, RegressorMixin, BaseEstimator):
+class GreedyRLS(SupportSelector, _SparseLinearRegressor):
     """Greedy forward selection for regularised least squares by leave-one-out loss.
 
     Starts from the empty feature set and adds, each round, the feature whose addition gives
@@ -208,26 +207,7 @@ class GreedyRLS(SupportSelector, RegressorMixin, BaseEstimator):
         self.ranking_[result.selected] = np.arange(1, k + 1)
         return self
 
-    def predict(self, X):
-        """RLS predictions ``X w + b`` (use ``np.sign`` of them for ±1 classification).
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples,) or (n_samples, n_outputs)
-        """
-        check_is_fitted(self)
-        X = validate_xy(
-            self, X, reset=False, accept_sparse=("csr", "csc"), dtype=np.float64
-        )
-        return np.asarray(X @ self.coef_.T) + self.intercept_
-
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.target_tags.multi_output = True
-        tags.target_tags.required = True
-        tags.input_tags.sparse = True
         return tags

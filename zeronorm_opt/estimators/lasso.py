@@ -20,6 +20,7 @@ from ..fast.bridge import bridge_regression
 from ..fast.ista import centred_operator, fista, ista, lasso_dual_gap
 from ..formulations.regression import LassoFormulation
 from ._params import (
+    EXTRA_CONSTRAINTS,
     MAX_ITER,
     NON_NEGATIVE,
     POSITIVE,
@@ -30,14 +31,13 @@ from ._params import (
 
 __all__ = ["BridgeRegression", "LassoISTA"]
 
-_ALGORITHMS = ("fista", "ista", "cvxpy")
-
 
 class _SparseLinearRegressor(RegressorMixin, BaseEstimator):
     """Shared fit/predict plumbing: validation, centring, intercept, support.
 
-    Both regressors take a ``scipy.sparse`` X and never densify it: (F)ISTA needs only
-    products with X and Xᵀ, and the cvxpy formulations centre it inside their residual.
+    The regressors (these two and :class:`~zeronorm_opt.GreedyRLS`) take a ``scipy.sparse`` X
+    and never densify it: (F)ISTA needs only products with X and Xᵀ, and the cvxpy
+    formulations centre it inside their residual.
     """
 
     def __sklearn_tags__(self):
@@ -69,7 +69,7 @@ class _SparseLinearRegressor(RegressorMixin, BaseEstimator):
         self.support_ = support_mask(coef)
 
     def predict(self, X):
-        """Predictions ``X β + intercept``.
+        """Predictions ``X @ coef_.T + intercept_`` (for ±1 targets, take their sign).
 
         Parameters
         ----------
@@ -77,11 +77,11 @@ class _SparseLinearRegressor(RegressorMixin, BaseEstimator):
 
         Returns
         -------
-        ndarray of shape (n_samples,)
+        ndarray of shape (n_samples,) or (n_samples, n_outputs)
         """
         check_is_fitted(self)
-        X = validate_xy(self, X, reset=False, dtype=np.float64, accept_sparse="csr")
-        return X @ self.coef_ + self.intercept_
+        X = validate_xy(self, X, reset=False, dtype=np.float64, accept_sparse=("csr", "csc"))
+        return np.asarray(X @ self.coef_.T) + self.intercept_
 
 
 class LassoISTA(_SparseLinearRegressor):
@@ -182,7 +182,7 @@ class LassoISTA(_SparseLinearRegressor):
 
     _parameter_constraints: dict = {
         "alpha": NON_NEGATIVE,
-        "algorithm": [StrOptions(set(_ALGORITHMS))],
+        "algorithm": [StrOptions({"fista", "ista", "cvxpy"})],
         "fit_intercept": ["boolean"],
         "max_iter": MAX_ITER,
         "tol": TOL,
@@ -335,7 +335,7 @@ class BridgeRegression(_SparseLinearRegressor):
         "tol": TOL,
         "solver": SOLVER,
         "solver_options": SOLVER_OPTIONS,
-        "extra_constraints": [callable, None],
+        "extra_constraints": EXTRA_CONSTRAINTS,
     }
 
     def __init__(

@@ -17,12 +17,13 @@ import numbers
 import warnings
 
 import numpy as np
-from sklearn.model_selection import train_test_split
 from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.utils.validation import check_is_fitted
 
 from ..exceptions import InputError, LimitReachedWarning
+from ..formulations.adaptive_scaling import optimal_bias
 from ..kernels import PolynomialFeatureMap, merge_symmetric_copies
+from ._hyper_search import hold_out
 from .zero_norm import AROM
 
 
@@ -121,9 +122,9 @@ def iterate_intercepts(X, y, history) -> np.ndarray:
     The driver records the weights ``w^k`` of every step (``history[k].coef``), not the
     intercept. Given ``w``, the intercept of the step's (hard- or soft-margin) SVM minimises
     the hinge sum ``Σ_i max(0, 1 − y_i (w·x_i + b))`` (the regulariser does not involve
-    ``b``), a convex piecewise-linear function whose minimum lies at one of the breakpoints
-    ``b = y_i − w·x_i``: the midpoint of the minimising breakpoints is returned (a single
-    point when margin vectors of both classes pin it, as at an SVM's optimum).
+    ``b``): :func:`~zeronorm_opt.formulations.optimal_bias` finds the interval of minimisers
+    by sorting and returns its middle (a single point when margin vectors of both classes pin
+    it, as at an SVM's optimum).
 
     Parameters
     ----------
@@ -151,16 +152,7 @@ def iterate_intercepts(X, y, history) -> np.ndarray:
     True
     """
     X = np.asarray(X, dtype=float)
-    y = np.asarray(y, dtype=float)
-    out = np.empty(len(history))
-    for k, record in enumerate(history):
-        scores = X @ record.coef[: X.shape[1]]
-        breaks = y - scores
-        # hinge sum at every breakpoint: (m breakpoints) x (m examples)
-        losses = np.maximum(0.0, 1.0 - y * (scores + breaks[:, None])).sum(axis=1)
-        best = breaks[losses <= losses.min() + 1e-9 * max(1.0, losses.min())]
-        out[k] = 0.5 * (best.min() + best.max())
-    return out
+    return np.array([optimal_bias(X @ r.coef[: X.shape[1]], y).bias for r in history])
 
 
 def validation_stopped_arom(
@@ -227,12 +219,7 @@ def validation_stopped_arom(
             "validation_stopped_arom chooses the iteration count, not a feature budget; "
             "drop n_features_to_select."
         )
-    try:
-        X_fit, X_val, y_fit, y_val = train_test_split(
-            X, y, test_size=validation_fraction, stratify=y, random_state=random_state
-        )
-    except ValueError as exc:
-        raise InputError(f"cannot hold out a validation set: {exc}") from exc
+    X_fit, X_val, y_fit, y_val = hold_out(X, y, validation_fraction, random_state)
     run = PolynomialAROM(degree, **arom_params).fit(X_fit, y_fit)
     feature_map, arom = run[0], run[-1]
     Z_fit, Z_val = feature_map.transform(X_fit), feature_map.transform(X_val)

@@ -18,7 +18,7 @@ from sklearn.utils.sparsefuncs import mean_variance_axis
 from .._validation import Interval, StrOptions, validate_labelled_data, validates_params
 from ..solvers import solve_problem
 from ._params import N_FEATURES_TO_SELECT, POSITIVE, SOLVER, SOLVER_OPTIONS, TOL
-from ._ranking import _budget, _RankingSelector
+from ._ranking import _budget, _ranking_from_order, _RankingSelector
 
 __all__ = ["R2W2"]
 
@@ -292,8 +292,8 @@ class R2W2(_RankingSelector):
         self.dropped_at_ = zeroed_at
         self.bound_path_ = np.asarray(path)
         self.n_iter_ = len(path) - 1
-        order = np.lexsort((np.arange(n), -last_positive, -zeroed_at, -sigma))
-        self.ranking_ = np.empty(n, dtype=int)
-        self.ranking_[order] = np.arange(1, n + 1)
+        self.ranking_ = _ranking_from_order(
+            np.lexsort((np.arange(n), -last_positive, -zeroed_at, -sigma))
+        )
         self.support_ = self.ranking_ <= k
         return self

@@ -390,13 +390,12 @@ class ZeroNormSelector(SupportSelector, BaseEstimator):
         target the final ``estimator`` is fitted on."""
         # Sparse X passes validation; _check_sparse_backend then rejects it, naming what to
         # pass, where the configuration needs dense data.
-        sparse = "csr"
         if self._task() == "classification":
             X, self.classes_, y = validate_labelled_data(
                 self, X, y, binary=False, accept_sparse=True
             )
             return X, self._encode_labels(y), y
-        X, y = validate_xy(self, X, y, dtype=np.float64, y_numeric=True, accept_sparse=sparse)
+        X, y = validate_xy(self, X, y, dtype=np.float64, y_numeric=True, accept_sparse="csr")
         check_not_all_constant(X)
         return X, y, y
 
@@ -547,15 +546,6 @@ class ZeroNormSelector(SupportSelector, BaseEstimator):
             )
             require_dense(X, f"{type(self).__name__} with backend_={self.backend_!r}", alternative)
 
-    def _check_predict_data(self, X):
-        return validate_xy(
-            self,
-            X,
-            dtype=np.float64,
-            reset=False,
-            accept_sparse="csr" if self._takes_sparse() else False,
-        )
-
     def _final_input(self, X_selected):
         """The selected columns as the final ``estimator`` takes them: a sparse matrix stays
         sparse when the estimator's tags say it takes sparse input, else these columns only
@@ -593,6 +583,8 @@ class ZeroNormSelector(SupportSelector, BaseEstimator):
 
     # -- selector / predictor API ------------------------------------------------------------
     def _scores(self, X):
+        sparse = "csr" if self._takes_sparse() else False
+        X = validate_xy(self, X, dtype=np.float64, reset=False, accept_sparse=sparse)
         scores = X @ self.coef_.T + self.intercept_
         if scores.ndim == 1 or scores.shape[1] > 2:
             return scores
@@ -612,14 +604,14 @@ class ZeroNormSelector(SupportSelector, BaseEstimator):
         check_is_fitted(self, "support_")
         if hasattr(self, "estimator_"):
             return self.estimator_.decision_function(self._final_input(self.transform(X)))
-        return self._scores(self._check_predict_data(X))
+        return self._scores(X)
 
     def predict(self, X):
         """Class labels (classification) or predicted values (regression)."""
         check_is_fitted(self, "support_")
         if hasattr(self, "estimator_"):
             return self.estimator_.predict(self._final_input(self.transform(X)))
-        scores = self._scores(self._check_predict_data(X))
+        scores = self._scores(X)
         if self._task() == "regression":
             return scores
         if scores.ndim == 1:
