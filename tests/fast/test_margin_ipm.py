@@ -38,7 +38,7 @@ def test_the_order_k_solve_is_as_accurate_as_the_order_m_cholesky(sparse, span, 
     M = (dense * d_coef) @ dense.T + 0.7 * np.outer(y, y) + np.diag(d_diag)
     order_m = np.abs(M @ cho_solve(cho_factor(M), r) - r).max()
     refined = margin_ipm._normal_factor(B, B.T, y, d_coef, 0.7, d_diag)(r)
-    assert np.abs(M @ refined - r).max() <= 2 * order_m + 1e-13
+    assert np.abs(M @ refined - r).max() <= 2 * order_m + 1e-9 * np.abs(r).max()
     monkeypatch.setattr(margin_ipm, "REFINEMENT_STEPS", 0)
     raw = margin_ipm._normal_factor(B, B.T, y, d_coef, 0.7, d_diag)(r)
     if span == 5:

@@ -233,8 +233,8 @@ def _woodbury_solver(B, Bt, y, d_coef, d_bias, d_diag, threads):
         return er - e_inv * U(cho_solve(factor, Ut(er), check_finite=False))
 
     m = y.size
-    normal = LinearOperator((m, m), matvec=lambda v: d_diag * v + U(g * Ut(v)))
-    preconditioner = LinearOperator((m, m), matvec=once)
+    normal = LinearOperator((m, m), matvec=lambda v: d_diag * v + U(g * Ut(v)), dtype=float)
+    preconditioner = LinearOperator((m, m), matvec=once, dtype=float)
 
     def solve(r):
         first = once(r)
@@ -245,7 +245,7 @@ def _woodbury_solver(B, Bt, y, d_coef, d_bias, d_diag, threads):
         # even the order-k factor has failed (a useless preconditioner), its solve stands.
         with np.errstate(over="ignore", invalid="ignore"):
             v, _ = cg(
-                normal, r, x0=first, rtol=1e-14, atol=0.0, maxiter=REFINEMENT_STEPS,
+                normal, r, x0=first, rtol=1e-10, atol=0.0, maxiter=REFINEMENT_STEPS,
                 M=preconditioner,
             )  # fmt: skip
         return v if np.all(np.isfinite(v)) else first
