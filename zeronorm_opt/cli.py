@@ -64,11 +64,6 @@ def positive_int(text: str, all_cores: bool = False) -> int:
     return value
 
 
-def n_jobs_int(text: str) -> int:
-    """argparse type: a number of workers, >= 1 or -1 (all cores)."""
-    return positive_int(text, all_cores=True)
-
-
 def experiment_of(spec: dict):
     """The :class:`~zeronorm_opt.experiments.pipeline.Experiment` a spec's ``runner`` names."""
     return importlib.import_module(f".experiments.{spec['runner']}", "zeronorm_opt").EXPERIMENT
@@ -115,7 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--methods", nargs="+", default=None, help="subset of the table's rows")
     run.add_argument("--seed", type=int, default=None, help="master seed (default: 0)")
     run.add_argument(
-        "--n-jobs", type=n_jobs_int, default=1,
+        "--n-jobs", type=lambda text: positive_int(text, all_cores=True), default=1,
         help="parallel workers (joblib processes, or Dask local workers); -1: all cores",
     )  # fmt: skip
     run.add_argument(
@@ -287,12 +282,8 @@ def _overrides(args, spec: dict, experiment) -> dict:
     from .experiments.pipeline import parse_assignments
 
     overrides = parse_assignments(args.assignments)
-    if args.trials is not None:
-        overrides[experiment.trials_key] = args.trials
-    if args.methods is not None:
-        overrides["methods"] = args.methods
-    if args.seed is not None:
-        overrides["seed"] = args.seed
+    shortcuts = {experiment.trials_key: args.trials, "methods": args.methods, "seed": args.seed}
+    overrides.update({key: value for key, value in shortcuts.items() if value is not None})
     if args.train_sizes is not None:
         field = experiment.train_size_field
         if field is None:
@@ -325,7 +316,7 @@ def _progress_for(args):
 def _run(args, spec: dict, experiment) -> int:
     from .experiments.pipeline import RECORD_KEY, config_from_spec
     from .experiments.results_store import ResultsStore, line_numbers
-    from .experiments.runner import failure_summary, results_destination, run
+    from .experiments.runner import failure_summary, run
 
     config = config_from_spec(experiment, spec, _overrides(args, spec, experiment))
     skipped = []
@@ -343,7 +334,10 @@ def _run(args, spec: dict, experiment) -> int:
                 )  # fmt: skip
             skipped = store.skipped_lines
     progress = _progress_for(args)
-    where = results_destination(args.results)
+    where = (
+        f"results appended to {args.results}" if args.results is not None
+        else "results not saved (pass --results FILE to keep them and resume)"
+    )  # fmt: skip
     backend = args.backend + (f" at {args.scheduler}" if args.scheduler else "")
     progress.message(f"{spec['id']}: {spec['title']}; backend {backend}; {where}")
     records = run(
@@ -378,10 +372,8 @@ def _report(args) -> int:
         problem = _folder_problem(args.plots)
         if problem:
             return _fail(f"--plots {args.plots!r}: {problem}", EXIT_FILES)
-    experiments = {}
-    for pid in available_problems():
-        spec = load_problem(pid)
-        experiments[spec["runner"]] = experiment_of(spec)
+    specs = map(load_problem, available_problems())
+    experiments = {spec["runner"]: experiment_of(spec) for spec in specs}
     text, plots = report(args.results, fmt=args.format, plots=args.plots, experiments=experiments)
     print(text)
     for path in plots:

@@ -157,16 +157,13 @@ def draw_trial(
         poly = SparsePolynomial.named(kind, config.n_inputs)
     rng = np.random.default_rng([config.seed, run, hash_target(target), n_train])
     if n_points is None:
-        n_points = n_train + config.n_val + config.n_test + _n_held_out(config)
+        # The held-out points score the stop only when the validation set trains its SVM.
+        held_out = config.n_held_out if config.validation_svm == "training+validation" else 0
+        n_points = n_train + config.n_val + config.n_test + held_out
     X, y = make_sparse_polynomial(
         n_points, config.n_inputs, target=poly, random_state=int(rng.integers(2**31))
     )
     return poly, X, y
-
-
-def _n_held_out(config: E7Config) -> int:
-    """Points drawn after the test set to score the stop (none when the validation set does)."""
-    return config.n_held_out if config.validation_svm == "training+validation" else 0
 
 
 def run_trial(
@@ -324,7 +321,6 @@ EXPERIMENT = Experiment(
     trial_field="run",
     setting_fields=("target", "n_train"),
     sweep_fields=("train_sizes", "targets"),
-    group_fields=("target", "n_train"),
     metrics=(
         ("recall", "recall %", 100.0),
         ("n_kept", "features kept", 1.0),

@@ -141,7 +141,7 @@ def _path(config: E11Config, method: str, Phi, y, lams) -> tuple[list, list, lis
     if method == "sklearn":
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
-            _, coefs, gaps, n_iter = lasso_path(
+            _, coefs, _, n_iter = lasso_path(
                 Phi,
                 y,
                 alphas=np.asarray(lams) / 2.0,  # sklearn's objective is half of Rosasco's
@@ -162,15 +162,11 @@ def _path(config: E11Config, method: str, Phi, y, lams) -> tuple[list, list, lis
     return coefs, iters, converged
 
 
+# One BLAS thread: ISTA / FISTA are thousands of small matrix-vector products, which
+# threading slows down (10-30x measured on the 2 shared cores); same for every method.
+@threadpool_limits.wrap(limits=1, user_api="blas")
 def run_trial(config: E11Config, trial: int, n: int, methods: Sequence[str]) -> list[dict]:
     """All requested methods on one draw; one record per method."""
-    # One BLAS thread: ISTA / FISTA are thousands of small matrix-vector products, which
-    # threading slows down (10-30x measured on the 2 shared cores); same for every method.
-    with threadpool_limits(limits=1, user_api="blas"):
-        return _run_trial(config, trial, n, methods)
-
-
-def _run_trial(config: E11Config, trial: int, n: int, methods: Sequence[str]) -> list[dict]:
     from ..fast.ista import lasso_dual_gap, lasso_objective
     from ..formulations.regression import BasisPursuitFormulation
 
@@ -345,7 +341,6 @@ EXPERIMENT = Experiment(
     units=lambda c: [{"trial": t, "n": int(n)} for n in c.train_sizes for t in range(c.n_trials)],
     summarise=summarise_e11,
     setting_fields=("n",),
-    group_fields=("n",),
     metrics=(("seconds", "seconds", 1.0),),
     cost="2 sizes × 10 trials: about 5 min on 2 cores",
 )

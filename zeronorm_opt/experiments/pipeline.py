@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import functools
 import hashlib
 import json
 import platform
@@ -143,8 +144,9 @@ class Experiment:
     metrics : tuple of (field, label, scale)
         Scalar metrics of the summary table of the report (mean ± standard error), e.g.
         ``("error", "test error %", 100)``.
-    group_fields : tuple of str
-        Fields that, with the method, make a row of the report's summary table.
+    group_fields : tuple of str or None
+        Fields that, with the method, make a row of the report's summary table; default
+        ``setting_fields``.
     tidy : callable or None
         ``tidy(flat_records, config) -> list of dict``: rows with scalar metrics for the
         summary table when the records hold vectors (one error per gene count, say).
@@ -180,7 +182,7 @@ class Experiment:
     data: str = "synthetic (generated)"
     cost: str = ""
     metrics: tuple = (("error", "test error %", 100.0),)
-    group_fields: tuple[str, ...] = ("n_train",)
+    group_fields: tuple[str, ...] | None = None
     tidy: Callable | None = None
     paper: tuple[PaperFigure, ...] = ()
 
@@ -194,6 +196,8 @@ class Experiment:
                 raise TypeError(f"Experiment.metrics: (field, label, scale) triples; got {metric}")
         if not self.trials_key:
             object.__setattr__(self, "trials_key", f"n_{self.trial_field}s")
+        if self.group_fields is None:
+            object.__setattr__(self, "group_fields", self.setting_fields)
 
     # -- items and identities -------------------------------------------------------------
     def items_of(self, config, unit: dict) -> list:
@@ -248,7 +252,7 @@ class Experiment:
             "status": status,
             "metrics": rest,
             "timing": {"seconds": seconds},
-            "versions": versions(),
+            "versions": dict(versions()),
             "settings": settings_of(config),
         }
 
@@ -313,29 +317,24 @@ def _jsonable(value):
     return repr(value)
 
 
-_VERSIONS: dict | None = None
-
-
+@functools.cache
 def versions() -> dict:
-    """Versions of the packages that make the numbers (stored in every record)."""
-    global _VERSIONS
-    if _VERSIONS is None:
-        import cvxpy
-        import numpy
-        import scipy
-        import sklearn
+    """Versions of the packages that make the numbers (stored in every record; cached)."""
+    import cvxpy
+    import numpy
+    import scipy
+    import sklearn
 
-        from .. import __version__
+    from .. import __version__
 
-        _VERSIONS = {
-            "zeronorm_opt": __version__,
-            "python": platform.python_version(),
-            "numpy": numpy.__version__,
-            "scipy": scipy.__version__,
-            "scikit-learn": sklearn.__version__,
-            "cvxpy": cvxpy.__version__,
-        }
-    return dict(_VERSIONS)
+    return {
+        "zeronorm_opt": __version__,
+        "python": platform.python_version(),
+        "numpy": numpy.__version__,
+        "scipy": scipy.__version__,
+        "scikit-learn": sklearn.__version__,
+        "cvxpy": cvxpy.__version__,
+    }
 
 
 # ---------------------------------------------------------------------------------------------

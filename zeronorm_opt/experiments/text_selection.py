@@ -264,7 +264,6 @@ EXPERIMENT = Experiment(
     trial_field="repeat",
     sweep_fields=(),
     train_size_field=None,
-    group_fields=(),
     metrics=(),
     cost="5 repetitions: about 1 min on 2 cores",
 )
