@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import functools
 import importlib
 import os
 import sys
@@ -77,11 +78,11 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_OneLineParser)
-    sub.add_parser(
-        "list", help="list the experiments: data needed, rough cost", epilog=EPILOG
-    )
-    show = sub.add_parser("show", help="show a spec and the settings of its run", epilog=EPILOG)
+    # Every subcommand's --help ends with the exit codes too.
+    parser_class = functools.partial(_OneLineParser, epilog=EPILOG)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=parser_class)
+    sub.add_parser("list", help="list the experiments: data needed, rough cost")
+    show = sub.add_parser("show", help="show a spec and the settings of its run")
     show.add_argument("experiment", help="experiment id (e.g. e1) or the path of a spec .toml")
     run = sub.add_parser(
         "run",
@@ -89,7 +90,6 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run one experiment of the catalogue (or a spec file of your own) and "
         "print its table. Settings: the spec's keys (zeronorm-opt show SPEC lists them), "
         "overridden by --set key=value and the shortcuts below.",
-        epilog=EPILOG,
     )
     run.add_argument(
         "experiment",
@@ -129,7 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     run.add_argument("--quiet", action="store_true", help="no progress output")
     rep = sub.add_parser(
-        "report", help="tables and plots of a results file", epilog=EPILOG,
+        "report", help="tables and plots of a results file",
         description="Print the tables of a results file (each metric as mean ± standard error "
         "of the mean, beside the paper's figures) and write its plots.",
     )  # fmt: skip
@@ -216,10 +216,9 @@ def _main(args) -> int:
         return _list()
     if args.command == "report":
         return _report(args)
-    found = _find_spec(args.experiment)
-    if isinstance(found, int):
-        return found
-    spec = found
+    spec = _find_spec(args.experiment)
+    if isinstance(spec, int):  # an exit code: the spec could not be found or read
+        return spec
     experiment = experiment_of(spec)
     if args.command == "show":
         return _show(spec, experiment)
@@ -282,24 +281,22 @@ def _overrides(args, spec: dict, experiment) -> dict:
     from .experiments.pipeline import parse_assignments
 
     overrides = parse_assignments(args.assignments)
-    shortcuts = {experiment.trials_key: args.trials, "methods": args.methods, "seed": args.seed}
-    overrides.update({key: value for key, value in shortcuts.items() if value is not None})
-    if args.train_sizes is not None:
-        field = experiment.train_size_field
-        if field is None:
+    field, sizes = experiment.train_size_field, args.train_sizes
+    if sizes is not None and field is None:
+        raise InputError(
+            f"{spec['id']} has no training sizes (its data are split by a fixed protocol): "
+            f"--train-sizes does not apply; use --trials N for more repetitions."
+        )
+    if sizes is not None and field == "n_train":
+        if len(sizes) != 1:
             raise InputError(
-                f"{spec['id']} has no training sizes (its data are split by a fixed protocol): "
-                f"--train-sizes does not apply; use --trials N for more repetitions."
+                f"{spec['id']} uses one training size per run (the rest of the samples is "
+                f"the test part); pass one value to --train-sizes, got {sizes}."
             )
-        if field == "n_train":
-            if len(args.train_sizes) != 1:
-                raise InputError(
-                    f"{spec['id']} uses one training size per run (the rest of the samples is "
-                    f"the test part); pass one value to --train-sizes, got {args.train_sizes}."
-                )
-            overrides[field] = args.train_sizes[0]
-        else:
-            overrides[field] = args.train_sizes
+        sizes = sizes[0]
+    shortcuts = {experiment.trials_key: args.trials, "methods": args.methods, "seed": args.seed}
+    shortcuts[field] = sizes
+    overrides.update({key: value for key, value in shortcuts.items() if value is not None})
     return overrides
 
 

@@ -22,16 +22,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..exceptions import InputError
-from .nonlinear_52d import E6_C_TIMES_M, E6_SIGMA0, E6_TOL, E6Config, run_e6
+from .nonlinear_52d import E6_SIGMA0, E6_TOL, E6Config, run_e6
 from .report import format_mean_se
 
-__all__ = [
-    "E6_C_TIMES_M",
-    "E6_SIGMA0",
-    "E6_TOL",
-    "run_adaptive_scaling_e6",
-    "summarise_adaptive_scaling_e6",
-]
+__all__ = ["run_adaptive_scaling_e6", "summarise_adaptive_scaling_e6"]
 
 
 def run_adaptive_scaling_e6(

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 
 import numpy as np
 from sklearn.preprocessing import StandardScaler
-from sklearn.svm import SVC
 
 from ..datasets import SparsePolynomial, make_sparse_polynomial
 from ..exceptions import InputError
+from .nonlinear_52d import _quadratic_svm
 from .pipeline import Experiment, PaperFigure, check_methods
 from .report import SPREAD_NOTE, format_mean_se, paper_figure
 from .runner import run, run_items
@@ -173,8 +173,7 @@ def run_trial(
     from ..estimators.alignment import AlignmentSelector
 
     poly, X, y = draw_trial(config, run, target, n_train)
-    scaler = StandardScaler().fit(X[:n_train])
-    X = scaler.transform(X)
+    X = StandardScaler().fit(X[:n_train]).transform(X)
     ends = np.cumsum([n_train, config.n_val, config.n_test])
     parts = np.split(np.arange(X.shape[0]), ends)
     (Xtr, ytr), (Xva, yva), (Xte, yte), (Xho, yho) = ((X[i], y[i]) for i in parts)
@@ -204,8 +203,7 @@ def run_trial(
             kept = sel.fit(Xtr, ytr, **stop_data).get_support(indices=True)
         else:
             kept = np.arange(config.n_inputs)
-        svm = SVC(kernel="poly", degree=2, gamma=1.0, coef0=1.0, C=config.svm_C)
-        svm.fit(Xtr[:, kept], ytr)
+        svm = _quadratic_svm(config.svm_C).fit(Xtr[:, kept], ytr)
         return {
             "error": float(np.mean(svm.predict(Xte[:, kept]) != yte)),
             "kept": [int(j) for j in kept],

@@ -192,7 +192,7 @@ def run_fold(
             pairs = zip(models, subsets, strict=True)
             test_acc.append(float(np.mean([m.accuracy(Xte[:, s], yte) for m, s in pairs])))
             loo_acc.append(float(np.mean([m.loo_accuracy for m in models])))
-        record = {"test_accuracy": test_acc, "loo_accuracy": loo_acc, "status": "ok"}
+        record = {"test_accuracy": test_acc, "loo_accuracy": loo_acc}
         if method == "greedy":
             record["selected"] = res.selected[: min(counts[-1], 100)].tolist()
             if own is not None:

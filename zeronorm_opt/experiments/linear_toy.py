@@ -108,8 +108,7 @@ def run_trial(config: E1Config, trial: int, n_train: int, methods: Sequence[str]
         return {"error": error, "selected": kept, "relevant_pair": pair}
 
     failed = {"error": None, "selected": None, "relevant_pair": None}
-    fields = {"trial": trial, "n_train": n_train}
-    return run_items(methods, fields, measure, failed, labels=ytr)
+    return run_items(methods, {"trial": trial, "n_train": n_train}, measure, failed, labels=ytr)
 
 
 def run_e1(config: E1Config | None = None, **options) -> list[dict]:

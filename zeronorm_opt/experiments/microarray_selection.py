@@ -451,7 +451,6 @@ EXPERIMENT = Experiment(
     units=lambda c: [{"trial": t} for t in range(c.n_trials)],
     shared=load_data,
     summarise=summarise_microarray,
-    sweep_fields=(),
     train_size_field="n_train",
     plots=plot_microarray,
     tidy=_tidy,

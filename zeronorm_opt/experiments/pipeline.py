@@ -213,12 +213,12 @@ class Experiment:
         """Hash of the settings that change the numbers (see the module docstring)."""
         skip = {self.trials_key, "methods", "seed", *self.sweep_fields}
         settings = {
-            f.name: getattr(config, f.name)
-            for f in dataclasses.fields(config)
-            if f.name not in skip and not f.name.startswith("data_dir")
+            key: value
+            for key, value in settings_of(config).items()
+            if key not in skip and not key.startswith("data_dir")
         }
         # 1 and 1.0 (a spec's ``C = 1``, a default ``C = 1.0``) are the same setting.
-        canonical = _numbers_as_floats(json.loads(json.dumps(settings, default=_jsonable)))
+        canonical = json.loads(json.dumps(settings), parse_int=float)
         text = json.dumps(canonical, sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:12]
 
@@ -232,26 +232,16 @@ class Experiment:
         self, flat: dict, config, fingerprint: str | None = None, eid: str | None = None
     ) -> dict:
         """A flat record of a unit → the stored schema (``eid``: the spec's id)."""
-        rest = dict(flat)
-        method = rest.pop("method")
-        trial = rest.pop(self.trial_field)
-        fold = rest.pop(self.fold_field) if self.fold_field else None
-        setting = {f: rest.pop(f) for f in self.setting_fields}
-        seconds = rest.pop("seconds", None)
-        status = rest.pop("status", "ok")
-        rest.pop("seed", None)
+        key = self._key(config, fingerprint or self.fingerprint(config), flat, eid)
+        keyed = {"method", "seed", "seconds", "status", self.trial_field, self.fold_field}
+        keyed.update(self.setting_fields)
         return {
-            "experiment": eid or self.id,
+            "experiment": key["experiment"],  # first, then the runner, then the rest of the key
             "runner": self.runner,
-            "config": fingerprint or self.fingerprint(config),
-            "seed": int(getattr(config, "seed", 0)),
-            "setting": setting,
-            "trial": trial,
-            "fold": fold,
-            "method": method,
-            "status": status,
-            "metrics": rest,
-            "timing": {"seconds": seconds},
+            **key,
+            "status": flat.get("status", "ok"),
+            "metrics": {k: v for k, v in flat.items() if k not in keyed},
+            "timing": {"seconds": flat.get("seconds")},
             "versions": dict(versions()),
             "settings": settings_of(config),
         }
@@ -270,7 +260,9 @@ class Experiment:
 
     def identity(self, config, fingerprint: str, unit: dict, item, eid: str | None = None) -> dict:
         """The key fields of the record that ``item`` of ``unit`` will produce."""
-        flat = {**unit, **self.item_record(item)}
+        return self._key(config, fingerprint, {**unit, **self.item_record(item)}, eid)
+
+    def _key(self, config, fingerprint: str, flat: dict, eid: str | None) -> dict:
         return {
             "experiment": eid or self.id,
             "config": fingerprint,
@@ -289,24 +281,9 @@ def check_methods(eid: str, methods: Sequence[str], known: Sequence[str]) -> Non
         raise InputError(f"unknown {eid} methods {unknown}; choose from {list(known)}.")
 
 
-def _numbers_as_floats(value):
-    if isinstance(value, bool) or value is None or isinstance(value, str):
-        return value
-    if isinstance(value, int | float):
-        return float(value)
-    if isinstance(value, list):
-        return [_numbers_as_floats(v) for v in value]
-    return {k: _numbers_as_floats(v) for k, v in value.items()}
-
-
 def settings_of(config) -> dict:
     """All settings of a configuration, JSON-ready (stored in each record for ``report``)."""
-    return json.loads(
-        json.dumps(
-            {f.name: getattr(config, f.name) for f in dataclasses.fields(config)},
-            default=_jsonable,
-        )
-    )
+    return json.loads(json.dumps(dataclasses.asdict(config), default=_jsonable))
 
 
 def _jsonable(value):

@@ -72,10 +72,7 @@ class Progress:
 
     def __init__(self, write: Callable[[str], None] | None = None) -> None:
         self.write = write
-        self.total = 0
-        self.done = 0
-        self.t0 = time.monotonic()
-        self.label = ""
+        self.total, self.done, self.t0, self.label = 0, 0, time.monotonic(), ""
 
     def message(self, text: str) -> None:
         """One line of information (settings, resume)."""
@@ -201,7 +198,8 @@ def _dask_client(n_jobs: int, scheduler: str | None, message: Callable[[str], No
                 silence_logs=logging.CRITICAL,
             )  # fmt: skip
         finally:
-            _restore_sigint(previous)
+            if previous is not None:
+                signal.signal(signal.SIGINT, previous)
         client = Client(cluster)
     else:
         try:
@@ -258,11 +256,6 @@ def _ignore_sigint():
     if threading.current_thread() is not threading.main_thread():
         return None  # signal handlers can only be set from the main thread
     return signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _restore_sigint(previous) -> None:
-    if previous is not None:
-        signal.signal(signal.SIGINT, previous)
 
 
 # ---------------------------------------------------------------------------------------------

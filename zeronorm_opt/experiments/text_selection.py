@@ -262,7 +262,6 @@ EXPERIMENT = Experiment(
     units=lambda c: [{"repeat": r} for r in range(c.n_repeats)],
     summarise=summarise_e8,
     trial_field="repeat",
-    sweep_fields=(),
     train_size_field=None,
     metrics=(),
     cost="5 repetitions: about 1 min on 2 cores",

@@ -122,21 +122,6 @@ def cv_splits(y: np.ndarray, config, repeat: int) -> list[tuple[np.ndarray, ...]
     return list(skf.split(np.zeros((len(y), 1)), y))
 
 
-def _select(config: E4Config, method: str, k: int, Xtr, ytr) -> np.ndarray:
-    """Indices of the ``k`` features chosen by a selecting row."""
-    from ..estimators.multiclass import MulticlassAROM
-
-    if method == "OvR-RFE":
-        base = OneVsRestClassifier(SVC(kernel="linear", C=config.C))
-        rfe = RFE(base, n_features_to_select=k, step=1, importance_getter=ovr_coefficients)
-        return np.flatnonzero(rfe.fit(Xtr, ytr).support_)
-    scheme = "ww" if method == "WW-AROM" else "ovr"
-    arom = MulticlassAROM(
-        scheme=scheme, penalty=config.arom_norm, n_features_to_select=k, C=config.C, refit=False
-    )
-    return np.flatnonzero(arom.fit(Xtr, ytr).support_)
-
-
 def run_fold(
     config: E4Config,
     X: np.ndarray,
@@ -146,7 +131,7 @@ def run_fold(
     units: Sequence[tuple[str, int | None]],
 ) -> list[dict]:
     """The requested (row, feature count) units on one fold; one record per unit."""
-    from ..estimators.multiclass import fit_final_machine
+    from ..estimators.multiclass import MulticlassAROM, fit_final_machine
 
     train, test = cv_splits(y, config, repeat)[fold]
     # Impute with the training means, then (optionally) standardise with training statistics.
@@ -161,16 +146,25 @@ def run_fold(
         method, k = item["method"], item["n_features"]
         if k is not None and k > X.shape[1]:
             raise InputError(f"{k} features asked, the data have {X.shape[1]}")
-        selected = np.arange(X.shape[1]) if k is None else _select(config, method, k, Xtr, ytr)
-        support = np.zeros(X.shape[1], dtype=bool)
-        support[selected] = True
         scheme = "ww" if method.startswith("WW") else "ovr"
+        if k is None:  # all features
+            support = None
+        elif method == "OvR-RFE":
+            base = OneVsRestClassifier(SVC(kernel="linear", C=config.C))
+            rfe = RFE(base, n_features_to_select=k, step=1, importance_getter=ovr_coefficients)
+            support = rfe.fit(Xtr, ytr).support_
+        else:
+            arom = MulticlassAROM(
+                scheme=scheme, penalty=config.arom_norm, n_features_to_select=k, C=config.C,
+                refit=False,
+            )  # fmt: skip
+            support = arom.fit(Xtr, ytr).support_
         W, b = fit_final_machine(Xtr, codes, scheme, config.C, support)
         predicted = classes[np.argmax(Xte @ W.T + b, axis=1)]
         return {
             "error": float(np.mean(predicted != yte)),
             "n_test": int(len(test)),
-            "selected": None if k is None else [int(j) for j in selected],
+            "selected": None if k is None else np.flatnonzero(support).tolist(),
         }
 
     items = [{"method": method, "n_features": k} for method, k in units]
