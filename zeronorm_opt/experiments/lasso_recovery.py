@@ -160,11 +160,15 @@ def _path(config: E11Config, method: str, Phi, y, lams) -> tuple[list, list, lis
     return coefs, iters, converged
 
 
-# One BLAS thread: ISTA / FISTA are thousands of small matrix-vector products, which
-# threading slows down (10-30x measured on the 2 shared cores); same for every method.
-@threadpool_limits.wrap(limits=1, user_api="blas")
 def run_trial(config: E11Config, trial: int, n: int, methods: Sequence[str]) -> list[dict]:
     """All requested methods on one draw; one record per method."""
+    # One BLAS thread: ISTA / FISTA are thousands of small matrix-vector products, which
+    # threading slows down (10-30x measured on the 2 shared cores); same for every method.
+    with threadpool_limits(limits=1, user_api="blas"):
+        return _run_trial(config, trial, n, methods)
+
+
+def _run_trial(config: E11Config, trial: int, n: int, methods: Sequence[str]) -> list[dict]:
     from ..fast.ista import lasso_dual_gap, lasso_objective
     from ..formulations.regression import BasisPursuitFormulation
 

@@ -317,7 +317,6 @@ def run_trial(config: MicroarrayConfig, X, y, trial: int, methods: Sequence[str]
     fields = {
         "dataset": config.dataset,
         "n_train": config.n_train,
-        "seed": config.seed,
         "trial": trial,
         "gene_counts": list(config.gene_counts),
         "n_test": int(yte.size),

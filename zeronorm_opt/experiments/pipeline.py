@@ -233,14 +233,14 @@ class Experiment:
     ) -> dict:
         """A flat record of a unit → the stored schema (``eid``: the spec's id)."""
         key = self._key(config, fingerprint or self.fingerprint(config), flat, eid)
-        keyed = {"method", "seed", "seconds", "status", self.trial_field, self.fold_field}
-        keyed.update(self.setting_fields)
+        not_metrics = {"method", "seed", "seconds", "status", self.trial_field, self.fold_field}
+        not_metrics.update(self.setting_fields)
         return {
             "experiment": key["experiment"],  # first, then the runner, then the rest of the key
             "runner": self.runner,
             **key,
             "status": flat.get("status", "ok"),
-            "metrics": {k: v for k, v in flat.items() if k not in keyed},
+            "metrics": {k: v for k, v in flat.items() if k not in not_metrics},
             "timing": {"seconds": flat.get("seconds")},
             "versions": dict(versions()),
             "settings": settings_of(config),
@@ -248,15 +248,12 @@ class Experiment:
 
     def flatten(self, record: dict) -> dict:
         """A stored record → the flat record the experiment's table reads."""
-        flat = {self.trial_field: record["trial"]}
-        if self.fold_field:
-            flat[self.fold_field] = record["fold"]
-        flat.update(record["setting"])
-        flat["method"] = record["method"]
-        flat.update(record["metrics"])
-        flat.update(status=record["status"], seconds=record["timing"]["seconds"])
-        flat["seed"] = record["seed"]
-        return flat
+        fold = {self.fold_field: record["fold"]} if self.fold_field else {}
+        return {
+            self.trial_field: record["trial"], **fold, **record["setting"],
+            "method": record["method"], **record["metrics"], "status": record["status"],
+            "seconds": record["timing"]["seconds"], "seed": record["seed"],
+        }  # fmt: skip
 
     def identity(self, config, fingerprint: str, unit: dict, item, eid: str | None = None) -> dict:
         """The key fields of the record that ``item`` of ``unit`` will produce."""
