@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import functools
 import importlib
 import os
 import sys
@@ -64,11 +65,6 @@ def positive_int(text: str, all_cores: bool = False) -> int:
     return value
 
 
-def n_jobs_int(text: str) -> int:
-    """argparse type: a number of workers, >= 1 or -1 (all cores)."""
-    return positive_int(text, all_cores=True)
-
-
 def experiment_of(spec: dict):
     """The :class:`~zeronorm_opt.experiments.pipeline.Experiment` a spec's ``runner`` names."""
     return importlib.import_module(f".experiments.{spec['runner']}", "zeronorm_opt").EXPERIMENT
@@ -82,11 +78,11 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_OneLineParser)
-    sub.add_parser(
-        "list", help="list the experiments: data needed, rough cost", epilog=EPILOG
-    )
-    show = sub.add_parser("show", help="show a spec and the settings of its run", epilog=EPILOG)
+    # Every subcommand's --help ends with the exit codes too.
+    parser_class = functools.partial(_OneLineParser, epilog=EPILOG)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=parser_class)
+    sub.add_parser("list", help="list the experiments: data needed, rough cost")
+    show = sub.add_parser("show", help="show a spec and the settings of its run")
     show.add_argument("experiment", help="experiment id (e.g. e1) or the path of a spec .toml")
     run = sub.add_parser(
         "run",
@@ -94,7 +90,6 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run one experiment of the catalogue (or a spec file of your own) and "
         "print its table. Settings: the spec's keys (zeronorm-opt show SPEC lists them), "
         "overridden by --set key=value and the shortcuts below.",
-        epilog=EPILOG,
     )
     run.add_argument(
         "experiment",
@@ -115,7 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--methods", nargs="+", default=None, help="subset of the table's rows")
     run.add_argument("--seed", type=int, default=None, help="master seed (default: 0)")
     run.add_argument(
-        "--n-jobs", type=n_jobs_int, default=1,
+        "--n-jobs", type=lambda text: positive_int(text, all_cores=True), default=1,
         help="parallel workers (joblib processes, or Dask local workers); -1: all cores",
     )  # fmt: skip
     run.add_argument(
@@ -134,7 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     run.add_argument("--quiet", action="store_true", help="no progress output")
     rep = sub.add_parser(
-        "report", help="tables and plots of a results file", epilog=EPILOG,
+        "report", help="tables and plots of a results file",
         description="Print the tables of a results file (each metric as mean ± standard error "
         "of the mean, beside the paper's figures) and write its plots.",
     )  # fmt: skip
@@ -221,10 +216,9 @@ def _main(args) -> int:
         return _list()
     if args.command == "report":
         return _report(args)
-    found = _find_spec(args.experiment)
-    if isinstance(found, int):
-        return found
-    spec = found
+    spec = _find_spec(args.experiment)
+    if isinstance(spec, int):  # an exit code: the spec could not be found or read
+        return spec
     experiment = experiment_of(spec)
     if args.command == "show":
         return _show(spec, experiment)
@@ -287,28 +281,22 @@ def _overrides(args, spec: dict, experiment) -> dict:
     from .experiments.pipeline import parse_assignments
 
     overrides = parse_assignments(args.assignments)
-    if args.trials is not None:
-        overrides[experiment.trials_key] = args.trials
-    if args.methods is not None:
-        overrides["methods"] = args.methods
-    if args.seed is not None:
-        overrides["seed"] = args.seed
-    if args.train_sizes is not None:
-        field = experiment.train_size_field
-        if field is None:
+    field, sizes = experiment.train_size_field, args.train_sizes
+    if sizes is not None and field is None:
+        raise InputError(
+            f"{spec['id']} has no training sizes (its data are split by a fixed protocol): "
+            f"--train-sizes does not apply; use --trials N for more repetitions."
+        )
+    if sizes is not None and field == "n_train":
+        if len(sizes) != 1:
             raise InputError(
-                f"{spec['id']} has no training sizes (its data are split by a fixed protocol): "
-                f"--train-sizes does not apply; use --trials N for more repetitions."
+                f"{spec['id']} uses one training size per run (the rest of the samples is "
+                f"the test part); pass one value to --train-sizes, got {sizes}."
             )
-        if field == "n_train":
-            if len(args.train_sizes) != 1:
-                raise InputError(
-                    f"{spec['id']} uses one training size per run (the rest of the samples is "
-                    f"the test part); pass one value to --train-sizes, got {args.train_sizes}."
-                )
-            overrides[field] = args.train_sizes[0]
-        else:
-            overrides[field] = args.train_sizes
+        sizes = sizes[0]
+    shortcuts = {experiment.trials_key: args.trials, "methods": args.methods, "seed": args.seed}
+    shortcuts[field] = sizes
+    overrides.update({key: value for key, value in shortcuts.items() if value is not None})
     return overrides
 
 
@@ -325,7 +313,7 @@ def _progress_for(args):
 def _run(args, spec: dict, experiment) -> int:
     from .experiments.pipeline import RECORD_KEY, config_from_spec
     from .experiments.results_store import ResultsStore, line_numbers
-    from .experiments.runner import failure_summary, results_destination, run
+    from .experiments.runner import failure_summary, run
 
     config = config_from_spec(experiment, spec, _overrides(args, spec, experiment))
     skipped = []
@@ -343,7 +331,10 @@ def _run(args, spec: dict, experiment) -> int:
                 )  # fmt: skip
             skipped = store.skipped_lines
     progress = _progress_for(args)
-    where = results_destination(args.results)
+    where = (
+        f"results appended to {args.results}" if args.results is not None
+        else "results not saved (pass --results FILE to keep them and resume)"
+    )  # fmt: skip
     backend = args.backend + (f" at {args.scheduler}" if args.scheduler else "")
     progress.message(f"{spec['id']}: {spec['title']}; backend {backend}; {where}")
     records = run(
@@ -378,10 +369,8 @@ def _report(args) -> int:
         problem = _folder_problem(args.plots)
         if problem:
             return _fail(f"--plots {args.plots!r}: {problem}", EXIT_FILES)
-    experiments = {}
-    for pid in available_problems():
-        spec = load_problem(pid)
-        experiments[spec["runner"]] = experiment_of(spec)
+    specs = map(load_problem, available_problems())
+    experiments = {spec["runner"]: experiment_of(spec) for spec in specs}
     text, plots = report(args.results, fmt=args.format, plots=args.plots, experiments=experiments)
     print(text)
     for path in plots:

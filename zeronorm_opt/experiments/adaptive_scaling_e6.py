@@ -22,16 +22,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..exceptions import InputError
-from .nonlinear_52d import E6_C_TIMES_M, E6_SIGMA0, E6_TOL, E6Config, run_e6
+from .nonlinear_52d import E6_SIGMA0, E6_TOL, E6Config, run_e6
 from .report import format_mean_se
 
-__all__ = [
-    "E6_C_TIMES_M",
-    "E6_SIGMA0",
-    "E6_TOL",
-    "run_adaptive_scaling_e6",
-    "summarise_adaptive_scaling_e6",
-]
+__all__ = ["run_adaptive_scaling_e6", "summarise_adaptive_scaling_e6"]
 
 
 def run_adaptive_scaling_e6(
@@ -115,26 +109,23 @@ def run_adaptive_scaling_e6(
     return [_renamed(r) for r in run_e6(config, results_path=results_path, n_jobs=n_jobs)]
 
 
+#: The keys of a record, in the adaptive-scaling report's order (see run_adaptive_scaling_e6).
+_KEYS = (
+    "run", "n_train", "method", "selected", "n_selected", "recall", "exact", "test_error",
+    "scale_on_relevant", "n_iter", "stop_reason", "C", "sigma0", "status", "seconds",
+)  # fmt: skip
+
+
 def _renamed(record: dict) -> dict:
     # The E6 row's record under the names of the adaptive-scaling report.
     ok = record["status"] == "ok"
-    return {
-        "run": record["run"],
-        "n_train": record["n_train"],
+    renamed = record | {
         "method": "adaptive scaling (RBF)",
         "selected": record["kept"],
         "n_selected": len(record["kept"]) if ok else None,
-        "recall": record["recall"],
-        "exact": record["exact"],
         "test_error": record["error"],
-        "scale_on_relevant": record.get("scale_on_relevant"),
-        "n_iter": record.get("n_iter"),
-        "stop_reason": record.get("stop_reason"),
-        "C": record.get("C"),
-        "sigma0": record.get("sigma0"),
-        "status": record["status"],
-        "seconds": record["seconds"],
     }
+    return {key: renamed.get(key) for key in _KEYS}
 
 
 def summarise_adaptive_scaling_e6(records: list[dict]) -> str:

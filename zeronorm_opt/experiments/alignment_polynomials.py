@@ -18,10 +18,10 @@ from dataclasses import dataclass
 
 import numpy as np
 from sklearn.preprocessing import StandardScaler
-from sklearn.svm import SVC
 
 from ..datasets import SparsePolynomial, make_sparse_polynomial
 from ..exceptions import InputError
+from .nonlinear_52d import _quadratic_svm
 from .pipeline import Experiment, PaperFigure, check_methods
 from .report import SPREAD_NOTE, format_mean_se, paper_figure
 from .runner import run, run_items
@@ -157,16 +157,13 @@ def draw_trial(
         poly = SparsePolynomial.named(kind, config.n_inputs)
     rng = np.random.default_rng([config.seed, run, hash_target(target), n_train])
     if n_points is None:
-        n_points = n_train + config.n_val + config.n_test + _n_held_out(config)
+        # The held-out points score the stop only when the validation set trains its SVM.
+        held_out = config.n_held_out if config.validation_svm == "training+validation" else 0
+        n_points = n_train + config.n_val + config.n_test + held_out
     X, y = make_sparse_polynomial(
         n_points, config.n_inputs, target=poly, random_state=int(rng.integers(2**31))
     )
     return poly, X, y
-
-
-def _n_held_out(config: E7Config) -> int:
-    """Points drawn after the test set to score the stop (none when the validation set does)."""
-    return config.n_held_out if config.validation_svm == "training+validation" else 0
 
 
 def run_trial(
@@ -176,8 +173,7 @@ def run_trial(
     from ..estimators.alignment import AlignmentSelector
 
     poly, X, y = draw_trial(config, run, target, n_train)
-    scaler = StandardScaler().fit(X[:n_train])
-    X = scaler.transform(X)
+    X = StandardScaler().fit(X[:n_train]).transform(X)
     ends = np.cumsum([n_train, config.n_val, config.n_test])
     parts = np.split(np.arange(X.shape[0]), ends)
     (Xtr, ytr), (Xva, yva), (Xte, yte), (Xho, yho) = ((X[i], y[i]) for i in parts)
@@ -207,8 +203,7 @@ def run_trial(
             kept = sel.fit(Xtr, ytr, **stop_data).get_support(indices=True)
         else:
             kept = np.arange(config.n_inputs)
-        svm = SVC(kernel="poly", degree=2, gamma=1.0, coef0=1.0, C=config.svm_C)
-        svm.fit(Xtr[:, kept], ytr)
+        svm = _quadratic_svm(config.svm_C).fit(Xtr[:, kept], ytr)
         return {
             "error": float(np.mean(svm.predict(Xte[:, kept]) != yte)),
             "kept": [int(j) for j in kept],
@@ -324,7 +319,6 @@ EXPERIMENT = Experiment(
     trial_field="run",
     setting_fields=("target", "n_train"),
     sweep_fields=("train_sizes", "targets"),
-    group_fields=("target", "n_train"),
     metrics=(
         ("recall", "recall %", 100.0),
         ("n_kept", "features kept", 1.0),

@@ -33,7 +33,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from sklearn.datasets import load_breast_cancer
-from sklearn.model_selection import StratifiedKFold
 from sklearn.preprocessing import StandardScaler
 
 from ..datasets import load_microarray
@@ -41,6 +40,7 @@ from ..exceptions import InputError
 from .pipeline import Experiment, check_methods
 from .report import SPREAD_NOTE, format_mean_se
 from .runner import run, run_items
+from .yeast_multiclass import cv_splits
 
 __all__ = [
     "E10_DATASETS",
@@ -151,12 +151,6 @@ def choose_alpha(X, y, config: E10Config) -> float:
     return float(min(scored)[2])
 
 
-def _split(config: E10Config, y: np.ndarray, repeat: int, fold: int):
-    rng = np.random.default_rng([config.seed, repeat])
-    cv = StratifiedKFold(config.n_folds, shuffle=True, random_state=int(rng.integers(2**31)))
-    return list(cv.split(np.zeros((y.size, 1)), y))[fold]
-
-
 def run_fold(
     config: E10Config, dataset: str, repeat: int, fold: int, methods: Sequence[str]
 ) -> list[dict]:
@@ -164,7 +158,7 @@ def run_fold(
     from ..fast.greedy_rls import greedy_rls
 
     X, y = load_e10_dataset(dataset, config.data_dir)
-    train, test = _split(config, y, repeat, fold)
+    train, test = cv_splits(y, config, repeat)[fold]
     scaler = StandardScaler().fit(X[train])
     Xtr, Xte, ytr, yte = scaler.transform(X[train]), scaler.transform(X[test]), y[train], y[test]
     alpha = choose_alpha(Xtr, ytr, config)
@@ -198,7 +192,7 @@ def run_fold(
             pairs = zip(models, subsets, strict=True)
             test_acc.append(float(np.mean([m.accuracy(Xte[:, s], yte) for m, s in pairs])))
             loo_acc.append(float(np.mean([m.loo_accuracy for m in models])))
-        record = {"test_accuracy": test_acc, "loo_accuracy": loo_acc, "status": "ok"}
+        record = {"test_accuracy": test_acc, "loo_accuracy": loo_acc}
         if method == "greedy":
             record["selected"] = res.selected[: min(counts[-1], 100)].tolist()
             if own is not None:

@@ -157,12 +157,6 @@ def run_size(config: E9Config, trial: int, m: int, methods: Sequence[str]) -> li
     return records
 
 
-def _methods_at(config: E9Config, key: dict) -> list[str]:
-    # The low-rank LS-SVM only up to lowrank_max_m: a cell above it has no record at all (not a
-    # stored placeholder), so raising the limit later computes it.
-    return [m for m in config.methods if m == "greedy-rls" or key["m"] in config.lowrank_sizes]
-
-
 def run_e9(config: E9Config | None = None, **options) -> list[dict]:
     """Run E9 (:func:`~zeronorm_opt.experiments.runner.run` and its options).
 
@@ -271,12 +265,15 @@ EXPERIMENT = Experiment(
         {"trial": t, "m": m} for m in sorted({int(m) for m in c.train_sizes})
         for t in range(c.n_trials)
     ],  # fmt: skip
-    items=lambda config, unit: _methods_at(config, unit),
+    # The low-rank LS-SVM only up to lowrank_max_m: a cell above it has no record at all (not a
+    # stored placeholder), so raising the limit later computes it.
+    items=lambda c, unit: [
+        m for m in c.methods if m == "greedy-rls" or unit["m"] in c.lowrank_sizes
+    ],
     summarise=summarise_e9,
     setting_fields=("m",),
     # lowrank_max_m only says which cells have a low-rank row: raising it computes the new ones.
     sweep_fields=("train_sizes", "lowrank_max_m"),
-    group_fields=("m",),
     metrics=(("seconds", "seconds", 1.0),),
     plots=plot_e9,
     paper=PAPER,

@@ -83,12 +83,6 @@ class E1Config:
             raise InputError(f"final_svm_C must be > 0; got {self.final_svm_C!r}.")
 
 
-def _relevant_pair(selected: np.ndarray) -> bool:
-    """One feature of each redundant group and nothing else."""
-    sel = set(int(j) for j in selected)
-    return len(sel) == 2 and all(len(sel & set(g)) == 1 for g in WESTON_LINEAR_GROUPS)
-
-
 def run_trial(config: E1Config, trial: int, n_train: int, methods: Sequence[str]) -> list[dict]:
     """All requested methods on one draw; returns one record per method."""
     # One seed per (trial, size): every method sees the same data; reruns are identical.
@@ -106,15 +100,15 @@ def run_trial(config: E1Config, trial: int, n_train: int, methods: Sequence[str]
             selected = np.flatnonzero(selector.fit(Xtr, ytr).get_support())
         svm = SVC(kernel="linear", C=config.final_svm_C).fit(Xtr[:, selected], ytr)
         error = float(np.mean(svm.predict(Xte[:, selected]) != yte))
-        return {
-            "error": error,
-            "selected": [int(j) for j in selected] if selector is not None else None,
-            "relevant_pair": _relevant_pair(selected) if selector is not None else None,
-        }
+        if selector is None:
+            return {"error": error, "selected": None, "relevant_pair": None}
+        kept = [int(j) for j in selected]
+        # A relevant pair: one feature of each redundant group and nothing else.
+        pair = len(kept) == 2 and all(len(set(kept) & set(g)) == 1 for g in WESTON_LINEAR_GROUPS)
+        return {"error": error, "selected": kept, "relevant_pair": pair}
 
     failed = {"error": None, "selected": None, "relevant_pair": None}
-    fields = {"trial": trial, "n_train": n_train}
-    return run_items(methods, fields, measure, failed, labels=ytr)
+    return run_items(methods, {"trial": trial, "n_train": n_train}, measure, failed, labels=ytr)
 
 
 def run_e1(config: E1Config | None = None, **options) -> list[dict]:
@@ -192,6 +186,5 @@ EXPERIMENT = Experiment(
     summarise=summarise_e1,
     setting_fields=("n_train",),
     plots=plot_e1,
-    data="synthetic (generated)",
     cost="about 5 min on 2 cores (100 trials × 3 sizes × 7 methods)",
 )

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from sklearn.impute import SimpleImputer
 from sklearn.model_selection import train_test_split
+from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
@@ -260,7 +261,7 @@ def selection_path(method: str, X, y, config: MicroarrayConfig) -> tuple[dict, i
     if method == "FSV":
         est = FSV(
             max_iter=config.max_iter,
-            solver=_solver(config.fsv_solver),
+            solver=config.fsv_solver,
             solver_options=config.fsv_solver_options,
         )
     else:  # l2-AROM, hard margin; the libsvm dual path when n > m (backend="auto")
@@ -268,10 +269,6 @@ def selection_path(method: str, X, y, config: MicroarrayConfig) -> tuple[dict, i
     est.fit(X, y)
     path = {r: support_at_budget(est.history_, r, n, est.prune_tol) for r in counts}
     return path, est.n_iter_
-
-
-def _solver(solver):
-    return list(solver) if isinstance(solver, tuple) else solver
 
 
 # ---------------------------------------------------------------------------------------------
@@ -293,12 +290,11 @@ def _prepare(config: MicroarrayConfig, X, y, trial: int):
     train, test = split_indices(config, y, trial)
     strategy = "mean" if config.impute == "mean" else "constant"
     imputer = SimpleImputer(strategy=strategy, fill_value=0.0, keep_empty_features=True)
+    prepare = make_pipeline(imputer, StandardScaler())
     # scikit-learn's NaN check sums the array, which makes numpy warn on the NaNs it looks for.
     with np.errstate(invalid="ignore"):
-        Xtr = imputer.fit_transform(X[train])
-        Xte = imputer.transform(X[test])
-    scaler = StandardScaler().fit(Xtr)
-    return scaler.transform(Xtr), y[train], scaler.transform(Xte), y[test]
+        Xtr = prepare.fit_transform(X[train])
+        return Xtr, y[train], prepare.transform(X[test]), y[test]
 
 
 def run_method(config: MicroarrayConfig, method: str, Xtr, ytr, Xte, yte) -> dict:
@@ -321,7 +317,6 @@ def run_trial(config: MicroarrayConfig, X, y, trial: int, methods: Sequence[str]
     fields = {
         "dataset": config.dataset,
         "n_train": config.n_train,
-        "seed": config.seed,
         "trial": trial,
         "gene_counts": list(config.gene_counts),
         "n_test": int(yte.size),
@@ -455,7 +450,6 @@ EXPERIMENT = Experiment(
     units=lambda c: [{"trial": t} for t in range(c.n_trials)],
     shared=load_data,
     summarise=summarise_microarray,
-    sweep_fields=(),
     train_size_field="n_train",
     plots=plot_microarray,
     tidy=_tidy,

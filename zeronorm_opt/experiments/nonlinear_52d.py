@@ -107,7 +107,7 @@ class E6Config:
 
 
 def _quadratic_svm(C: float) -> SVC:
-    # The kernel dFSA selects for: (1 + x·x')², Català and Martin, eq. 4.
+    # The kernel dFSA selects for: (1 + x·x')², Català and Martin, eq. 4 (E6 and E7).
     return SVC(kernel="poly", degree=2, gamma=1.0, coef0=1.0, C=C)
 
 
@@ -241,13 +241,11 @@ def plot_e6(records: list[dict], config: E6Config, folder) -> list:
             folder / "e6_table_4.png", xlabel="training-set size m", paper=PAPER,
             title="E6: Català & Martin's Table 4, ours (lines) and the paper's (hollow markers)",
         ),
-    ]  # fmt: skip
-    out += [
         plot_selection_frequency(
             selectors, "kept", config.n_features,
             folder / "e6_selection_frequency.png", first=10,
             title="E6: selection frequency per feature (x1, x2 relevant)",
-        )
+        ),
     ]  # fmt: skip
     scales = {
         f"m={n}": [r["scale"] for r in records if r["method"] == "AS-RBF"

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import functools
 import hashlib
 import json
 import platform
@@ -143,8 +144,9 @@ class Experiment:
     metrics : tuple of (field, label, scale)
         Scalar metrics of the summary table of the report (mean ± standard error), e.g.
         ``("error", "test error %", 100)``.
-    group_fields : tuple of str
-        Fields that, with the method, make a row of the report's summary table.
+    group_fields : tuple of str or None
+        Fields that, with the method, make a row of the report's summary table; default
+        ``setting_fields``.
     tidy : callable or None
         ``tidy(flat_records, config) -> list of dict``: rows with scalar metrics for the
         summary table when the records hold vectors (one error per gene count, say).
@@ -180,7 +182,7 @@ class Experiment:
     data: str = "synthetic (generated)"
     cost: str = ""
     metrics: tuple = (("error", "test error %", 100.0),)
-    group_fields: tuple[str, ...] = ("n_train",)
+    group_fields: tuple[str, ...] | None = None
     tidy: Callable | None = None
     paper: tuple[PaperFigure, ...] = ()
 
@@ -194,6 +196,8 @@ class Experiment:
                 raise TypeError(f"Experiment.metrics: (field, label, scale) triples; got {metric}")
         if not self.trials_key:
             object.__setattr__(self, "trials_key", f"n_{self.trial_field}s")
+        if self.group_fields is None:
+            object.__setattr__(self, "group_fields", self.setting_fields)
 
     # -- items and identities -------------------------------------------------------------
     def items_of(self, config, unit: dict) -> list:
@@ -209,12 +213,12 @@ class Experiment:
         """Hash of the settings that change the numbers (see the module docstring)."""
         skip = {self.trials_key, "methods", "seed", *self.sweep_fields}
         settings = {
-            f.name: getattr(config, f.name)
-            for f in dataclasses.fields(config)
-            if f.name not in skip and not f.name.startswith("data_dir")
+            key: value
+            for key, value in settings_of(config).items()
+            if key not in skip and not key.startswith("data_dir")
         }
         # 1 and 1.0 (a spec's ``C = 1``, a default ``C = 1.0``) are the same setting.
-        canonical = _numbers_as_floats(json.loads(json.dumps(settings, default=_jsonable)))
+        canonical = json.loads(json.dumps(settings), parse_int=float)
         text = json.dumps(canonical, sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:12]
 
@@ -228,45 +232,34 @@ class Experiment:
         self, flat: dict, config, fingerprint: str | None = None, eid: str | None = None
     ) -> dict:
         """A flat record of a unit → the stored schema (``eid``: the spec's id)."""
-        rest = dict(flat)
-        method = rest.pop("method")
-        trial = rest.pop(self.trial_field)
-        fold = rest.pop(self.fold_field) if self.fold_field else None
-        setting = {f: rest.pop(f) for f in self.setting_fields}
-        seconds = rest.pop("seconds", None)
-        status = rest.pop("status", "ok")
-        rest.pop("seed", None)
+        key = self._key(config, fingerprint or self.fingerprint(config), flat, eid)
+        not_metrics = {"method", "seed", "seconds", "status", self.trial_field, self.fold_field}
+        not_metrics.update(self.setting_fields)
         return {
-            "experiment": eid or self.id,
+            "experiment": key["experiment"],  # first, then the runner, then the rest of the key
             "runner": self.runner,
-            "config": fingerprint or self.fingerprint(config),
-            "seed": int(getattr(config, "seed", 0)),
-            "setting": setting,
-            "trial": trial,
-            "fold": fold,
-            "method": method,
-            "status": status,
-            "metrics": rest,
-            "timing": {"seconds": seconds},
-            "versions": versions(),
+            **key,
+            "status": flat.get("status", "ok"),
+            "metrics": {k: v for k, v in flat.items() if k not in not_metrics},
+            "timing": {"seconds": flat.get("seconds")},
+            "versions": dict(versions()),
             "settings": settings_of(config),
         }
 
     def flatten(self, record: dict) -> dict:
         """A stored record → the flat record the experiment's table reads."""
-        flat = {self.trial_field: record["trial"]}
-        if self.fold_field:
-            flat[self.fold_field] = record["fold"]
-        flat.update(record["setting"])
-        flat["method"] = record["method"]
-        flat.update(record["metrics"])
-        flat.update(status=record["status"], seconds=record["timing"]["seconds"])
-        flat["seed"] = record["seed"]
-        return flat
+        fold = {self.fold_field: record["fold"]} if self.fold_field else {}
+        return {
+            self.trial_field: record["trial"], **fold, **record["setting"],
+            "method": record["method"], **record["metrics"], "status": record["status"],
+            "seconds": record["timing"]["seconds"], "seed": record["seed"],
+        }  # fmt: skip
 
     def identity(self, config, fingerprint: str, unit: dict, item, eid: str | None = None) -> dict:
         """The key fields of the record that ``item`` of ``unit`` will produce."""
-        flat = {**unit, **self.item_record(item)}
+        return self._key(config, fingerprint, {**unit, **self.item_record(item)}, eid)
+
+    def _key(self, config, fingerprint: str, flat: dict, eid: str | None) -> dict:
         return {
             "experiment": eid or self.id,
             "config": fingerprint,
@@ -285,24 +278,9 @@ def check_methods(eid: str, methods: Sequence[str], known: Sequence[str]) -> Non
         raise InputError(f"unknown {eid} methods {unknown}; choose from {list(known)}.")
 
 
-def _numbers_as_floats(value):
-    if isinstance(value, bool) or value is None or isinstance(value, str):
-        return value
-    if isinstance(value, int | float):
-        return float(value)
-    if isinstance(value, list):
-        return [_numbers_as_floats(v) for v in value]
-    return {k: _numbers_as_floats(v) for k, v in value.items()}
-
-
 def settings_of(config) -> dict:
     """All settings of a configuration, JSON-ready (stored in each record for ``report``)."""
-    return json.loads(
-        json.dumps(
-            {f.name: getattr(config, f.name) for f in dataclasses.fields(config)},
-            default=_jsonable,
-        )
-    )
+    return json.loads(json.dumps(dataclasses.asdict(config), default=_jsonable))
 
 
 def _jsonable(value):
@@ -313,29 +291,24 @@ def _jsonable(value):
     return repr(value)
 
 
-_VERSIONS: dict | None = None
-
-
+@functools.cache
 def versions() -> dict:
-    """Versions of the packages that make the numbers (stored in every record)."""
-    global _VERSIONS
-    if _VERSIONS is None:
-        import cvxpy
-        import numpy
-        import scipy
-        import sklearn
+    """Versions of the packages that make the numbers (stored in every record; cached)."""
+    import cvxpy
+    import numpy
+    import scipy
+    import sklearn
 
-        from .. import __version__
+    from .. import __version__
 
-        _VERSIONS = {
-            "zeronorm_opt": __version__,
-            "python": platform.python_version(),
-            "numpy": numpy.__version__,
-            "scipy": scipy.__version__,
-            "scikit-learn": sklearn.__version__,
-            "cvxpy": cvxpy.__version__,
-        }
-    return dict(_VERSIONS)
+    return {
+        "zeronorm_opt": __version__,
+        "python": platform.python_version(),
+        "numpy": numpy.__version__,
+        "scipy": scipy.__version__,
+        "scikit-learn": sklearn.__version__,
+        "cvxpy": cvxpy.__version__,
+    }
 
 
 # ---------------------------------------------------------------------------------------------

@@ -269,9 +269,7 @@ def plot_selection_frequency(
     width = 0.8 / max(1, len(methods))
     for k, method in enumerate(methods):
         sel = [r[field] for r in records if r["method"] == method and r.get(field) is not None]
-        counts = np.zeros(n_features)
-        for s in sel:
-            counts[np.asarray(s, dtype=int)] += 1
+        counts = np.bincount([j for s in sel for j in s], minlength=n_features)
         freq = counts / max(1, len(sel))
         if first:
             freq = np.append(freq[:first], freq[first:].sum() / max(1, n_features - first))
@@ -362,13 +360,12 @@ def report(
         if not flat:
             continue
         heading = f"{eid} (seed {seed}): {len(flat)} records"
+        table = experiment.summarise(flat, config)
         if fmt == "html":
-            out.append(f"<h2>{html.escape(heading)}</h2>")
-            out.append(f"<pre>{html.escape(experiment.summarise(flat, config))}</pre>")
+            out += [f"<h2>{html.escape(heading)}</h2>", f"<pre>{html.escape(table)}</pre>"]
         else:
-            out += [f"## {heading}", "", "```", experiment.summarise(flat, config), "```", ""]
-        out.append(summary_table(experiment, flat, config, fmt))
-        out.append("")
+            out += [f"## {heading}", "", "```", table, "```", ""]
+        out += [summary_table(experiment, flat, config, fmt), ""]
         if plots is not None and experiment.plots is not None:
             folder = Path(plots)
             written += [Path(p) for p in experiment.plots(flat, config, folder)]

@@ -30,6 +30,7 @@ import signal
 import threading
 import time
 import warnings
+from collections import Counter
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -39,13 +40,6 @@ from .pipeline import RECORD_KEY, RESULT_STATUSES, Experiment
 from .results_store import ResultsStore
 
 BACKENDS = ("loky", "dask")
-
-
-def results_destination(results_path) -> str:
-    """Where a run's records go, for its first progress line."""
-    if results_path is None:
-        return "results not saved (pass --results FILE to keep them and resume)"
-    return f"results appended to {results_path}"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -78,10 +72,7 @@ class Progress:
 
     def __init__(self, write: Callable[[str], None] | None = None) -> None:
         self.write = write
-        self.total = 0
-        self.done = 0
-        self.t0 = time.monotonic()
-        self.label = ""
+        self.total, self.done, self.t0, self.label = 0, 0, time.monotonic(), ""
 
     def message(self, text: str) -> None:
         """One line of information (settings, resume)."""
@@ -207,7 +198,8 @@ def _dask_client(n_jobs: int, scheduler: str | None, message: Callable[[str], No
                 silence_logs=logging.CRITICAL,
             )  # fmt: skip
         finally:
-            _restore_sigint(previous)
+            if previous is not None:
+                signal.signal(signal.SIGINT, previous)
         client = Client(cluster)
     else:
         try:
@@ -264,11 +256,6 @@ def _ignore_sigint():
     if threading.current_thread() is not threading.main_thread():
         return None  # signal handlers can only be set from the main thread
     return signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _restore_sigint(previous) -> None:
-    if previous is not None:
-        signal.signal(signal.SIGINT, previous)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -471,31 +458,26 @@ def failure_summary(records: Sequence[dict], label: str) -> tuple[list[str], lis
     >>> all_failed
     ['FSV']
     """
-    totals: dict[str, int] = {}
-    failed: dict[str, int] = {}
-    causes: dict[str, dict[str, None]] = {}  # cause -> methods (ordered set)
-    counts: dict[str, int] = {}
-    for r in records:
-        method = str(r["method"])
-        totals[method] = totals.get(method, 0) + 1
-        status = r.get("status", "ok")
-        if status in RESULT_STATUSES:
-            continue
-        failed[method] = failed.get(method, 0) + 1
-        cause = _readable_cause(str(status))
-        causes.setdefault(cause, {})[method] = None
-        counts[cause] = counts.get(cause, 0) + 1
-    if not failed:
+    totals = Counter(str(r["method"]) for r in records)
+    failures = [
+        (str(r["method"]), _readable_cause(str(r["status"])))
+        for r in records
+        if r.get("status", "ok") not in RESULT_STATUSES
+    ]
+    if not failures:
         return [], []
+    # Counters keep the order of first appearance: methods and causes as the run met them.
+    failed = Counter(method for method, _ in failures)
+    counts = Counter(cause for _, cause in failures)
     per_method = ", ".join(f"{m} {n} of {totals[m]}" for m, n in failed.items())
-    lines = [f"{label}: {sum(failed.values())} of {len(records)} records failed ({per_method})"]
-    shown = list(causes)[:_CAUSES_SHOWN]
+    lines = [f"{label}: {len(failures)} of {len(records)} records failed ({per_method})"]
+    shown = list(counts)[:_CAUSES_SHOWN]
     for cause in shown:
-        n = counts[cause]
-        lines.append(f"  {n} record{'s' if n > 1 else ''} of {', '.join(causes[cause])}: {cause}")
-    if len(causes) > len(shown):
+        n, methods = counts[cause], dict.fromkeys(m for m, c in failures if c == cause)
+        lines.append(f"  {n} record{'s' if n > 1 else ''} of {', '.join(methods)}: {cause}")
+    if len(counts) > len(shown):
         lines.append(
-            f"  … and {len(causes) - len(shown)} other causes (the records' status in the "
+            f"  … and {len(counts) - len(shown)} other causes (the records' status in the "
             "results file)"
         )
     return lines, [m for m, n in failed.items() if n == totals[m]]

@@ -78,8 +78,7 @@ def load_corpus(config: E8Config, repeat: int):
     liblinear's ``LinearSVC``, whose cost per pass is O(nnz) — so nothing is densified.
     """
     if config.corpus_dir is not None:
-        X, y = _folder_corpus(config.corpus_dir, config.positive_class)
-        return X, y, None
+        return *_folder_corpus(config.corpus_dir, config.positive_class), None
     # A new synthetic corpus per repetition (Català and Martin repeat on 100 corpora of TechTC).
     counts, y, words = make_zipf_corpus(
         config.n_documents,
@@ -262,9 +261,7 @@ EXPERIMENT = Experiment(
     units=lambda c: [{"repeat": r} for r in range(c.n_repeats)],
     summarise=summarise_e8,
     trial_field="repeat",
-    sweep_fields=(),
     train_size_field=None,
-    group_fields=(),
     metrics=(),
     cost="5 repetitions: about 1 min on 2 cores",
 )

@@ -29,6 +29,7 @@ from sklearn.feature_selection import RFE
 from sklearn.impute import SimpleImputer
 from sklearn.model_selection import StratifiedKFold
 from sklearn.multiclass import OneVsRestClassifier
+from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
@@ -113,36 +114,12 @@ def load_e4_data(config: E4Config) -> tuple[np.ndarray, np.ndarray]:
     return data.X, data.y
 
 
-def cv_splits(y: np.ndarray, config: E4Config, repeat: int) -> list[tuple[np.ndarray, ...]]:
-    """Stratified folds of one repetition (seed derived from ``(seed, repeat)``)."""
+def cv_splits(y: np.ndarray, config, repeat: int) -> list[tuple[np.ndarray, ...]]:
+    """Stratified ``config.n_folds`` folds of one repetition (seed derived from
+    ``(config.seed, repeat)``); E10 splits its data sets with them too."""
     seed = int(np.random.default_rng([config.seed, repeat]).integers(2**31))
     skf = StratifiedKFold(n_splits=config.n_folds, shuffle=True, random_state=seed)
     return list(skf.split(np.zeros((len(y), 1)), y))
-
-
-def _prepare(config: E4Config, Xtr: np.ndarray, Xte: np.ndarray):
-    """Impute with the training means, then (optionally) standardise with training stats."""
-    imputer = SimpleImputer(strategy="mean", keep_empty_features=True).fit(Xtr)
-    Xtr, Xte = imputer.transform(Xtr), imputer.transform(Xte)
-    if config.preprocessing == "standardise":
-        scaler = StandardScaler().fit(Xtr)
-        Xtr, Xte = scaler.transform(Xtr), scaler.transform(Xte)
-    return Xtr, Xte
-
-
-def _select(config: E4Config, method: str, k: int, Xtr, ytr) -> np.ndarray:
-    """Indices of the ``k`` features chosen by a selecting row."""
-    from ..estimators.multiclass import MulticlassAROM
-
-    if method == "OvR-RFE":
-        base = OneVsRestClassifier(SVC(kernel="linear", C=config.C))
-        rfe = RFE(base, n_features_to_select=k, step=1, importance_getter=ovr_coefficients)
-        return np.flatnonzero(rfe.fit(Xtr, ytr).support_)
-    scheme = "ww" if method == "WW-AROM" else "ovr"
-    arom = MulticlassAROM(
-        scheme=scheme, penalty=config.arom_norm, n_features_to_select=k, C=config.C, refit=False
-    )
-    return np.flatnonzero(arom.fit(Xtr, ytr).support_)
 
 
 def run_fold(
@@ -154,10 +131,14 @@ def run_fold(
     units: Sequence[tuple[str, int | None]],
 ) -> list[dict]:
     """The requested (row, feature count) units on one fold; one record per unit."""
-    from ..estimators.multiclass import fit_final_machine
+    from ..estimators.multiclass import MulticlassAROM, fit_final_machine
 
     train, test = cv_splits(y, config, repeat)[fold]
-    Xtr, Xte = _prepare(config, X[train], X[test])
+    # Impute with the training means, then (optionally) standardise with training statistics.
+    scaler = StandardScaler() if config.preprocessing == "standardise" else "passthrough"
+    imputer = SimpleImputer(strategy="mean", keep_empty_features=True)
+    prepare = make_pipeline(imputer, scaler).fit(X[train])
+    Xtr, Xte = prepare.transform(X[train]), prepare.transform(X[test])
     ytr, yte = y[train], y[test]
     classes, codes = np.unique(ytr, return_inverse=True)
 
@@ -165,16 +146,25 @@ def run_fold(
         method, k = item["method"], item["n_features"]
         if k is not None and k > X.shape[1]:
             raise InputError(f"{k} features asked, the data have {X.shape[1]}")
-        selected = np.arange(X.shape[1]) if k is None else _select(config, method, k, Xtr, ytr)
-        support = np.zeros(X.shape[1], dtype=bool)
-        support[selected] = True
         scheme = "ww" if method.startswith("WW") else "ovr"
+        if k is None:  # all features
+            support = None
+        elif method == "OvR-RFE":
+            base = OneVsRestClassifier(SVC(kernel="linear", C=config.C))
+            rfe = RFE(base, n_features_to_select=k, step=1, importance_getter=ovr_coefficients)
+            support = rfe.fit(Xtr, ytr).support_
+        else:
+            arom = MulticlassAROM(
+                scheme=scheme, penalty=config.arom_norm, n_features_to_select=k, C=config.C,
+                refit=False,
+            )  # fmt: skip
+            support = arom.fit(Xtr, ytr).support_
         W, b = fit_final_machine(Xtr, codes, scheme, config.C, support)
         predicted = classes[np.argmax(Xte @ W.T + b, axis=1)]
         return {
             "error": float(np.mean(predicted != yte)),
             "n_test": int(len(test)),
-            "selected": None if k is None else [int(j) for j in selected],
+            "selected": None if k is None else np.flatnonzero(support).tolist(),
         }
 
     items = [{"method": method, "n_features": k} for method, k in units]
@@ -251,7 +241,6 @@ EXPERIMENT = Experiment(
     setting_fields=("n_features",),
     sweep_fields=("folds", "feature_counts"),
     train_size_field=None,
-    group_fields=("n_features",),
     data="brown yeast microarray .npz (brown_yeast.npz) in $ZERONORM_OPT_DATA",
     cost="8 folds × 5 rows × 3 feature counts: about 10 min on 2 cores",
 )
