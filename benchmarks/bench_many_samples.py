@@ -71,7 +71,10 @@ def dense_data(m: int, n: int, seed: int = 0, relevant: int = 10):
 def sparse_data(m: int, n: int, density: float, seed: int = 0, relevant: int = 20):
     """``scipy.sparse.random`` (uniform values, CSR); labels from a noisy rule on 20 columns."""
     rng = np.random.default_rng(seed)
-    X = sp.random(m, n, density=density, format="csr", random_state=seed)
+    # scipy draws the positions by a permutation of all m·n cells from an integer seed (16 GB
+    # at 2000 × 10⁶), by Floyd's sampling from a Generator; the smaller sets keep their draws.
+    state = seed if m * n <= 10**8 else np.random.default_rng(seed)
+    X = sp.random(m, n, density=density, format="csr", random_state=state)
     w = np.zeros(n)
     w[:relevant] = rng.standard_normal(relevant)
     s = X @ w

@@ -57,7 +57,7 @@ than liblinear's guess saves: the dual simplex works on a dense basis of order `
 LP's own interior point (:func:`~zeronorm_opt.fast.margin_ipm.margin_interior_point`, its normal
 equations of order ``n``), stopped at a relative error of 1e-5: its margins are nearly the
 optimum's (3000 × 1000: 159 iterations; 10⁴ × 1000: 156 against 9 433, the first LP 4 s
-against 260 s). A later LP whose costs changed by a median factor above 1.2 starts afresh
+against 260 s). A later LP whose costs changed by a median factor above 1.1 starts afresh
 from it too (l1-AROM's second LP: 0–2 iterations; FSV's second at 3000 × 1000: 4 037
 iterations and 97 s from the last basis).
 
@@ -147,11 +147,13 @@ INTERIOR_POINT_GUESS_MIN_FEATURES = 500
 INTERIOR_POINT_GUESS_TOL = 1e-5
 INTERIOR_POINT_GUESS_MAX_ERROR = 1e-3
 #: A later LP on such a model starts afresh from the interior point's guess when its costs
-#: changed by a median factor above this (3000 × 1000: FSV's second LP, a factor of 1.28, took
-#: 4 037 dual simplex iterations and 97 s from the last basis; its third, 1.14, 728 and 20 s;
-#: l1-AROM's second, about 50, 3 222 iterations of HiGHS's interior point and crossover, 19 s,
-#: against 2 iterations from the guess, after 12 s of Newton steps).
-INTERIOR_POINT_COST_CHANGE = np.log(1.2)
+#: changed by a median factor above this (from the last basis, 3000 × 1000: FSV's second LP, a
+#: factor of 1.28, took 4 037 dual simplex iterations and 97 s, its third, 1.14, 728 and 20 s,
+#: its fourth, 1.08, 385–545 and 14 s; 10⁴ × 1000: FSV's second, 1.115, 991 and 13.6 s; an
+#: interior point there takes 5–8 s, then a few iterations; l1-AROM's second, a factor of
+#: about 50: 3 222 iterations of HiGHS's interior point and crossover, 19 s, against 2 from
+#: the guess).
+INTERIOR_POINT_COST_CHANGE = np.log(1.1)
 
 
 class SampleWorkingSetLP(SplitMarginLP):
