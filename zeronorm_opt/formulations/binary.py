@@ -92,12 +92,6 @@ class MarginFormulation(ReweightedFormulation):
     array([0.8, 0. ])
     """
 
-    statement = """
-    minimise    Σ_j c_j |v_j|   (l1)   or   ½ Σ_j c_j v_j²   (l2)   [+ C Σ_i ξ_i]
-    subject to  y_i (v·x_i + b) ≥ 1 [− ξ_i],  ξ ≥ 0,  v_j = 0 where feature j is removed
-    (c = the weights Parameter; AROM sets c_j = 1/|v_j^k| (l1) or 1/(v_j^k)² (l2))
-    """
-
     #: Fits two classes; ZeroNormSelector hands it the labels as ±1 (see contract.py).
     task = "classification"
     #: Builds its problem from a scipy.sparse X as it comes (never densified).
@@ -202,12 +196,6 @@ class RescaledMarginFormulation(Formulation):
     >>> _ = f.solve()
     >>> np.round(f.original_weights(), 4)
     array([ 0.7921, -0.0396])
-    """
-
-    statement = """
-    minimise    ‖w‖₁  (l1-AROM)   or   ½‖w‖₂²  (l2-AROM)   [+ C Σ_i ξ_i]
-    subject to  y_i (w·(x_i ∘ z) + b) ≥ 1 [− ξ_i],  ξ ≥ 0
-    then z ← z ∘ |w|  (z = the scale Parameter; original-space weights v = z ∘ w)
     """
 
     task = "classification"

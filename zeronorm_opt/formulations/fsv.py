@@ -61,13 +61,6 @@ class FSVFormulation(ReweightedFormulation):
     array([0.8, 0. ])
     """
 
-    statement = """
-    minimise    Σ_j c_j v_j  [+ C Σ_i ξ_i]
-                [λ-variant: (1−λ)(mean_{i∈+} ξ_i + mean_{i∈−} ξ_i) + λ Σ_j c_j v_j]
-    subject to  y_i (w·x_i + b) ≥ 1 [− ξ_i],  ξ ≥ 0,  −v ≤ w ≤ v
-    (c = the weights Parameter; SLA sets c_j = α exp(−α v_j^k), the gradient of Σ 1 − e^{−α v})
-    """
-
     task = "classification"
     #: Builds its problem from a scipy.sparse X as it comes (never densified).
     accepts_sparse = True

@@ -227,14 +227,6 @@ class WestonWatkinsFormulation(_MulticlassMargin):
     True
     """
 
-    statement = """
-    minimise    Σ_j c_j Σ_k |w_kj|  (l1)   or   ½ Σ_j c_j Σ_k w_kj²  (l2)   [+ C Σ ξ_ik]
-    subject to  (w_c(i) − w_k)·x_i + b_c(i) − b_k ≥ 1 [− ξ_ik]   for all i, k ≠ c(i)
-                ξ ≥ 0,  w_kj = 0 for every k where feature j is removed
-    (c = the weights Parameter shared by all classes; AROM sets c_j = 1/Σ_k |w_kj| (l1)
-     or 1/Σ_k w_kj² (l2))
-    """
-
     def _prepare_constraints(self):
         m, Q = self.X.shape[0], self.n_classes
         others = np.array([k for c in self.codes for k in range(Q) if k != c], dtype=int)
@@ -290,13 +282,6 @@ class OneVsRestFormulation(_MulticlassMargin):
     >>> _ = f.solve()
     >>> f.predict_codes().tolist()
     [0, 1, 2]
-    """
-
-    statement = """
-    minimise    Σ_j c_j Σ_k |w_kj|  (l1)   or   ½ Σ_j c_j Σ_k w_kj²  (l2)   [+ C Σ ξ_ik]
-    subject to  y_i^k (w_k·x_i + b_k) ≥ 1 [− ξ_ik]   for all i, k   (y_i^k = +1 iff c(i) = k)
-                ξ ≥ 0,  w_kj = 0 for every k where feature j is removed
-    (c = the weights Parameter shared by all classes)
     """
 
     def _prepare_constraints(self):

@@ -62,12 +62,6 @@ class RescaledSVMDual(Formulation):
     array([ 0.769, -0.154])
     """
 
-    statement = """
-    maximise    Σ_i α_i − ½‖z ∘ Xᵀ(y ∘ α)‖² − ½ c² ‖z_u ∘ α‖²
-    subject to  Σ_i y_i α_i = 0,   0 ≤ α_i [≤ C]
-    rescaled weights w = z ∘ Xᵀ(y ∘ α); original weights v = z ∘ w; slack weights u = c z_u² y α
-    """
-
     def __init__(self, X, y, C: float | None = None, slack_scale: float | None = None) -> None:
         super().__init__()
         self.X = check_finite_matrix(X)
