@@ -19,7 +19,12 @@ from __future__ import annotations
 import cvxpy as cp
 import numpy as np
 
-from .._validation import check_binary_labels, check_finite_matrix, check_positive
+from .._validation import (
+    check_active_mask,
+    check_binary_labels,
+    check_finite_matrix,
+    check_positive,
+)
 from ..exceptions import InputError
 from ..scaling import check_solvable_scale
 from .base import Formulation, ReweightedFormulation
@@ -46,7 +51,40 @@ def _check_xy(X, y):
     return X, y_pm
 
 
-class MarginFormulation(ReweightedFormulation):
+def scales_of_weights(weights, active: np.ndarray, *, root: bool) -> np.ndarray:
+    """The scales ``z`` of a rescaled form for the reweighted form's weights ``c``.
+
+    ``Σ c_j |v_j| = Σ |w_j|`` with ``z_j = 1/c_j`` and ``½ Σ c_j v_j² = ½ Σ w_j²`` with
+    ``z_j = 1/√c_j`` (``root``); a removed coordinate (``active`` False) has ``z_j = 0``.
+    """
+    c = check_weights(weights, active.size)
+    if np.any(c[active] <= 0):
+        raise InputError(
+            "a rescaled form needs positive weights on the active coordinates (a weight of 0 is "
+            "an infinite scale); use MarginFormulation for surrogates whose derivative reaches 0."
+        )
+    z = np.zeros(active.size)
+    z[active] = 1.0 / (np.sqrt(c[active]) if root else c[active])
+    return z
+
+
+class _HingeMargins(ReweightedFormulation):
+    """``margins() ≥ 1`` (hard margin, ``C=None``) or ``≥ 1 − ξ`` with ``+ C Σ ξ`` (soft)."""
+
+    def _init_slacks(self, shape) -> None:
+        self.xi = None
+        if self.C is not None:
+            self.xi = self.variables["xi"] = cp.Variable(shape, nonneg=True, name="xi")
+            self.C_param = self.parameters["C"] = cp.Parameter(nonneg=True, name="C", value=self.C)
+
+    def loss_terms(self):
+        return [] if self.xi is None else [self.C_param * cp.sum(self.xi)]
+
+    def loss_constraints(self):
+        return [self.margins() >= (1.0 if self.xi is None else 1.0 - self.xi)]
+
+
+class MarginFormulation(_HingeMargins):
     """Weighted-norm margin problem in the reweighted form (one AROM / FSV step).
 
     Parameters
@@ -124,12 +162,7 @@ class MarginFormulation(ReweightedFormulation):
         self.u = self.coef[n:] if augmented else None
         self.b = cp.Variable(name="b")
         self.variables["b"] = self.b
-        self.xi = None
-        if self.C is not None:
-            self.xi = cp.Variable(m, nonneg=True, name="xi")
-            self.variables["xi"] = self.xi
-            self.C_param = cp.Parameter(nonneg=True, name="C", value=self.C)
-            self.parameters["C"] = self.C_param
+        self._init_slacks(m)
         self.infeasible_hint = HARD_MARGIN_HINT if self.C is None else None
 
     def margins(self) -> cp.Expression:
@@ -143,17 +176,10 @@ class MarginFormulation(ReweightedFormulation):
         scores = self.X @ coef[:n] + self.b + self.slack_scale * coef[n:]
         return cp.multiply(self.y, scores)
 
-    def loss_terms(self):
-        return [] if self.xi is None else [self.C_param * cp.sum(self.xi)]
-
     def loss_column_prices(self, duals):
         """``Xᵀ(y ∘ duals)``: the margins' column of each weight times their duals (column
         generation; none in the augmented form, whose slack coordinates are penalised too)."""
         return None if self.u is not None else self.X.T @ (self.y * duals)
-
-    def loss_constraints(self):
-        rhs = 1.0 if self.xi is None else 1.0 - self.xi
-        return [self.margins() >= rhs]
 
     def solution(self) -> tuple[np.ndarray, float]:
         """``(v, b)`` of the last solve: feature weights (original space) and bias."""
@@ -215,6 +241,7 @@ class RescaledMarginFormulation(Formulation):
         self.z = cp.Parameter(n, nonneg=True, name="z", value=np.ones(n))
         self.variables.update(w=self.w, b=self.b)
         self.parameters["z"] = self.z
+        self._mask = np.ones(n, dtype=bool)
         self.xi = cp.Variable(m, nonneg=True, name="xi") if self.C is not None else None
         if self.xi is not None:
             self.variables["xi"] = self.xi
@@ -239,8 +266,6 @@ class RescaledMarginFormulation(Formulation):
         return self.z.value * np.asarray(self.w.value, dtype=float)
 
     # -- the driver's protocol (Linearisable), without the ReweightedPenalty component ---------
-    # Weights c in the reweighted form are scales here: Σ c_j |v_j| = Σ |w_j| with z_j = 1/c_j
-    # (l1) and ½ Σ c_j v_j² = ½ Σ w_j² with z_j = 1/√c_j (l2); a removed feature has z_j = 0.
     @property
     def n_coef(self) -> int:
         return self.X.shape[1]
@@ -254,32 +279,16 @@ class RescaledMarginFormulation(Formulation):
 
     def set_weights(self, weights) -> None:
         """Set the scale ``z`` from reweighted-form weights ``c`` (positive where active)."""
-        c = check_weights(weights, self.n_coef)
-        active = self._active_mask()
-        if np.any(c[active] <= 0):
-            raise InputError(
-                "the rescaled form needs positive weights on the active features (a weight of "
-                "0 is an infinite scale); use MarginFormulation for surrogates whose derivative "
-                "reaches 0."
-            )
-        z = np.zeros(self.n_coef)
-        z[active] = 1.0 / (c[active] if self.penalty == "l1" else np.sqrt(c[active]))
-        self.z.value = z
+        self.z.value = scales_of_weights(weights, self._mask, root=self.penalty == "l2")
 
     def set_active(self, mask) -> None:
         """Remove the features where ``mask`` is False (their scale ``z_j`` becomes 0)."""
-        mask = np.asarray(mask)
-        if mask.shape != (self.n_coef,):
-            raise InputError(f"the active mask must have shape ({self.n_coef},).")
-        self._mask = mask.astype(bool)
+        self._mask = check_active_mask(mask, self.n_coef)
         self.z.value = np.where(self._mask, self.z.value, 0.0)
-
-    def _active_mask(self) -> np.ndarray:
-        return getattr(self, "_mask", np.ones(self.n_coef, dtype=bool))
 
     def coef_value(self) -> np.ndarray:
         """``v = z ∘ w`` of the last solve (removed features exactly 0)."""
-        return np.where(self._active_mask(), self.original_weights(), 0.0)
+        return np.where(self._mask, self.original_weights(), 0.0)
 
     def magnitudes(self) -> np.ndarray:
         """``|v_j|`` (l1) or ``v_j²`` (l2)."""

@@ -12,11 +12,11 @@ from __future__ import annotations
 import cvxpy as cp
 import numpy as np
 
-from .._validation import check_binary_labels, check_finite_matrix, check_positive
+from .._validation import check_positive
 from ..exceptions import InputError
 from ..scaling import check_solvable_scale
 from .base import ReweightedFormulation
-from .binary import HARD_MARGIN_HINT
+from .binary import HARD_MARGIN_HINT, _check_xy
 
 #: FSV's advice for inseparable data: its soft margin is the trade-off.
 FSV_HARD_MARGIN_HINT = HARD_MARGIN_HINT.replace("C=<positive number>", "trade_off=<λ in [0, 1)>")
@@ -67,8 +67,7 @@ class FSVFormulation(ReweightedFormulation):
 
     def __init__(self, X, y, trade_off: float | None = None, C: float | None = None) -> None:
         super().__init__()
-        self.X = check_finite_matrix(X)
-        _, self.y = check_binary_labels(y, self.X.shape[0])
+        self.X, self.y = _check_xy(X, y)
         m, n = self.X.shape
         if trade_off is not None and not (0.0 <= trade_off < 1.0):
             raise InputError(f"trade_off (λ) must lie in [0, 1) or be None; got {trade_off!r}.")

@@ -30,7 +30,7 @@ import numpy as np
 from .._validation import check_finite_matrix, check_positive
 from ..exceptions import InputError
 from ..scaling import check_solvable_scale
-from .base import ReweightedFormulation
+from .binary import _HingeMargins
 
 #: How the l2 step updates the shared scale: "norm" — z ← z ∘ ‖w_·j‖₂ (majorise–minimise of
 #: Σ_j ln Σ_k w_kj²); "sum" — the paper's literal z ← z ∘ Σ_k |w_kj| (Weston et al., 2003).
@@ -80,7 +80,7 @@ def encode_labels(y, n_samples: int) -> tuple[np.ndarray, np.ndarray]:
     return classes, codes.astype(int)
 
 
-class _MulticlassMargin(ReweightedFormulation):
+class _MulticlassMargin(_HingeMargins):
     """Shared parts: data, ``W``/``b``, the shared weights, slacks and the group magnitudes."""
 
     infeasible_hint = MULTICLASS_HARD_MARGIN_HINT
@@ -110,13 +110,8 @@ class _MulticlassMargin(ReweightedFormulation):
         self.W = self.coef  # the driver-facing view is coef_value(): one magnitude per feature
         self.b = cp.Variable(self.n_classes, name="b")
         self.variables["b"] = self.b
-        slack_shape = self._prepare_constraints()
-        self.xi = None
+        self._init_slacks(self._prepare_constraints())
         if self.C is not None:
-            self.xi = cp.Variable(slack_shape, nonneg=True, name="xi")
-            self.variables["xi"] = self.xi
-            self.C_param = cp.Parameter(nonneg=True, name="C", value=self.C)
-            self.parameters["C"] = self.C_param
             self.infeasible_hint = None
 
     def _prepare_constraints(self) -> tuple[int, ...]:
@@ -126,13 +121,6 @@ class _MulticlassMargin(ReweightedFormulation):
     def scores(self) -> cp.Expression:
         """``S_ik = w_k·x_i + b_k`` as an (m, Q) cvxpy expression."""
         return self.X @ self.W.T + self.b[None, :]
-
-    def loss_terms(self):
-        return [] if self.xi is None else [self.C_param * cp.sum(self.xi)]
-
-    def loss_constraints(self):
-        rhs = 1.0 if self.xi is None else 1.0 - self.xi
-        return [self.margins() >= rhs]
 
     # -- values of the last solve ---------------------------------------------------------------
     def solution(self) -> tuple[np.ndarray, np.ndarray]:
