@@ -425,8 +425,7 @@ class BiasFormulation(Formulation):
 
     def __init__(self, y, f=None) -> None:
         super().__init__()
-        y = np.asarray(y)
-        _, self.y = check_binary_labels(y, y.shape[0] if y.ndim else None)
+        _, self.y = check_binary_labels(y)
         m = self.y.size
         self.f = cp.Parameter(m, name="f", value=np.zeros(m) if f is None else np.asarray(f, float))
         self.b = cp.Variable(name="b")

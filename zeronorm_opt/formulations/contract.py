@@ -136,8 +136,7 @@ magnitudes, base_objective_value. Implement them (see zeronorm_opt.formulations.
 compose a ReweightedPenalty / subclass ReweightedFormulation, which provide them.
     """
     name = type(obj).__name__
-    missing = [a for a in REQUIRED_ATTRIBUTES if not hasattr(obj, a)]
-    missing += [m for m in REQUIRED_METHODS if not hasattr(obj, m)]
+    missing = [a for a in REQUIRED_ATTRIBUTES + REQUIRED_METHODS if not hasattr(obj, a)]
     not_callable = [
         m for m in REQUIRED_METHODS if hasattr(obj, m) and not callable(getattr(obj, m))
     ]
