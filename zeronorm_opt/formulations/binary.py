@@ -71,7 +71,8 @@ def scales_of_weights(weights, active: np.ndarray, *, root: bool) -> np.ndarray:
 class _HingeMargins(ReweightedFormulation):
     """``margins() ≥ 1`` (hard margin, ``C=None``) or ``≥ 1 − ξ`` with ``+ C Σ ξ`` (soft)."""
 
-    def _init_slacks(self, shape) -> None:
+    def _init_slacks(self, shape, hard_margin_hint: str) -> None:
+        self.infeasible_hint = hard_margin_hint if self.C is None else None
         self.xi = None
         if self.C is not None:
             self.xi = self.variables["xi"] = cp.Variable(shape, nonneg=True, name="xi")
@@ -162,8 +163,7 @@ class MarginFormulation(_HingeMargins):
         self.u = self.coef[n:] if augmented else None
         self.b = cp.Variable(name="b")
         self.variables["b"] = self.b
-        self._init_slacks(m)
-        self.infeasible_hint = HARD_MARGIN_HINT if self.C is None else None
+        self._init_slacks(m, HARD_MARGIN_HINT)
 
     def margins(self) -> cp.Expression:
         """``y_i (v·x_i + b)`` (plus ``slack_scale·y_i·u_i`` in the augmented form)."""

@@ -83,7 +83,6 @@ def encode_labels(y, n_samples: int) -> tuple[np.ndarray, np.ndarray]:
 class _MulticlassMargin(_HingeMargins):
     """Shared parts: data, ``W``/``b``, the shared weights, slacks and the group magnitudes."""
 
-    infeasible_hint = MULTICLASS_HARD_MARGIN_HINT
     #: Any number of classes, handed over by ZeroNormSelector as codes 0..Q−1.
     task = "classification"
     label_encoding = "codes"
@@ -110,9 +109,7 @@ class _MulticlassMargin(_HingeMargins):
         self.W = self.coef  # the driver-facing view is coef_value(): one magnitude per feature
         self.b = cp.Variable(self.n_classes, name="b")
         self.variables["b"] = self.b
-        self._init_slacks(self._prepare_constraints())
-        if self.C is not None:
-            self.infeasible_hint = None
+        self._init_slacks(self._prepare_constraints(), MULTICLASS_HARD_MARGIN_HINT)
 
     def _prepare_constraints(self) -> tuple[int, ...]:
         """Build the constant data of the constraints; return the shape of the slacks."""
