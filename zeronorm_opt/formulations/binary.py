@@ -51,7 +51,7 @@ def _check_xy(X, y):
     return X, y_pm
 
 
-def scales_of_weights(weights, active: np.ndarray, *, root: bool) -> np.ndarray:
+def _scales_of_weights(weights, active: np.ndarray, *, root: bool) -> np.ndarray:
     """The scales ``z`` of a rescaled form for the reweighted form's weights ``c``.
 
     ``Σ c_j |v_j| = Σ |w_j|`` with ``z_j = 1/c_j`` and ``½ Σ c_j v_j² = ½ Σ w_j²`` with
@@ -279,7 +279,7 @@ class RescaledMarginFormulation(Formulation):
 
     def set_weights(self, weights) -> None:
         """Set the scale ``z`` from reweighted-form weights ``c`` (positive where active)."""
-        self.z.value = scales_of_weights(weights, self._mask, root=self.penalty == "l2")
+        self.z.value = _scales_of_weights(weights, self._mask, root=self.penalty == "l2")
 
     def set_active(self, mask) -> None:
         """Remove the features where ``mask`` is False (their scale ``z_j`` becomes 0)."""

@@ -23,7 +23,7 @@ import numpy as np
 
 from .._validation import check_active_mask, check_positive
 from .base import Formulation
-from .binary import HARD_MARGIN_HINT, _check_xy, scales_of_weights
+from .binary import HARD_MARGIN_HINT, _check_xy, _scales_of_weights
 from .penalty import check_weights
 
 
@@ -139,7 +139,7 @@ class RescaledSVMDual(Formulation):
 
     def set_weights(self, weights) -> None:
         """Set the scales ``z = 1/√c`` (``z_u`` for the slack coordinates) from weights ``c``."""
-        z = scales_of_weights(weights, self._active, root=True)
+        z = _scales_of_weights(weights, self._active, root=True)
         self._weights = np.where(self._active, check_weights(weights, self.n_coef), 0.0)
         n = self.X.shape[1]
         self.z.value = z[:n]
