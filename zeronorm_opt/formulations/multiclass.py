@@ -225,14 +225,6 @@ class WestonWatkinsFormulation(_MulticlassMargin):
         return S[i, self.codes[i]] - S[i, k]
 
 
-    def slack_matrix(self) -> np.ndarray:
-        """The slacks of the last solve as an (m, Q) array (0 in each point's own class)."""
-        out = np.zeros((self.X.shape[0], self.n_classes))
-        if self.xi is not None:
-            out[self.pairs[:, 0], self.pairs[:, 1]] = np.asarray(self.xi.value, dtype=float)
-        return out
-
-
 class OneVsRestFormulation(_MulticlassMargin):
     """One-vs-rest multiclass machine reweighted by one shared weight vector (Weston et al., 2003).
 
