@@ -121,12 +121,6 @@ class L1ConstrainedMetricFormulation(_LinearScaledSVM):
     (0.16, array([0.8, 0. ]))
     """
 
-    statement = """
-    minimise    ½ Σ_k β_k² / σ_k + C Σ_i ξ_i          (σ_k = squared scale of feature k)
-    subject to  y_i (β·x_i + b) ≥ 1 − ξ_i,  ξ ≥ 0,  σ ≥ 0,  Σ_k σ_k = n σ₀
-    (β = √σ ∘ w: the weights of the original features; at the optimum σ_k ∝ |β_k|)
-    """
-
     def __init__(
         self, X, y, C: float, sigma0: float = 1.0, *, vectorize: bool | None = None
     ) -> None:
@@ -193,11 +187,6 @@ class SquaredL1SVMFormulation(_LinearScaledSVM):
     (0.16, array([2., 0.]))
     """
 
-    statement = """
-    minimise    ½ (Σ_k |β_k|)² / (n σ₀) + C Σ_i ξ_i
-    subject to  y_i (β·x_i + b) ≥ 1 − ξ_i,  ξ ≥ 0
-    """
-
     def _objective_terms(self):
         n = self.X.shape[1]
         penalty = 0.5 * cp.square(cp.norm1(self.beta)) / (n * self.sigma0)
@@ -245,8 +234,6 @@ class MetricSubproblem(LinearOracle):
     >>> sub.minimise(np.array([0.5, -1.0, 2.0]), allowed=[True, False, True])
     array([3., 0., 0.])
     """
-
-    statement = "minimise g·s subject to s ≥ 0, Σ_k s_k = total, s_k = 0 where not allowed"
 
     def __init__(self, n_features: int, total: float) -> None:
         if int(n_features) != n_features or n_features < 1:
@@ -436,12 +423,9 @@ class BiasFormulation(Formulation):
     1.7
     """
 
-    statement = "minimise Σ_i max(0, 1 − y_i (f_i + b)) over b   (f = the outputs Parameter)"
-
     def __init__(self, y, f=None) -> None:
         super().__init__()
-        y = np.asarray(y)
-        _, self.y = check_binary_labels(y, y.shape[0] if y.ndim else None)
+        _, self.y = check_binary_labels(y)
         m = self.y.size
         self.f = cp.Parameter(m, name="f", value=np.zeros(m) if f is None else np.asarray(f, float))
         self.b = cp.Variable(name="b")

@@ -148,14 +148,15 @@ class Formulation:
         receives.
         """
         self._user_constraints.append(constraints)
-        self._problem = None
-        self._compiled.clear()
-        return self
+        return self._rebuild()
 
     def add_objective_term(self, term) -> Formulation:
         """Add a convex expression (or a callable ``f(formulation)`` returning one) to the
         objective to minimise; returns ``self``."""
         self._user_objective.append(term)
+        return self._rebuild()
+
+    def _rebuild(self) -> Formulation:
         self._problem = None
         self._compiled.clear()
         return self
@@ -258,15 +259,7 @@ class ReweightedFormulation(Formulation):
     """
 
     def init_penalty(
-        self,
-        n_coef: int,
-        penalty: str = "l1",
-        *,
-        n_features: int | None = None,
-        scale: float | None = None,
-        group_size: int | None = None,
-        name: str = "coef",
-        compact_loss: bool = False,
+        self, n_coef: int, penalty: str = "l1", *, n_features: int | None = None, **options
     ) -> ReweightedPenalty:
         """Create the penalty component and register its variables and parameters.
 
@@ -278,8 +271,9 @@ class ReweightedFormulation(Formulation):
             ``g_j = |x_j|`` (an LP stays an LP) or ``x_j²`` (a QP); :attr:`penalty` afterwards.
         n_features : int or None, default=None
             How many leading coefficients are features (None: all of them).
-        scale, group_size, name, compact_loss
-            As in :class:`~zeronorm_opt.formulations.penalty.ReweightedPenalty`.
+        **options
+            ``scale``, ``group_size``, ``name``, ``compact_loss``: as in
+            :class:`~zeronorm_opt.formulations.penalty.ReweightedPenalty`.
             ``compact_loss=True``: the subclass states its loss on
             ``self.reweighted.loss_coef`` (read at each build, never stored), which cvxpy
             compiles faster; the problem is then rebuilt when the layout changes.
@@ -289,14 +283,7 @@ class ReweightedFormulation(Formulation):
         ReweightedPenalty
             Also stored as ``self.reweighted``; its ``coef`` as ``self.coef``.
         """
-        self.reweighted = ReweightedPenalty(
-            n_coef,
-            penalty,
-            scale=scale,
-            group_size=group_size,
-            name=name,
-            compact_loss=compact_loss,
-        )
+        self.reweighted = ReweightedPenalty(n_coef, penalty, **options)
         self.n_coef = int(n_coef)
         #: How many leading coefficients are features (the rest: e.g. slack coordinates).
         self.n_features = self.n_coef if n_features is None else int(n_features)

@@ -19,7 +19,12 @@ from __future__ import annotations
 import cvxpy as cp
 import numpy as np
 
-from .._validation import check_binary_labels, check_finite_matrix, check_positive
+from .._validation import (
+    check_active_mask,
+    check_binary_labels,
+    check_finite_matrix,
+    check_positive,
+)
 from ..exceptions import InputError
 from ..scaling import check_solvable_scale
 from .base import Formulation, ReweightedFormulation
@@ -46,7 +51,41 @@ def _check_xy(X, y):
     return X, y_pm
 
 
-class MarginFormulation(ReweightedFormulation):
+def _scales_of_weights(weights, active: np.ndarray, *, root: bool) -> np.ndarray:
+    """The scales ``z`` of a rescaled form for the reweighted form's weights ``c``.
+
+    ``Σ c_j |v_j| = Σ |w_j|`` with ``z_j = 1/c_j`` and ``½ Σ c_j v_j² = ½ Σ w_j²`` with
+    ``z_j = 1/√c_j`` (``root``); a removed coordinate (``active`` False) has ``z_j = 0``.
+    """
+    c = check_weights(weights, active.size)
+    if np.any(c[active] <= 0):
+        raise InputError(
+            "a rescaled form needs positive weights on the active coordinates (a weight of 0 is "
+            "an infinite scale); use MarginFormulation for surrogates whose derivative reaches 0."
+        )
+    z = np.zeros(active.size)
+    z[active] = 1.0 / (np.sqrt(c[active]) if root else c[active])
+    return z
+
+
+class _HingeMargins(ReweightedFormulation):
+    """``margins() ≥ 1`` (hard margin, ``C=None``) or ``≥ 1 − ξ`` with ``+ C Σ ξ`` (soft)."""
+
+    def _init_slacks(self, shape, hard_margin_hint: str) -> None:
+        self.infeasible_hint = hard_margin_hint if self.C is None else None
+        self.xi = None
+        if self.C is not None:
+            self.xi = self.variables["xi"] = cp.Variable(shape, nonneg=True, name="xi")
+            self.C_param = self.parameters["C"] = cp.Parameter(nonneg=True, name="C", value=self.C)
+
+    def loss_terms(self):
+        return [] if self.xi is None else [self.C_param * cp.sum(self.xi)]
+
+    def loss_constraints(self):
+        return [self.margins() >= (1.0 if self.xi is None else 1.0 - self.xi)]
+
+
+class MarginFormulation(_HingeMargins):
     """Weighted-norm margin problem in the reweighted form (one AROM / FSV step).
 
     Parameters
@@ -92,12 +131,6 @@ class MarginFormulation(ReweightedFormulation):
     array([0.8, 0. ])
     """
 
-    statement = """
-    minimise    Σ_j c_j |v_j|   (l1)   or   ½ Σ_j c_j v_j²   (l2)   [+ C Σ_i ξ_i]
-    subject to  y_i (v·x_i + b) ≥ 1 [− ξ_i],  ξ ≥ 0,  v_j = 0 where feature j is removed
-    (c = the weights Parameter; AROM sets c_j = 1/|v_j^k| (l1) or 1/(v_j^k)² (l2))
-    """
-
     #: Fits two classes; ZeroNormSelector hands it the labels as ±1 (see contract.py).
     task = "classification"
     #: Builds its problem from a scipy.sparse X as it comes (never densified).
@@ -130,13 +163,7 @@ class MarginFormulation(ReweightedFormulation):
         self.u = self.coef[n:] if augmented else None
         self.b = cp.Variable(name="b")
         self.variables["b"] = self.b
-        self.xi = None
-        if self.C is not None:
-            self.xi = cp.Variable(m, nonneg=True, name="xi")
-            self.variables["xi"] = self.xi
-            self.C_param = cp.Parameter(nonneg=True, name="C", value=self.C)
-            self.parameters["C"] = self.C_param
-        self.infeasible_hint = HARD_MARGIN_HINT if self.C is None else None
+        self._init_slacks(m, HARD_MARGIN_HINT)
 
     def margins(self) -> cp.Expression:
         """``y_i (v·x_i + b)`` (plus ``slack_scale·y_i·u_i`` in the augmented form)."""
@@ -149,17 +176,10 @@ class MarginFormulation(ReweightedFormulation):
         scores = self.X @ coef[:n] + self.b + self.slack_scale * coef[n:]
         return cp.multiply(self.y, scores)
 
-    def loss_terms(self):
-        return [] if self.xi is None else [self.C_param * cp.sum(self.xi)]
-
     def loss_column_prices(self, duals):
         """``Xᵀ(y ∘ duals)``: the margins' column of each weight times their duals (column
         generation; none in the augmented form, whose slack coordinates are penalised too)."""
         return None if self.u is not None else self.X.T @ (self.y * duals)
-
-    def loss_constraints(self):
-        rhs = 1.0 if self.xi is None else 1.0 - self.xi
-        return [self.margins() >= rhs]
 
     def solution(self) -> tuple[np.ndarray, float]:
         """``(v, b)`` of the last solve: feature weights (original space) and bias."""
@@ -204,12 +224,6 @@ class RescaledMarginFormulation(Formulation):
     array([ 0.7921, -0.0396])
     """
 
-    statement = """
-    minimise    ‖w‖₁  (l1-AROM)   or   ½‖w‖₂²  (l2-AROM)   [+ C Σ_i ξ_i]
-    subject to  y_i (w·(x_i ∘ z) + b) ≥ 1 [− ξ_i],  ξ ≥ 0
-    then z ← z ∘ |w|  (z = the scale Parameter; original-space weights v = z ∘ w)
-    """
-
     task = "classification"
 
     def __init__(self, X, y, penalty: str = "l1", C: float | None = None) -> None:
@@ -227,6 +241,7 @@ class RescaledMarginFormulation(Formulation):
         self.z = cp.Parameter(n, nonneg=True, name="z", value=np.ones(n))
         self.variables.update(w=self.w, b=self.b)
         self.parameters["z"] = self.z
+        self._mask = np.ones(n, dtype=bool)
         self.xi = cp.Variable(m, nonneg=True, name="xi") if self.C is not None else None
         if self.xi is not None:
             self.variables["xi"] = self.xi
@@ -251,8 +266,6 @@ class RescaledMarginFormulation(Formulation):
         return self.z.value * np.asarray(self.w.value, dtype=float)
 
     # -- the driver's protocol (Linearisable), without the ReweightedPenalty component ---------
-    # Weights c in the reweighted form are scales here: Σ c_j |v_j| = Σ |w_j| with z_j = 1/c_j
-    # (l1) and ½ Σ c_j v_j² = ½ Σ w_j² with z_j = 1/√c_j (l2); a removed feature has z_j = 0.
     @property
     def n_coef(self) -> int:
         return self.X.shape[1]
@@ -266,32 +279,16 @@ class RescaledMarginFormulation(Formulation):
 
     def set_weights(self, weights) -> None:
         """Set the scale ``z`` from reweighted-form weights ``c`` (positive where active)."""
-        c = check_weights(weights, self.n_coef)
-        active = self._active_mask()
-        if np.any(c[active] <= 0):
-            raise InputError(
-                "the rescaled form needs positive weights on the active features (a weight of "
-                "0 is an infinite scale); use MarginFormulation for surrogates whose derivative "
-                "reaches 0."
-            )
-        z = np.zeros(self.n_coef)
-        z[active] = 1.0 / (c[active] if self.penalty == "l1" else np.sqrt(c[active]))
-        self.z.value = z
+        self.z.value = _scales_of_weights(weights, self._mask, root=self.penalty == "l2")
 
     def set_active(self, mask) -> None:
         """Remove the features where ``mask`` is False (their scale ``z_j`` becomes 0)."""
-        mask = np.asarray(mask)
-        if mask.shape != (self.n_coef,):
-            raise InputError(f"the active mask must have shape ({self.n_coef},).")
-        self._mask = mask.astype(bool)
+        self._mask = check_active_mask(mask, self.n_coef)
         self.z.value = np.where(self._mask, self.z.value, 0.0)
-
-    def _active_mask(self) -> np.ndarray:
-        return getattr(self, "_mask", np.ones(self.n_coef, dtype=bool))
 
     def coef_value(self) -> np.ndarray:
         """``v = z ∘ w`` of the last solve (removed features exactly 0)."""
-        return np.where(self._active_mask(), self.original_weights(), 0.0)
+        return np.where(self._mask, self.original_weights(), 0.0)
 
     def magnitudes(self) -> np.ndarray:
         """``|v_j|`` (l1) or ``v_j²`` (l2)."""

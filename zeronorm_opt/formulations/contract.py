@@ -136,8 +136,7 @@ magnitudes, base_objective_value. Implement them (see zeronorm_opt.formulations.
 compose a ReweightedPenalty / subclass ReweightedFormulation, which provide them.
     """
     name = type(obj).__name__
-    missing = [a for a in REQUIRED_ATTRIBUTES if not hasattr(obj, a)]
-    missing += [m for m in REQUIRED_METHODS if not hasattr(obj, m)]
+    missing = [a for a in REQUIRED_ATTRIBUTES + REQUIRED_METHODS if not hasattr(obj, a)]
     not_callable = [
         m for m in REQUIRED_METHODS if hasattr(obj, m) and not callable(getattr(obj, m))
     ]
@@ -259,11 +258,6 @@ _HINTS = {
 }
 
 
-def _declared(obj, name: str, default):
-    """An optional member's declared value (its documented default when absent)."""
-    return getattr(obj, name, default)
-
-
 def check_selector_formulation(
     obj, *, extra_constraints: bool = False, solver=None, check_task: bool = True
 ):
@@ -302,16 +296,16 @@ def check_selector_formulation(
             problems.append(_HINTS["task"])
         elif task not in TASKS:
             problems.append(f"task must be one of {TASKS}; got {task!r}")
-    encoding = _declared(obj, "label_encoding", "signed")
+    encoding = getattr(obj, "label_encoding", "signed")
     if encoding not in LABEL_ENCODINGS:
         problems.append(
             f'label_encoding must be "signed" (two classes as ±1) or "codes" (0 … Q−1); got '
             f"{encoding!r}"
         )
     for flag in ("accepts_sparse", "accepts_solver_list"):
-        if not isinstance(_declared(obj, flag, True), bool):
+        if not isinstance(getattr(obj, flag, True), bool):
             problems.append(f"{flag} must be True or False; got {getattr(obj, flag)!r}")
-    if isinstance(solver, list | tuple) and _declared(obj, "accepts_solver_list", True) is False:
+    if isinstance(solver, list | tuple) and getattr(obj, "accepts_solver_list", True) is False:
         problems.append(
             f"it takes one solver (accepts_solver_list = False): pass solver as one name, not "
             f"the list {list(solver)!r}"

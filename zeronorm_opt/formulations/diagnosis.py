@@ -51,6 +51,7 @@ from ..exceptions import (
     UserConstraintsInfeasibleError,
 )
 from ..solvers import default_solver, installed_solvers, solve_problem
+from .penalty import _head
 from .statement import constraint_text, user_names
 
 __all__ = ["diagnose_failure", "reference_solvers"]
@@ -64,10 +65,7 @@ def reference_solvers(problem: cp.Problem, avoid: str | None = None) -> list[str
     """
     available = set(installed_solvers())
     names = [default_solver(problem), "CLARABEL", "HIGHS", "ECOS"]
-    out: list[str] = []
-    for name in names:
-        if name in available and name not in out:
-            out.append(name)
+    out = list(dict.fromkeys(name for name in names if name in available))
     if avoid in out and len(out) > 1:
         out.remove(avoid)
         out.append(avoid)
@@ -99,11 +97,6 @@ def _describe(items, formulation=None, k: int = 3, width: int = 70) -> str:
         shown.append(text if len(text) <= width else text[: width - 1] + "…")
     more = f" and {len(items) - k} more" if len(items) > k else ""
     return "; ".join(shown) + more
-
-
-def _head(indices, k: int = 10) -> str:
-    shown = ", ".join(str(int(i)) for i in indices[:k])
-    return f"[{shown}{', ...' if len(indices) > k else ''}]"
 
 
 def diagnose_failure(formulation, error: SolverError) -> SolverError:
@@ -202,7 +195,7 @@ def diagnose_failure(formulation, error: SolverError) -> SolverError:
                 )
             if user and user_all:
                 required = _required_coefficients(formulation, mask, base_constraints, user)
-                which = _head(required) if required is not None and required.size else "some"
+                which = _head(required, 10) if required is not None and required.size else "some"
                 err = RemovedCoefficientsRequiredError(
                     f"the problem is infeasible ({reported}) because the constraints you "
                     f"added ({_describe(user, formulation)}) need coefficient(s) {which} that "
@@ -264,5 +257,4 @@ def _inconclusive(error: SolverError) -> SolverError:
         f"{error} (The diagnosis could not tell the data, your constraints and the solver "
         "apart: the reference solvers gave no verdict.)"
     )
-    out = type(error)(message, status=error.status, solver=error.solver, stats=error.stats)
-    return out
+    return type(error)(message, status=error.status, solver=error.solver, stats=error.stats)

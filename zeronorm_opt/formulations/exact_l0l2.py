@@ -45,8 +45,9 @@ from dataclasses import dataclass
 import cvxpy as cp
 import numpy as np
 
-from .._validation import check_binary_labels, check_finite_matrix, check_positive
+from .._validation import check_positive
 from ..exceptions import InputError, SolverError
+from .binary import _check_xy
 from .exact import ExactSolveInfo
 
 __all__ = ["ExactL0L2Formulation", "squared_hinge_ridge_on_support"]
@@ -159,10 +160,9 @@ class ExactL0L2Formulation:
     """
 
     def __init__(self, X, y, l0_weight: float, ridge: float, *, fit_intercept: bool = True):
-        self.X = check_finite_matrix(X)
+        self.X, self.y = _check_xy(X, y)
         if not isinstance(self.X, np.ndarray):
             raise InputError("ExactL0L2Formulation takes a dense X; pass X.toarray().")
-        _, self.y = check_binary_labels(y, self.X.shape[0])
         self.l0_weight = check_positive(l0_weight, "l0_weight")
         self.ridge = check_positive(ridge, "ridge")
         if not isinstance(fit_intercept, bool):

@@ -12,11 +12,11 @@ from __future__ import annotations
 import cvxpy as cp
 import numpy as np
 
-from .._validation import check_binary_labels, check_finite_matrix, check_positive
+from .._validation import check_positive
 from ..exceptions import InputError
 from ..scaling import check_solvable_scale
 from .base import ReweightedFormulation
-from .binary import HARD_MARGIN_HINT
+from .binary import HARD_MARGIN_HINT, _check_xy
 
 #: FSV's advice for inseparable data: its soft margin is the trade-off.
 FSV_HARD_MARGIN_HINT = HARD_MARGIN_HINT.replace("C=<positive number>", "trade_off=<λ in [0, 1)>")
@@ -61,21 +61,13 @@ class FSVFormulation(ReweightedFormulation):
     array([0.8, 0. ])
     """
 
-    statement = """
-    minimise    Σ_j c_j v_j  [+ C Σ_i ξ_i]
-                [λ-variant: (1−λ)(mean_{i∈+} ξ_i + mean_{i∈−} ξ_i) + λ Σ_j c_j v_j]
-    subject to  y_i (w·x_i + b) ≥ 1 [− ξ_i],  ξ ≥ 0,  −v ≤ w ≤ v
-    (c = the weights Parameter; SLA sets c_j = α exp(−α v_j^k), the gradient of Σ 1 − e^{−α v})
-    """
-
     task = "classification"
     #: Builds its problem from a scipy.sparse X as it comes (never densified).
     accepts_sparse = True
 
     def __init__(self, X, y, trade_off: float | None = None, C: float | None = None) -> None:
         super().__init__()
-        self.X = check_finite_matrix(X)
-        _, self.y = check_binary_labels(y, self.X.shape[0])
+        self.X, self.y = _check_xy(X, y)
         m, n = self.X.shape
         if trade_off is not None and not (0.0 <= trade_off < 1.0):
             raise InputError(f"trade_off (λ) must lie in [0, 1) or be None; got {trade_off!r}.")

@@ -35,8 +35,6 @@ class LinearOracle(Formulation):
     array([0., 1., 0.])
     """
 
-    statement = "minimise g·s subject to s ∈ S  (g = the cost Parameter)"
-
     def __init__(self, n: int, constraints: Callable[[cp.Variable], list]) -> None:
         super().__init__()
         self.s = cp.Variable(n, name="s")

@@ -30,7 +30,7 @@ import numpy as np
 from .._validation import check_finite_matrix, check_positive
 from ..exceptions import InputError
 from ..scaling import check_solvable_scale
-from .base import ReweightedFormulation
+from .binary import _HingeMargins
 
 #: How the l2 step updates the shared scale: "norm" — z ← z ∘ ‖w_·j‖₂ (majorise–minimise of
 #: Σ_j ln Σ_k w_kj²); "sum" — the paper's literal z ← z ∘ Σ_k |w_kj| (Weston et al., 2003).
@@ -80,10 +80,9 @@ def encode_labels(y, n_samples: int) -> tuple[np.ndarray, np.ndarray]:
     return classes, codes.astype(int)
 
 
-class _MulticlassMargin(ReweightedFormulation):
+class _MulticlassMargin(_HingeMargins):
     """Shared parts: data, ``W``/``b``, the shared weights, slacks and the group magnitudes."""
 
-    infeasible_hint = MULTICLASS_HARD_MARGIN_HINT
     #: Any number of classes, handed over by ZeroNormSelector as codes 0..Q−1.
     task = "classification"
     label_encoding = "codes"
@@ -110,14 +109,7 @@ class _MulticlassMargin(ReweightedFormulation):
         self.W = self.coef  # the driver-facing view is coef_value(): one magnitude per feature
         self.b = cp.Variable(self.n_classes, name="b")
         self.variables["b"] = self.b
-        slack_shape = self._prepare_constraints()
-        self.xi = None
-        if self.C is not None:
-            self.xi = cp.Variable(slack_shape, nonneg=True, name="xi")
-            self.variables["xi"] = self.xi
-            self.C_param = cp.Parameter(nonneg=True, name="C", value=self.C)
-            self.parameters["C"] = self.C_param
-            self.infeasible_hint = None
+        self._init_slacks(self._prepare_constraints(), MULTICLASS_HARD_MARGIN_HINT)
 
     def _prepare_constraints(self) -> tuple[int, ...]:
         """Build the constant data of the constraints; return the shape of the slacks."""
@@ -126,13 +118,6 @@ class _MulticlassMargin(ReweightedFormulation):
     def scores(self) -> cp.Expression:
         """``S_ik = w_k·x_i + b_k`` as an (m, Q) cvxpy expression."""
         return self.X @ self.W.T + self.b[None, :]
-
-    def loss_terms(self):
-        return [] if self.xi is None else [self.C_param * cp.sum(self.xi)]
-
-    def loss_constraints(self):
-        rhs = 1.0 if self.xi is None else 1.0 - self.xi
-        return [self.margins() >= rhs]
 
     # -- values of the last solve ---------------------------------------------------------------
     def solution(self) -> tuple[np.ndarray, np.ndarray]:
@@ -227,14 +212,6 @@ class WestonWatkinsFormulation(_MulticlassMargin):
     True
     """
 
-    statement = """
-    minimise    Σ_j c_j Σ_k |w_kj|  (l1)   or   ½ Σ_j c_j Σ_k w_kj²  (l2)   [+ C Σ ξ_ik]
-    subject to  (w_c(i) − w_k)·x_i + b_c(i) − b_k ≥ 1 [− ξ_ik]   for all i, k ≠ c(i)
-                ξ ≥ 0,  w_kj = 0 for every k where feature j is removed
-    (c = the weights Parameter shared by all classes; AROM sets c_j = 1/Σ_k |w_kj| (l1)
-     or 1/Σ_k w_kj² (l2))
-    """
-
     def _prepare_constraints(self):
         m, Q = self.X.shape[0], self.n_classes
         others = np.array([k for c in self.codes for k in range(Q) if k != c], dtype=int)
@@ -246,14 +223,6 @@ class WestonWatkinsFormulation(_MulticlassMargin):
         S = self.scores()
         i, k = self.pairs[:, 0], self.pairs[:, 1]
         return S[i, self.codes[i]] - S[i, k]
-
-
-    def slack_matrix(self) -> np.ndarray:
-        """The slacks of the last solve as an (m, Q) array (0 in each point's own class)."""
-        out = np.zeros((self.X.shape[0], self.n_classes))
-        if self.xi is not None:
-            out[self.pairs[:, 0], self.pairs[:, 1]] = np.asarray(self.xi.value, dtype=float)
-        return out
 
 
 class OneVsRestFormulation(_MulticlassMargin):
@@ -290,13 +259,6 @@ class OneVsRestFormulation(_MulticlassMargin):
     >>> _ = f.solve()
     >>> f.predict_codes().tolist()
     [0, 1, 2]
-    """
-
-    statement = """
-    minimise    Σ_j c_j Σ_k |w_kj|  (l1)   or   ½ Σ_j c_j Σ_k w_kj²  (l2)   [+ C Σ ξ_ik]
-    subject to  y_i^k (w_k·x_i + b_k) ≥ 1 [− ξ_ik]   for all i, k   (y_i^k = +1 iff c(i) = k)
-                ξ ≥ 0,  w_kj = 0 for every k where feature j is removed
-    (c = the weights Parameter shared by all classes)
     """
 
     def _prepare_constraints(self):

@@ -40,6 +40,7 @@ import cvxpy as cp
 import numpy as np
 import scipy.sparse as sp
 
+from .._validation import check_active_mask
 from ..exceptions import InputError
 
 __all__ = ["PENALTIES", "ReweightedPenalty", "check_weights"]
@@ -296,12 +297,7 @@ class ReweightedPenalty:
 
     def set_active(self, mask) -> None:
         """Free (True) or fix at zero (False) each coefficient."""
-        mask = np.asarray(mask)
-        if mask.shape != (self.n_coef,):
-            raise InputError(
-                f"the active mask must have shape ({self.n_coef},); got shape {mask.shape}."
-            )
-        mask = mask.astype(bool)
+        mask = check_active_mask(mask, self.n_coef)
         if np.array_equal(mask, self._active):
             return  # the driver sets the mask at every step; cvxpy checks each value it gets
         self._active = mask

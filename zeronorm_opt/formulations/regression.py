@@ -100,12 +100,6 @@ class LassoFormulation(ReweightedFormulation):
     True
     """
 
-    statement = """
-    minimise    (1/n) ‖Y − Φβ‖² + λ Σ_j c_j |β_j|
-    subject to  β_j = 0 where coefficient j is removed
-    (λ = alpha, c = the weights; c = 1: the Lasso; c_j = q|β_j^k|^(q−1): a bridge step)
-    """
-
     task = "regression"
 
     def __init__(self, Phi, Y, alpha: float = 1.0, *, column_means=None) -> None:
@@ -187,11 +181,6 @@ class BasisPursuitFormulation(ReweightedFormulation):
     >>> info = f.solve()
     >>> bool(np.allclose(f.coef_value(), beta, atol=1e-6))
     True
-    """
-
-    statement = """
-    minimise    Σ_j c_j |β_j|
-    subject to  Φβ = Y,  β_j = 0 where coefficient j is removed
     """
 
     task = "regression"

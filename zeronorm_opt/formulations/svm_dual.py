@@ -21,15 +21,9 @@ from __future__ import annotations
 import cvxpy as cp
 import numpy as np
 
-from .._validation import (
-    check_active_mask,
-    check_binary_labels,
-    check_finite_matrix,
-    check_positive,
-)
-from ..exceptions import InputError
+from .._validation import check_active_mask, check_positive
 from .base import Formulation
-from .binary import HARD_MARGIN_HINT
+from .binary import HARD_MARGIN_HINT, _check_xy, _scales_of_weights
 from .penalty import check_weights
 
 
@@ -62,16 +56,9 @@ class RescaledSVMDual(Formulation):
     array([ 0.769, -0.154])
     """
 
-    statement = """
-    maximise    Σ_i α_i − ½‖z ∘ Xᵀ(y ∘ α)‖² − ½ c² ‖z_u ∘ α‖²
-    subject to  Σ_i y_i α_i = 0,   0 ≤ α_i [≤ C]
-    rescaled weights w = z ∘ Xᵀ(y ∘ α); original weights v = z ∘ w; slack weights u = c z_u² y α
-    """
-
     def __init__(self, X, y, C: float | None = None, slack_scale: float | None = None) -> None:
         super().__init__()
-        self.X = check_finite_matrix(X)
-        _, self.y = check_binary_labels(y, self.X.shape[0])
+        self.X, self.y = _check_xy(X, y)
         m, n = self.X.shape
         self.C = check_positive(C, "C", allow_none=True)
         self.slack_scale = check_positive(slack_scale, "slack_scale", allow_none=True)
@@ -83,6 +70,7 @@ class RescaledSVMDual(Formulation):
         if self.slack_scale is not None:
             self.z_slack = cp.Parameter(m, nonneg=True, name="z_slack", value=np.ones(m))
             self.parameters["z_slack"] = self.z_slack
+        self._active, self._weights = np.ones(self.n_coef, dtype=bool), np.ones(self.n_coef)
         self.infeasible_hint = HARD_MARGIN_HINT if self.C is None and slack_scale is None else None
 
     def _objective_terms(self):
@@ -149,21 +137,10 @@ class RescaledSVMDual(Formulation):
 
     penalty_scale = 0.5
 
-    def _mask(self) -> np.ndarray:
-        return getattr(self, "_active", np.ones(self.n_coef, dtype=bool))
-
     def set_weights(self, weights) -> None:
         """Set the scales ``z = 1/√c`` (``z_u`` for the slack coordinates) from weights ``c``."""
-        c = check_weights(weights, self.n_coef)
-        active = self._mask()
-        if np.any(c[active] <= 0):
-            raise InputError(
-                "the dual needs positive weights on the active coordinates (a weight of 0 is an "
-                "infinite scale); use MarginFormulation for surrogates whose derivative reaches 0."
-            )
-        z = np.zeros(self.n_coef)
-        z[active] = 1.0 / np.sqrt(c[active])
-        self._weights = np.where(active, c, 0.0)
+        z = _scales_of_weights(weights, self._active, root=True)
+        self._weights = np.where(self._active, check_weights(weights, self.n_coef), 0.0)
         n = self.X.shape[1]
         self.z.value = z[:n]
         if self.z_slack is not None:
@@ -181,7 +158,7 @@ class RescaledSVMDual(Formulation):
         """``(v, u)``: original-space feature weights (and slack-coordinate weights)."""
         v, _ = self.original_weights()
         coef = v if self.z_slack is None else np.concatenate([v, self.slack_weights()])
-        return np.where(self._mask(), coef, 0.0)
+        return np.where(self._active, coef, 0.0)
 
     def magnitudes(self) -> np.ndarray:
         """``h_j = v_j²`` (and ``u_i²``)."""
@@ -191,5 +168,4 @@ class RescaledSVMDual(Formulation):
         """Primal objective without the penalty: ``C Σ ξ`` (0 for the hard margin)."""
         primal = -float(self.problem.objective.value)
         coef = self.coef_value()
-        weights = getattr(self, "_weights", np.ones(self.n_coef))
-        return primal - self.penalty_scale * float(np.sum(weights * coef**2))
+        return primal - self.penalty_scale * float(np.sum(self._weights * coef**2))
