@@ -68,3 +68,21 @@ def test_the_order_k_solve_is_refined(monkeypatch):
     monkeypatch.setattr(margin_ipm, "REFINEMENT_STEPS", 0)
     unrefined = margin_interior_point(*args)
     assert refined.error < 1e-4 < unrefined.error
+
+
+@pytest.mark.parametrize("shape", [(40, 300), (120, 2000)])
+def test_the_sparse_gram_is_the_upper_triangle_of_b_d_bt(shape):
+    """The weighted count over column-sharing pairs gives ``B diag(d) Bᵀ``'s upper triangle
+    for any ``d`` (the same plan reused, as across Newton steps), with empty columns and rows."""
+    B = sp.random(*shape, density=0.03, format="csr", random_state=4)
+    B = sp.csr_matrix(B.multiply(np.random.default_rng(4).random(shape[1]) < 0.8))
+    gram = margin_ipm._SparseGram.of(B)
+    for seed in (0, 1):
+        d = 10.0 ** np.random.default_rng(seed).uniform(-6, 6, shape[1])
+        reference = (B @ sp.diags(d) @ B.T).toarray()
+        np.testing.assert_allclose(gram(d), np.triu(reference), rtol=1e-12, atol=0)
+
+
+def test_a_gram_plan_larger_than_its_bound_is_not_built(monkeypatch):
+    monkeypatch.setattr(margin_ipm._SparseGram, "MAX_PAIRS", 10)
+    assert margin_ipm._SparseGram.of(sp.random(30, 50, density=0.2, random_state=0)) is None
