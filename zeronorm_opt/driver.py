@@ -385,11 +385,8 @@ def failed_at(
         "iterations are in err.history."
     )
     new = type(error)(message, status=error.status, solver=error.solver, stats=error.stats)
-    for name, value in vars(error).items():  # diagnosis payloads such as ``required``
-        if name not in ("iteration", "history"):
-            setattr(new, name, value)
-    new.iteration = iteration
-    new.history = list(history)
+    # with the diagnosis payloads, such as ``required``
+    vars(new).update(vars(error), iteration=iteration, history=list(history))
     return new
 
 
