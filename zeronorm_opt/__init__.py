@@ -15,54 +15,38 @@ import importlib
 
 __version__ = "0.1.0"
 
-#: Each public name and the module that defines it (a subpackage is its own module).
-_HOMES = {
-    "AROM": ".estimators.zero_norm",
-    "AdaptiveScaling": ".estimators.adaptive_scaling",
-    "AlignmentSelector": ".estimators.alignment",
-    "BridgeRegression": ".estimators.lasso",
-    "ContractError": ".exceptions",
-    "CustomSurrogate": ".surrogates",
-    "DataNotFoundError": ".exceptions",
-    "ExpSurrogate": ".surrogates",
-    "FSV": ".estimators.zero_norm",
-    "FisherScore": ".estimators.baselines",
-    "GreedyRLS": ".estimators.greedy_rls",
-    "InfeasibleError": ".exceptions",
-    "InformationGainFilter": ".estimators.baselines",
-    "InputError": ".exceptions",
-    "InputTypeError": ".exceptions",
-    "LassoISTA": ".estimators.lasso",
-    "LimitReachedWarning": ".exceptions",
-    "LogSurrogate": ".surrogates",
-    "MulticlassAROM": ".estimators.multiclass",
-    "NotSeparableError": ".exceptions",
-    "ParameterError": ".exceptions",
-    "PolynomialAROM": ".estimators.polynomial",
-    "PolynomialFeatureMap": ".kernels",
-    "PolynomialSumKernel": ".kernels",
-    "PowerSurrogate": ".surrogates",
-    "R2W2": ".estimators.r2w2",
-    "RemovedCoefficientsRequiredError": ".exceptions",
-    "ScaleError": ".exceptions",
-    "SVMRFE": ".estimators.baselines",
-    "SolverError": ".exceptions",
-    "SolverInaccurateError": ".exceptions",
-    "UserConstraintsInfeasibleError": ".exceptions",
-    "ZeroNormCV": ".estimators.cv",
-    "ZeroNormError": ".exceptions",
-    "ZeroNormSelector": ".estimators.selector",
-    "datasets": ".datasets",
-    "formulations": ".formulations",
-    "frank_wolfe": ".driver",
-    "installed_solvers": ".solvers",
-    "kernels": ".kernels",
-    "make_svm_rfe": ".estimators.baselines",
-    "relaxation_ladder": ".ladder",
-    "solve_problem": ".solvers",
-    "successive_linearisation": ".driver",
-    "surrogates": ".surrogates",
+#: The public names by the module that defines them (a subpackage is its own module).
+# fmt: off
+_PUBLIC = {
+    ".datasets": ("datasets",),
+    ".driver": ("frank_wolfe", "successive_linearisation"),
+    ".estimators.adaptive_scaling": ("AdaptiveScaling",),
+    ".estimators.alignment": ("AlignmentSelector",),
+    ".estimators.baselines": ("FisherScore", "InformationGainFilter", "SVMRFE", "make_svm_rfe"),
+    ".estimators.cv": ("ZeroNormCV",),
+    ".estimators.greedy_rls": ("GreedyRLS",),
+    ".estimators.lasso": ("BridgeRegression", "LassoISTA"),
+    ".estimators.multiclass": ("MulticlassAROM",),
+    ".estimators.polynomial": ("PolynomialAROM",),
+    ".estimators.r2w2": ("R2W2",),
+    ".estimators.selector": ("ZeroNormSelector",),
+    ".estimators.zero_norm": ("AROM", "FSV"),
+    ".exceptions": (
+        "ContractError", "DataNotFoundError", "InfeasibleError", "InputError", "InputTypeError",
+        "LimitReachedWarning", "NotSeparableError", "ParameterError",
+        "RemovedCoefficientsRequiredError", "ScaleError", "SolverError", "SolverInaccurateError",
+        "UserConstraintsInfeasibleError", "ZeroNormError",
+    ),
+    ".formulations": ("formulations",),
+    ".kernels": ("PolynomialFeatureMap", "PolynomialSumKernel", "kernels"),
+    ".ladder": ("relaxation_ladder",),
+    ".solvers": ("installed_solvers", "solve_problem"),
+    ".surrogates": (
+        "CustomSurrogate", "ExpSurrogate", "LogSurrogate", "PowerSurrogate", "surrogates",
+    ),
 }
+# fmt: on
+_HOMES = {name: home for home, names in _PUBLIC.items() for name in names}
 
 __all__ = sorted(_HOMES)
 

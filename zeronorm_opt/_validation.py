@@ -75,11 +75,8 @@ class Options(Constraint):
         )
 
 
-class StrOptions(Options):
-    """One of the strings ``options``."""
-
-    def __init__(self, options):
-        super().__init__(str, options)
+#: One of the strings ``options``: ``StrOptions({"l1", "l2"})``.
+StrOptions = functools.partial(Options, str)
 
 
 class HasMethods(Constraint):
@@ -236,11 +233,10 @@ def check_binary_labels(y, n_samples: int | None = None) -> tuple[np.ndarray, np
         The labels as -1.0 / +1.0.
     """
     y = np.asarray(y)
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = y.ravel()
     if y.ndim != 1:
-        if y.ndim == 2 and y.shape[1] == 1:
-            y = y.ravel()
-        else:
-            raise InputError(f"y must be a 1-D array of labels; got shape {y.shape}.")
+        raise InputError(f"y must be a 1-D array of labels; got shape {y.shape}.")
     if n_samples is not None and y.shape[0] != n_samples:
         raise InputError(
             f"X has {n_samples} samples but y has {y.shape[0]} labels; pass one label per row of X."
@@ -393,11 +389,11 @@ while a minimum of 1 is required by Ridge.
         # A TypeError stays one (a sparse X where dense data is needed, a dict among numbers).
         raise (InputTypeError if isinstance(exc, TypeError) else InputError)(message) from exc
     if check_params.get("y_numeric") and not isinstance(y, str):
-        y_out = out[1]
-        if np.asarray(y_out).dtype.kind not in "biuf":
+        y_dtype = np.asarray(out[1]).dtype
+        if y_dtype.kind not in "biuf":
             raise InputError(
-                f"y must hold real numbers, the targets of a regressor; got dtype "
-                f"{np.asarray(y_out).dtype}. Encode class labels as numbers (e.g. -1 and 1)."
+                f"y must hold real numbers, the targets of a regressor; got dtype {y_dtype}. "
+                "Encode class labels as numbers (e.g. -1 and 1)."
             )
     return out
 

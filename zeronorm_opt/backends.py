@@ -1,54 +1,19 @@
 """What solves the convex steps of a zero-norm fit: the backends and the one place that picks one.
 
-A zero-norm estimator (:class:`~zeronorm_opt.ZeroNormSelector` and its configurations
-:class:`~zeronorm_opt.AROM`, :class:`~zeronorm_opt.FSV`, :class:`~zeronorm_opt.MulticlassAROM`)
-describes its problem as a *formulation*: a declarative class of
-:mod:`zeronorm_opt.formulations` with its parameters, e.g.
-``functools.partial(MarginFormulation, penalty="l1", C=None)``. The successive-linearisation
-driver (:func:`~zeronorm_opt.successive_linearisation`) then solves its convex step again and
-again with new weights. A :class:`Backend` is what solves that step: ``"cvxpy"`` builds the
-formulation itself; the fast backends build an object that solves *the same* step outside
-cvxpy — ``"highs"`` the margin LPs in one warm-started HiGHS model
+A zero-norm estimator (:class:`~zeronorm_opt.ZeroNormSelector`, :class:`~zeronorm_opt.AROM`,
+:class:`~zeronorm_opt.FSV`, :class:`~zeronorm_opt.MulticlassAROM`) describes its problem as a
+formulation class with its parameters, e.g. ``functools.partial(MarginFormulation,
+penalty="l1", C=None)``; a :class:`Backend` builds the object whose step the
+successive-linearisation driver solves again and again: ``"cvxpy"`` the formulation itself,
+``"highs"`` one warm-started HiGHS model of the margin LPs
 (:class:`~zeronorm_opt.fast.highs_model.SplitMarginLP`), ``"libsvm"`` the l2 step as libsvm's
 SVM dual on rescaled data (:class:`~zeronorm_opt.fast.svm_dual.LibsvmRescaledDual`,
 :class:`~zeronorm_opt.fast.one_vs_rest.OneVsRestLibsvm`), ``"ipm"`` the same l2 step in the
 primal by an interior-point method (:class:`~zeronorm_opt.fast.svm_primal_ipm.IpmRescaledSVM`).
-Each meets the formulation's own contract
-(:class:`~zeronorm_opt.formulations.contract.SelectorFormulation`), so the driver, the feature
-budget, the history and the final model cannot tell them apart; each is tested against the cvxpy
-formulation.
-
-The contract
-------------
-A backend receives the *formulation* (the class and its keyword arguments, as a
-``functools.partial``), the *surrogate* φ, and the training data; it returns the step object the
-driver runs. Its members:
-
-``name``
-    The value of the estimators' ``backend=`` parameter.
-``refusal(formulation, surrogate)``
-    None when the backend solves exactly ``formulation(X, y)``'s step with the weights of
-    ``surrogate``; otherwise a phrase saying what it serves (the estimator's error message).
-``accepts_sparse(formulation)``
-    Whether ``build`` takes a ``scipy.sparse`` X without densifying it.
-``suits(X)``
-    For ``backend="auto"`` only: whether this backend is the faster choice for data of this
-    shape (a measured crossover); the first registered backend that serves and suits is taken.
-``build(formulation, X, y)``
-    The step: an object with the driver's
-    :class:`~zeronorm_opt.formulations.contract.Linearisable` protocol and ``solution()``
-    (the ``(coef, intercept)`` the estimator reads: signed weights, removed ones exactly 0).
-``run(formulation, X, y, drive)``
-    Builds the step and returns ``(step, drive(step))``, where ``drive`` is the driver's run with
-    the estimator's surrogate, budget, tolerances and options — the one loop; a backend never
-    iterates itself. :class:`Backend` implements it; override it only to set up what the whole
-    run needs (the l2 fast paths limit BLAS to one thread).
-
-The estimator never runs a path of its own: :func:`choose_backend` picks the backend (for
-``backend="auto"`` the first registered one that serves the formulation, suits the data and
-is not ruled out by options only cvxpy honours — a cvxpy ``solver``, ``solver_options``, user
-constraints, a user surrogate), and every fit runs ``backend.run``. A backend of your own is
-registered with :func:`register_backend` and then chosen by name, or by ``"auto"``.
+Each meets the formulation's contract
+(:class:`~zeronorm_opt.formulations.contract.SelectorFormulation`) and is tested against the
+cvxpy formulation. :func:`choose_backend` is the one place that picks a backend (its members:
+:class:`Backend`); :func:`register_backend` adds yours.
 
 References
 ----------
@@ -96,14 +61,9 @@ def unwrap(formulation):
 
 
 def formulation_params(formulation) -> dict:
-    """The keyword arguments ``formulation(X, y)`` builds its class with, defaults included."""
-    keywords = {}
-    while isinstance(formulation, functools.partial):
-        keywords = {**formulation.keywords, **keywords}
-        formulation = formulation.func
-    bound = inspect.signature(formulation).bind_partial(**keywords)
-    bound.apply_defaults()
-    return dict(bound.arguments)
+    """The keyword arguments ``formulation(X, y)`` builds its class with, defaults included
+    (a ``functools.partial``'s signature carries its keywords as the defaults)."""
+    return {k: p.default for k, p in inspect.signature(formulation).parameters.items()}
 
 
 class Backend:
@@ -167,7 +127,9 @@ class Backend:
         return self.sparse_input or not sp.issparse(X)
 
     def run(self, formulation, X, y, drive):
-        """``(step, drive(step))``: the step of ``formulation(X, y)`` run by the driver."""
+        """``(step, drive(step))``: the step of ``formulation(X, y)`` run by ``drive``, the
+        driver with the estimator's surrogate, budget and options (the one loop: a backend never
+        iterates itself; override only to set up the whole run, e.g. BLAS threads)."""
         step = self.build(formulation, X, y)
         return step, drive(step)
 
@@ -221,8 +183,7 @@ class HighsBackend(Backend):
         return margin_lp(f.X, f.y, f.C, slack_scale=_l0_slack_scale(f))
 
 
-def _l0_slack_scale(f) -> float | None:
-    """``c`` of a MarginFormulation's l0-slack coordinates (None for hinge slacks)."""
+def _l0_slack_scale(f) -> float | None:  # ``c`` of the l0-slack coordinates, None for hinge
     return None if f.u is None else f.slack_scale
 
 

@@ -14,9 +14,7 @@ implements the same protocol) and the paper's rescaled-data form
 (:func:`zeronorm_opt.rescaled.arom_rescaled`, on
 :class:`~zeronorm_opt.formulations.RescaledMarginFormulation`) all run through it.
 
-:func:`frank_wolfe` minimises a smooth convex function over a polytope given as a
-:class:`LinearOracle` (an LP whose cost vector is a Parameter) by the conditional-gradient
-method with exact line search on a quadratic model or the 2/(k+2) step.
+:func:`frank_wolfe` minimises a smooth convex function over a polytope (a :class:`LinearOracle`).
 """
 
 from __future__ import annotations
@@ -68,9 +66,8 @@ class LinearisationResult:
     n_iter : int
     stop_reason : {"converged", "budget", "max_iter", "time_limit"}
         ``"max_iter"`` and ``"time_limit"``: a limit stopped the run before it converged
-        (a :class:`~zeronorm_opt.LimitReachedWarning` said so); ``coef`` and ``support`` are
-        then those of the last completed step, the best iterate of the run (the surrogate
-        objective never increases).
+        (:class:`~zeronorm_opt.LimitReachedWarning`); ``coef`` and ``support`` are then the
+        last completed step's, the best iterate of the run.
     """
 
     coef: np.ndarray
@@ -131,14 +128,11 @@ def successive_linearisation(
         The concave penalty φ (``LogSurrogate`` for AROM, ``ExpSurrogate`` for FSV,
         ``PowerSurrogate`` for the bridge penalty, or a ``CustomSurrogate``).
     max_iter : int, default=50
-        Maximum number of convex solves. A run that reaches it before converging returns the
-        iterate of its last step and warns (:class:`~zeronorm_opt.LimitReachedWarning`).
+        Maximum number of convex solves.
     time_limit : float or None, default=None
-        Seconds of wall-clock time for the run (its convex solves and their bookkeeping),
-        checked after each step: once they have passed, the run stops and returns the iterate
-        of the step just completed, with a :class:`~zeronorm_opt.LimitReachedWarning`. A step
-        in progress is never cut short (its solve is what makes the iterate valid), so a run
-        may exceed the limit by up to one step; the first step always completes. None: no limit.
+        Seconds of wall-clock time for the run, checked after each step: a step in progress is
+        never cut short (its solve is what makes the iterate valid), so a run may exceed the
+        limit by up to one step; the first step always completes. None: no limit.
     tol : float, default=1e-5
         Stop when the support is unchanged and either the relative decrease of the objective
         or the largest change of ``h/max h`` is at most ``tol``.
@@ -151,16 +145,14 @@ def successive_linearisation(
         argmin is invariant to a positive scaling of the penalty (hard-margin problems);
         keeps AROM's weights ``1/z`` with ``max z = 1``.
     max_weight_ratio : float or None, default=1e5 (``MAX_WEIGHT_RATIO``)
-        Bound on the dynamic range of the weights of one solve: a coefficient whose weight
-        exceeds ``max_weight_ratio`` times the smallest positive active weight is removed for
-        good, as numerically zero (:func:`bound_weight_range`). For ``φ'(h) = 1/h`` (AROM)
-        that is ``|x_j| ≤ 1e-5·max |x|`` with ``h = |x|`` and ``|x_j| ≤ max |x|/316`` with
-        ``h = x²`` (l2-AROM squares such a ratio at every step: the coefficient is on its way
-        to 0). Solvers fail beyond: on colon's l2-AROM steps ECOS at a ratio of 1e6 (soft
-        margin, C=1) or 1e7 (hard margin), Clarabel and HiGHS near 1e11. Applied only when
-        ``φ'(0) = ∞`` (log with ``eps=0``, power): with a finite ``φ'(0)`` (FSV's exp,
-        capped-l1, SCAD, log with ``eps > 0``) the weights are bounded by ``φ'(0)`` and a
-        large ratio means a tiny weight on a large coefficient, not a zero. None: no bound.
+        Bound on the dynamic range of the weights of one solve (:func:`bound_weight_range`).
+        For ``φ'(h) = 1/h`` (AROM) it removes ``|x_j| ≤ 1e-5·max |x|`` with ``h = |x|`` and
+        ``|x_j| ≤ max |x|/316`` with ``h = x²`` (l2-AROM squares such a ratio at every step:
+        the coefficient is on its way to 0). Solvers fail beyond: on colon's l2-AROM steps
+        ECOS at a ratio of 1e6 (soft margin, C=1) or 1e7 (hard margin), Clarabel and HiGHS
+        near 1e11. Applied only when ``φ'(0) = ∞`` (log with ``eps=0``, power): with a finite
+        ``φ'(0)`` (FSV's exp, capped-l1, SCAD, log with ``eps > 0``) a large ratio means a tiny
+        weight on a large coefficient, not a zero. None: no bound.
     n_features_to_select : int or None
         Feature budget ``r``: stop at the last iterate before ``‖x‖₀ ≤ r`` holds and keep its
         ``r`` largest features (the caller retrains on them).
@@ -181,18 +173,13 @@ def successive_linearisation(
     Returns
     -------
     LinearisationResult
-        When ``max_iter`` or ``time_limit`` stops the run, the *best support found so far*:
-        the last completed step's iterate. Each step minimises a majoriser of the surrogate
-        objective that touches it at the current iterate, so the objective never increases
-        along the run and the last iterate is its best (a removed coefficient counts
-        ``φ(0)``, which is −∞ for AROM's ``ln t``; with a feature budget, the budget's
-        procedure is applied to the last iterate).
 
     Warns
     -----
     LimitReachedWarning
-        When ``max_iter`` or ``time_limit`` stopped the run before it converged: the step
-        reached, the limit, and what to pass to let the run converge.
+        When ``max_iter`` or ``time_limit`` stopped the run before it converged; the result is
+        then the last completed step's iterate, the best of the run (each step minimises a
+        majoriser of the surrogate objective, which never increases).
 
     Raises
     ------
@@ -242,17 +229,13 @@ def successive_linearisation(
     prev_obj = np.inf
     stop_reason = "max_iter"
     coef = np.zeros(n_coef)
-    # Only a surrogate with φ'(0) = ∞ (AROM's log, the bridge) drives the weight of a
-    # vanishing coefficient to infinity; with φ'(0) finite (FSV's exp, capped-l1, SCAD) a large
-    # ratio comes from a tiny weight on a *large* coefficient, which is no reason to remove it.
+    # Only φ'(0) = ∞ drives the weight of a vanishing coefficient to infinity (max_weight_ratio).
     ratio = max_weight_ratio if _unbounded_derivative(surrogate) else None
     start = time.monotonic()
     for it in range(1, int(max_iter) + 1):
         w = bound_weight_range(weights, active, ratio)
         if normalise_weights:
-            # Scale by the smallest *positive* active weight: a surrogate whose derivative
-            # reaches 0 (capped-l1, SCAD) gives weights of 0 (coefficients free of penalty),
-            # and dividing by that 0 would turn the weights into NaN/inf.
+            # The smallest *positive* weight: capped-l1 and SCAD give weights of 0.
             positive = w[active & (w > 0)]
             if positive.size:
                 w = w / positive.min()
@@ -351,10 +334,8 @@ def bound_weight_range(weights, active, max_weight_ratio) -> np.ndarray:
     """Weights of the next solve, with a bounded dynamic range (``active`` updated in place).
 
     A coefficient whose weight exceeds ``max_weight_ratio`` times the smallest positive active
-    weight is removed (``active_j = False``, weight 0): for AROM's ``φ'(h) = 1/h`` that is
-    ``h_j ≤ h_max / max_weight_ratio``, a coefficient the next solve would set to zero anyway,
-    and keeping it would hand the solver a problem whose data span more than
-    ``max_weight_ratio`` (interior-point and first-order solvers fail near 1e11).
+    weight is removed for good, as numerically zero (``active_j = False``, weight 0): keeping
+    it would hand the solver data that span more than ``max_weight_ratio``.
     """
     w = np.where(active, weights, 0.0)
     if max_weight_ratio is None:
@@ -404,22 +385,24 @@ def failed_at(
         "iterations are in err.history."
     )
     new = type(error)(message, status=error.status, solver=error.solver, stats=error.stats)
-    for name, value in vars(error).items():  # diagnosis payloads such as ``required``
-        if name not in ("iteration", "history"):
-            setattr(new, name, value)
-    new.iteration = iteration
-    new.history = list(history)
+    # with the diagnosis payloads, such as ``required``
+    vars(new).update(vars(error), iteration=iteration, history=list(history))
     return new
 
 
 def stop_rule(record, budget, h, prev_h, objective, prev_objective, tol) -> str | None:
     """Why a run stops after ``record`` ("budget", "converged"), or None to go on.
 
-    Shared by every loop that iterates the driver's steps (the driver, the HiGHS path).
+    Converged: the support of ``h`` is unchanged and either the largest change of ``h/max h``
+    or the relative decrease of the objective is at most ``tol``.
     """
     if budget is not None and record.support_size <= budget:
         return "budget"
-    if prev_h is not None and has_converged(h, prev_h, objective, prev_objective, tol):
+    if prev_h is None or not np.array_equal(support_mask(h, 1e-12), support_mask(prev_h, 1e-12)):
+        return None
+    change = np.max(np.abs(h / (h.max() or 1.0) - prev_h / (prev_h.max() or 1.0)))
+    rel_decrease = (prev_objective - objective) / max(1.0, abs(prev_objective))
+    if change <= tol or (np.isfinite(objective) and abs(rel_decrease) <= tol):
         return "converged"
     return None
 
@@ -435,22 +418,6 @@ def next_weights(surrogate, h, active) -> np.ndarray:
             "surrogate with eps > 0 or keep prune_tol > 0."
         )
     return weights
-
-
-def has_converged(h, prev_h, objective: float, prev_objective: float, tol: float) -> bool:
-    """The driver's stopping rule (shared by every path that iterates AROM-like steps).
-
-    True when the support of ``h`` is unchanged and either the largest change of ``h/max h``
-    or the relative decrease of the objective is at most ``tol``.
-    """
-    if not np.array_equal(support_mask(h, 1e-12), support_mask(prev_h, 1e-12)):
-        return False
-    scale, prev_scale = h.max() or 1.0, prev_h.max() or 1.0
-    change = np.max(np.abs(h / scale - prev_h / prev_scale))
-    if not np.isfinite(objective):
-        return bool(change <= tol)
-    rel_decrease = (prev_objective - objective) / max(1.0, abs(prev_objective))
-    return bool(change <= tol or abs(rel_decrease) <= tol)
 
 
 def final_support(history, budget, n_feat, prune_tol) -> np.ndarray:
@@ -571,38 +538,32 @@ def frank_wolfe(
         if gap <= tol * max(1.0, abs(objs[-1])):
             converged = True
             break
-        if step == "open_loop":
-            x = x + 2.0 / (k + 2.0) * fw_dir
-            objs.append(float(fun(x)))
-            continue
-        away_key = None
+        away_dir = None
         if use_away and len(active) > 1:
             away_key = max(active, key=lambda key: g @ active[key][0])
             away_dir = x - active[away_key][0]
-            if -g @ away_dir > gap:  # the away direction is steeper
-                weight = active[away_key][1]
-                gamma = search(away_dir, weight / (1.0 - weight))
-                x = x + gamma * away_dir
-                for item in active.values():
-                    item[1] *= 1.0 + gamma
-                active[away_key][1] -= gamma
-                if active[away_key][1] <= 1e-12:
-                    del active[away_key]
-                objs.append(float(fun(x)))
-                continue
-        gamma = search(fw_dir, 1.0)
-        x = x + gamma * fw_dir
-        if use_away:
+        if step == "open_loop":
+            x = x + 2.0 / (k + 2.0) * fw_dir
+        elif away_dir is not None and -g @ away_dir > gap:  # the away direction is steeper
+            weight = active[away_key][1]
+            gamma = search(away_dir, weight / (1.0 - weight))
+            x = x + gamma * away_dir
             for item in active.values():
-                item[1] *= 1.0 - gamma
-            key = s.tobytes()
-            if key in active:
-                active[key][1] += gamma
-            else:
-                active[key] = [s.copy(), gamma]
-            if gamma >= 1.0 - 1e-12:
-                active = {key: [s.copy(), 1.0]}
-            active = {kk: v for kk, v in active.items() if v[1] > 1e-12}
+                item[1] *= 1.0 + gamma
+            active[away_key][1] -= gamma
+            if active[away_key][1] <= 1e-12:
+                del active[away_key]
+        else:
+            gamma = search(fw_dir, 1.0)
+            x = x + gamma * fw_dir
+            if use_away:
+                for item in active.values():
+                    item[1] *= 1.0 - gamma
+                key = s.tobytes()
+                active.setdefault(key, [s.copy(), 0.0])[1] += gamma
+                if gamma >= 1.0 - 1e-12:
+                    active = {key: [s.copy(), 1.0]}
+                active = {kk: v for kk, v in active.items() if v[1] > 1e-12}
         objs.append(float(fun(x)))
     return FrankWolfeResult(
         x=x, objective_path=objs, gap_path=gaps, n_iter=k + 1, converged=converged

@@ -66,12 +66,9 @@ class ContractError(InputTypeError):
     ``solution()``, ``add_constraints`` with ``extra_constraints=`` …). One message names every
     missing or wrong member and what to add.
 
-    Why this family: the object is a *parameter* (``formulation=``) checked at the boundary,
-    like every other bad input, so ``except InputError`` (and ``ValueError``, scikit-learn's
-    convention for bad parameter values) catches it; and an object without the members a call
-    needs is what Python and scikit-learn report as a ``TypeError`` (as for
-    :class:`InputTypeError`, an estimator lacking ``fit``), so ``except TypeError`` catches it
-    too. It is never raised for bad *data*.
+    An :class:`InputTypeError`: the object is a *parameter* (``formulation=``) checked at the
+    boundary, and one without the members a call needs is what Python reports as a
+    ``TypeError``. It is never raised for bad *data*.
 
     Examples
     --------
@@ -136,9 +133,7 @@ class SolverError(ZeroNormError, RuntimeError):
         stats: Any = None,
     ) -> None:
         super().__init__(message)
-        self.status = status
-        self.solver = solver
-        self.stats = stats
+        self.status, self.solver, self.stats = status, solver, stats
         #: Set by the successive-linearisation driver when a solve of its loop fails: the
         #: iteration (1-based) and the history of the iterations completed before it.
         self.iteration: int | None = None
@@ -199,11 +194,8 @@ class SolverInaccurateError(SolverError):
 class LimitReachedWarning(ConvergenceWarning):
     """A successive-linearisation run stopped at ``max_iter`` or ``time_limit`` before converging.
 
-    The run's result is then the *best support found so far*: the iterate of the last
-    completed step (a step in progress is always finished, never cut short). Each step
-    minimises a majoriser of the surrogate objective, so that objective never increases from
-    one step to the next and the last completed step's iterate is the best of the run; with a
-    feature budget the budget's procedure is applied to it. The message names the step
+    The run's result is then the *best support found so far*: the last completed step's
+    iterate (see :func:`~zeronorm_opt.successive_linearisation`). The message names the step
     reached, the limit and what to pass instead.
 
     A :class:`sklearn.exceptions.ConvergenceWarning`, so the filters written for
@@ -236,9 +228,7 @@ class LimitReachedWarning(ConvergenceWarning):
 
     def __init__(self, message: str, *, step=None, limit=None, value=None) -> None:
         super().__init__(message)
-        self.step = step
-        self.limit = limit
-        self.value = value
+        self.step, self.limit, self.value = step, limit, value
 
 
 class DataNotFoundError(FileNotFoundError):

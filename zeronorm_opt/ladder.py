@@ -33,7 +33,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import lasso_path
 from sklearn.svm import SVC
 
-from ._validation import check_binary_labels, check_finite_matrix, check_positive
+from ._validation import check_binary_labels, check_finite_matrix, check_positive, support_mask
 from .driver import successive_linearisation
 from .estimators.greedy_rls import GreedyRLS
 from .estimators.zero_norm import AROM, FSV
@@ -153,8 +153,7 @@ class LadderResult:
             )
         return "\n".join(lines)
 
-    def __str__(self) -> str:
-        return self.to_text()
+    __str__ = to_text
 
     def plot(self, fig=None):
         """Bar charts of each rung's exact objective on its support and, with a test set, of
@@ -190,7 +189,6 @@ class LadderResult:
                 # above the bar: inside a short one the word would run into the tick labels
                 ax.text(k, heights[k], " infeasible", ha="center", va="bottom", fontsize=8,
                         rotation=90)  # fmt: skip
-        for k, r in enumerate(self.rows):
             if r.method != "exact":
                 continue
             if self.exact_proven:
@@ -241,16 +239,13 @@ def support_objective(X, y, support, C: float | None = None) -> float:
     """
     support = np.asarray(support, dtype=bool)
     k = int(support.sum())
-    Xs = X[:, support]
     b = cp.Variable()
-    scores = b if k == 0 else Xs @ cp.Variable(k) + b
-    if C is None:
-        prob = cp.Problem(cp.Minimize(0), [cp.multiply(y, scores) >= 1])
-        prob.solve(solver="HIGHS")
-        return float(k) if prob.status == cp.OPTIMAL else float("inf")
-    xi = cp.Variable(X.shape[0], nonneg=True)
+    scores = b if k == 0 else X[:, support] @ cp.Variable(k) + b
+    xi = cp.Variable(X.shape[0], nonneg=True) if C is not None else 0
     prob = cp.Problem(cp.Minimize(cp.sum(xi)), [cp.multiply(y, scores) >= 1 - xi])
     prob.solve(solver="HIGHS")
+    if C is None:
+        return float(k) if prob.status == cp.OPTIMAL else float("inf")
     return float(k + C * prob.value)
 
 
@@ -300,7 +295,7 @@ def _run(method, X, y, C, k_hint=0):
     if method == "l1 SVM":
         f = MarginFormulation(X, y, "l1", C)
         f.solve()
-        return np.abs(f.solution()[0]) > 1e-6 * np.abs(f.solution()[0]).max(), "one LP"
+        return support_mask(f.solution()[0]), "one LP"
     if method == "bridge q=0.5":
         f = MarginFormulation(X, y, "l1", C)
         res = successive_linearisation(
@@ -601,24 +596,25 @@ def summarise_ladder(results: Sequence[LadderResult]) -> list[dict]:
     ``frac_exact`` (share of draws where ``S`` is feasible and ``|S| = |S*|``),
     ``frac_infeasible``, ``mean_test_error``, ``mean_time`` and ``n_draws``.
     """
-    methods = [r.method for r in results[0].rows]
+
+    def finite(stat, values) -> float:  # the statistic of the finite values, nan if none
+        values = np.asarray(values)[np.isfinite(values)]
+        return float(stat(values)) if values.size else float("nan")
+
     out = []
-    for method in methods:
+    for method in (r.method for r in results[0].rows):
         rows = [res[method] for res in results]
         gaps = np.array([r.gap for r in rows])
-        finite = gaps[np.isfinite(gaps)]
-        errors = np.array([r.test_error for r in rows])
-        errors = errors[np.isfinite(errors)]
         out.append(
             {
                 "method": method,
                 "mean_size": float(np.mean([r.support_size for r in rows])),
-                "mean_gap": float(np.mean(finite)) if finite.size else float("nan"),
-                "median_gap": float(np.median(finite)) if finite.size else float("nan"),
-                "max_gap": float(np.max(finite)) if finite.size else float("nan"),
+                "mean_gap": finite(np.mean, gaps),
+                "median_gap": finite(np.median, gaps),
+                "max_gap": finite(np.max, gaps),
                 "frac_exact": float(np.mean(gaps == 0)),
                 "frac_infeasible": float(np.mean([not r.feasible for r in rows])),
-                "mean_test_error": float(errors.mean()) if errors.size else float("nan"),
+                "mean_test_error": finite(np.mean, [r.test_error for r in rows]),
                 "mean_time": float(np.mean([r.time for r in rows])),
                 "n_draws": len(rows),
             }

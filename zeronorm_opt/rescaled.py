@@ -1,11 +1,7 @@
 """Weston et al.'s AROM in the form the paper states it: rescale the data by ``z ← z ∘ |w|``.
 
-:func:`arom_rescaled` runs the package's one successive-linearisation loop
-(:func:`zeronorm_opt.driver.successive_linearisation`) on
-:class:`~zeronorm_opt.formulations.RescaledMarginFormulation`, whose scales ``z`` are the
-reweighted form's weights written as a rescaling of the data. It lives outside the driver
-(which knows no formulation) and outside :mod:`zeronorm_opt.formulations` (which may not
-import the driver).
+:func:`arom_rescaled` lives outside the driver (which knows no formulation) and outside
+:mod:`zeronorm_opt.formulations` (which may not import the driver).
 """
 
 from __future__ import annotations
@@ -39,11 +35,9 @@ def arom_rescaled(
     the scales ``z = |v|/max |v|`` (l1; with ``h = v²`` for l2, ``z = 1/√c`` gives the same
     ``z``), so each solve is the paper's ``min ‖w‖`` on ``X ∘ z`` and ``z_{k+1} = z_k ∘ |w_k|``
     normalised to ``max z = 1``. Entries ``≤ tol·max`` are set to zero for good, and the run
-    stops by the driver's rule: support unchanged and either ``‖h/max h − h_prev/max h_prev‖∞``
-    (``h = z`` for l1, ``z²`` for l2) or the relative decrease of the objective (``[C Σ ξ] +
-    s·Σ ln h``) at most ``tol`` — the paper's test is the first alone, so a run may stop one
-    solve sooner, at the same iterate to ``tol``. No weight bound (``max_weight_ratio=None``):
-    the paper's loop has none.
+    stops by the driver's rule with ``tol`` (the paper's test is its change of ``h`` alone, so
+    a run may stop one solve sooner, at the same iterate to ``tol``). No weight bound
+    (``max_weight_ratio=None``): the paper's loop has none.
 
     Parameters
     ----------
@@ -97,8 +91,7 @@ def arom_rescaled(
         solver_options=solver_options,
         callback=lambda _record: infos.append(formulation.last_solve),
     )
-    n = formulation.n_coef
-    z_path = [np.ones(n)]
+    z_path = [np.ones(formulation.n_coef)]
     for record in result.history:
         v_abs = np.abs(record.coef)  # pruned entries are already 0
         # All zero only when a soft margin prefers w = 0 (tiny C): the scales are then all 0.

@@ -88,12 +88,12 @@ def problem_class(problem: cp.Problem) -> str:
 
 def default_solver(problem: cp.Problem) -> str:
     """The default solver for ``problem``'s class among the installed ones."""
-    available = set(installed_solvers())
-    for name in DEFAULT_SOLVERS[problem_class(problem)]:
-        if name in available:
-            return name
+    preferred = DEFAULT_SOLVERS[problem_class(problem)]
+    name = next((name for name in preferred if name in installed_solvers()), None)
+    if name is not None:
+        return name
     raise SolverError(
-        f"none of the default solvers {DEFAULT_SOLVERS[problem_class(problem)]} is installed; "
+        f"none of the default solvers {preferred} is installed; "
         "install clarabel (pip install clarabel) or pass solver=<an installed cvxpy solver>."
     )
 
@@ -197,9 +197,7 @@ def solve_problem(
         Keyword options passed to the solver (e.g. ``{"time_limit": 10}`` for HiGHS), or a
         dict of such dicts keyed by solver name (``{"SCS": {"max_iters": 5000}, "HIGHS": {}}``)
         so each solver of a fallback list gets its own. Every name goes to cvxpy's own
-        interface; the one default the package adds is HiGHS's ``qp_nullspace_limit`` at its
-        largest value, so that its active-set QP solver is never stopped by that limit (see
-        :func:`with_package_defaults`); a ``qp_nullspace_limit`` given here wins.
+        interface, plus the one default the package adds (:func:`with_package_defaults`).
     infeasible_hint : str or None
         Sentence appended to the :class:`InfeasibleError` message (what to change).
     warm_start : bool
@@ -249,12 +247,10 @@ def solve_problem(
             )
             opts = with_package_defaults(name, opts)
             problem.solve(solver=name, warm_start=warm_start, **opts)
-        except cp.error.SolverError as exc:  # solver crashed or gave up
-            attempts.append((name, "solver_error"))
-            last_exc = exc
-            continue
-        except (TypeError, ValueError) as exc:  # options this solver does not know
-            attempts.append((name, "rejected solver_options"))
+        except (cp.error.SolverError, TypeError, ValueError) as exc:
+            # the solver crashed or gave up, or it does not know these options
+            crashed = isinstance(exc, cp.error.SolverError)
+            attempts.append((name, "solver_error" if crashed else "rejected solver_options"))
             last_exc = exc
             continue
         elapsed = time.perf_counter() - start

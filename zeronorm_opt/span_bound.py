@@ -130,13 +130,10 @@ def span_estimate(
 ) -> SpanEstimate:
     """Span estimate of the leave-one-out error of a trained SVM (Vapnik & Chapelle 2000).
 
-    Every support vector ``p`` gets its estimated leave-one-out margin ``y_p f(x_p) − α_p S_p²``,
-    where ``S_p²`` is the squared distance from ``φ(x_p)`` to the affine hull of the free
-    support vectors other than ``p``: for a free ``p`` it is :func:`spans`, for a bounded ``p``
-    (``α_p = C``) the same construction with all the free ones. The margin is exact when
-    removing ``p`` leaves every other support vector in its category (Vapnik & Chapelle 2000),
-    and ``p`` counts as an error when it is ``≤ 0``. Points that are not support vectors are
-    never errors (removing them changes nothing).
+    Every support vector ``p`` gets its estimated leave-one-out margin ``y_p f(x_p) − α_p S_p²``
+    (see the module): for a free ``p``, ``S_p²`` is :func:`spans`; for a bounded ``p``
+    (``α_p = C``) the squared distance to the affine hull of all the free ones. ``p`` counts as
+    an error when its margin is ``≤ 0``; points that are not support vectors never do.
 
     Parameters
     ----------
