@@ -1,7 +1,6 @@
 """One-vs-rest multiclass l2-AROM step by libsvm, one linear SVM per class (Weston et al., 2003).
 
-The solver-specific fast path of :class:`~zeronorm_opt.formulations.OneVsRestFormulation`
-(moved here from ``zeronorm_opt.formulations.multiclass``: formulations are pure cvxpy builders).
+The solver-specific fast path of :class:`~zeronorm_opt.formulations.OneVsRestFormulation`.
 """
 
 from __future__ import annotations
@@ -16,11 +15,8 @@ from ..exceptions import InfeasibleError, InputError
 from ..formulations.multiclass import MULTICLASS_HARD_MARGIN_HINT, OneVsRestFormulation
 from ..scaling import data_scale
 from ..solvers import SolveInfo
-
-# libsvm is a soft-margin solver: the hard margin is approximated by this one box bound (after
-# an LP has checked that each one-vs-rest problem is separable), shared with the binary path.
 from .rescaled_step import is_separable
-from .svm_dual import LIBSVM_HARD_MARGIN_C
+from .svm_dual import LIBSVM_HARD_MARGIN_C  # the hard margin's box, shared with the binary path
 
 __all__ = ["LIBSVM_HARD_MARGIN_C", "OneVsRestLibsvm"]
 

@@ -131,9 +131,7 @@ class IpmSolution:
     n_iter : int
         Newton steps taken.
     n_single_iter : int
-        Of those, the ones whose normal equations were formed and factored in float32 (the
-        first ones, far from the solution); the stopping test is always on float64
-        residuals.
+        Of those, the ones whose normal equations were formed and factored in float32.
     gap : float
         Final duality gap ``αᵀs + (C − α)ᵀξ`` relative to ``1 +`` the primal objective.
     margin : ndarray of shape (m,) or None
@@ -153,22 +151,11 @@ class IpmSolution:
 class _ScaledColumns:
     """The data ``A = X[:, cols] ∘ z`` of a solve (columns rescaled), formed only where it pays.
 
-    The l2-AROM step solves on the rescaled active features, and forming ``[A, 1]`` in float64
-    for every solve cost a copy of the data (80 MB at 10 000 × 1000) and a pass to read it
-    back. Here the products with ``A`` in the residuals read ``X`` itself; ``[A, 1]`` is
-    formed from ``X`` in one pass in the precision a normal matrix asks for (float32 far from
-    the solution, float64 near it, kept until the other is asked for); a working set takes its
-    rows of ``A`` alone (:meth:`take`).
-
-    Parameters
-    ----------
-    X : ndarray of shape (m, n), float64
-    cols : ndarray of int, or None
-        The columns of ``X`` in ``A``; None: all of them.
-    z : ndarray of shape (p,), or None
-        Scales of those columns; None: ones.
-    col_abs_max : ndarray of shape (n,), or None
-        ``max_i |X_ij|`` if the caller has it.
+    Forming ``[A, 1]`` in float64 for every solve cost a copy of the data (80 MB at
+    10 000 × 1000). Here the products with ``A`` in the residuals read ``X`` itself; ``[A, 1]``
+    is formed from ``X`` in one pass in the precision a normal matrix asks for; a working set
+    takes its rows of ``A`` alone (:meth:`take`). ``cols`` (None: all) are the columns of ``X``
+    in ``A``, ``z`` (None: ones) their scales, ``col_abs_max`` ``max_i |X_ij|`` if known.
     """
 
     def __init__(self, X: np.ndarray, cols=None, z=None, col_abs_max=None) -> None:
@@ -459,7 +446,7 @@ class _Iterate:
     held at 1 so the formulas need no branches: its products with ``ξ = 0`` vanish).
     """
 
-    def __init__(self, data: _ScaledColumns, y: np.ndarray, C: float | None, start=None) -> None:
+    def __init__(self, data: _ScaledColumns, y, C, start=None, threads: int | None = None) -> None:
         m, self.p = data.m, data.p
         self.data, self.y, self.C, self.soft = data, y, C, C is not None
         self.data_scale = 1.0 + data.abs_max()
@@ -471,7 +458,7 @@ class _Iterate:
         self.n_pairs = 2 * m if self.soft else m
         self.single_ok, self.single, self.n_single_iter = True, False, 0
         # BLAS threads for the normal matrix when it is large (None: leave them as they are).
-        self.threads: int | None = None
+        self.threads = threads
         self.checkpoint = None  # the first iterate within _IDENTIFY_ERROR: see _iterate
 
     def point(self) -> tuple:
@@ -537,10 +524,8 @@ class _Iterate:
     def factor(self, single: bool = False) -> None:
         """Factor the normal equations at the current scaling ``D = s/α + ξ/(C − α)``.
 
-        ``single``: in float32 (half the time of the float64 ``syrk`` and Cholesky), for
-        the iterations far from the solution. Once an iteration runs in float64 (asked, or
-        float32 could not factor), every later one does too. A large one (``_THREADED_WORK``)
-        runs on ``self.threads`` BLAS threads when set.
+        ``single``: in float32 (see ``_SINGLE_UNTIL``); once in float64, float64 to the end.
+        A large one (``_THREADED_WORK``) runs on ``self.threads`` BLAS threads when set.
         """
         d = self.s / self.alpha + (self.xi / self.upper if self.soft else 0.0)
         self.inv_d = 1.0 / d
@@ -631,8 +616,7 @@ def _cold_start(m: int, p: int, C: float | None) -> tuple:
     """``(w, b, α, s, ξ)`` where a solve starts: ``w = b = 0``, ``s = ξ = 1``, ``α = C/10`` or 1.
 
     Most examples end with ``α = 0``: from C/10 the separable 10 000 × 1000 problem took 20
-    iterations against 30 from C/2 (inseparable 3000 × 100 data: 15–17 either way; from
-    C/100: 18 and 19–21). The hard margin has ``ξ = 0`` throughout.
+    iterations against 30 from C/2. The hard margin has ``ξ = 0`` throughout.
     """
     alpha = np.full(m, 0.1 * C if C is not None else 1.0)
     xi = np.ones(m) if C is not None else np.zeros(m)
@@ -716,8 +700,7 @@ def _working_set_solve(
     narrowed = rows is None or in_set.sum() > largest_set
     if narrowed:
         # All the examples, until the few near the margin stand out; the solve goes on on them.
-        state = _Iterate(data, y, C)
-        state.threads = threads
+        state = _Iterate(data, y, C, threads=threads)
         near = _iterate(state, tol, max_iter, shrink_to=int(_IDENTIFY_MAX_FRACTION * m))
         if near is None:
             return state.solution(), 1
@@ -733,8 +716,7 @@ def _working_set_solve(
         n_rounds += 1
         idx = np.flatnonzero(in_set)
         rows_data = data if idx.size == m else data.take(idx)
-        state = _Iterate(rows_data, y[idx], C, (w, b, alpha[idx], s[idx], xi[idx]))
-        state.threads = threads
+        state = _Iterate(rows_data, y[idx], C, (w, b, alpha[idx], s[idx], xi[idx]), threads)
         _iterate(state, tol, max_iter)
         sol = state.solution()
         n_iter, n_single_iter = n_iter + sol.n_iter, n_single_iter + sol.n_single_iter
