@@ -138,8 +138,7 @@ class _ProjectedGradient(_SigmaStep):
     accepted step is remembered for the next iteration (and the next outer loop).
     """
 
-    def __init__(self) -> None:
-        self.t: float | None = None
+    t: float | None = None  # the last accepted step
 
     def _step(self, cost, x, fx, g, allowed):
         total = float(x.sum())

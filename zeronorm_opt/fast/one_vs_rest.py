@@ -9,9 +9,12 @@ import time
 import warnings
 
 import numpy as np
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.svm import SVC
 
 from .._validation import check_positive
 from ..exceptions import InfeasibleError, InputError
+from ..formulations.binary import MarginFormulation
 from ..formulations.multiclass import MULTICLASS_HARD_MARGIN_HINT, OneVsRestFormulation
 from ..scaling import data_scale
 from ..solvers import SolveInfo
@@ -119,9 +122,6 @@ class OneVsRestLibsvm(OneVsRestFormulation):
         return self.last_solve
 
     def _per_class_svms(self, Xz: np.ndarray, z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        from sklearn.exceptions import ConvergenceWarning
-        from sklearn.svm import SVC
-
         # The hard margin's multipliers grow as 1/scale² (see LIBSVM_HARD_MARGIN_C).
         box = LIBSVM_HARD_MARGIN_C / data_scale(self.X) ** 2 if self.C is None else self.C
         precomputed = Xz.shape[1] > Xz.shape[0]
@@ -152,8 +152,6 @@ class OneVsRestLibsvm(OneVsRestFormulation):
 
     def _qp_svm(self, Xz: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
         """The same per-class SVM by the interior-point QP (libsvm's fallback)."""
-        from ..formulations.binary import MarginFormulation
-
         self._fallbacks += 1
         f = MarginFormulation(Xz, y, penalty="l2", C=self.C)
         f.solve()

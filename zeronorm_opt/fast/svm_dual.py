@@ -48,9 +48,8 @@ class LibsvmRescaledDual(RescaledSVMStep):
     :class:`~zeronorm_opt.formulations.RescaledSVMDual` — the SVM on the rescaled data
     ``x ∘ z`` with the optional Gram ridge ``c² diag(z_u²)`` of the l0-slack augmentation —
     without cvxpy: every :meth:`solve` hands scikit-learn's libsvm the *active* rescaled
-    features, either as their precomputed m×m Gram matrix or as the columns ``X[:, K] ∘ z_K``
-    with the linear kernel (same problem, same SMO; see ``kernel``), the hard margin as the box
-    bound ``LIBSVM_HARD_MARGIN_C``, the tolerance ``LIBSVM_TOL``, with libsvm's shrinking.
+    features (see ``kernel``), the hard margin as the box bound ``LIBSVM_HARD_MARGIN_C``, the
+    tolerance ``LIBSVM_TOL``.
     The driver's weights ``c`` are scales ``z = 1/√c``, as in ``RescaledSVMDual``; the
     coefficients are the original-space weights ``(v, u)``.
 

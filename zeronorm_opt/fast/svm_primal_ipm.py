@@ -1,16 +1,11 @@
 """The linear SVM by a primal–dual interior-point method whose cost grows linearly in m.
 
 With many more examples than active features (``m ≫ |K|``) the l2-AROM step is best solved
-in the primal: each Newton step of a primal–dual interior-point method reduces to the normal
-equations ``(E + Bᵀ D⁻¹ B) (Δw, Δb) = r`` of order ``|K| + 1`` (``B = [X_K ∘ z_K, 1]``, ``D``
-diagonal, ``E = diag(1, …, 1, 0)``: the bias is not penalised), formed by one BLAS ``syrk`` in
-``O(m |K|²)`` and solved by Cholesky (in float32 far from the solution, float64 near it);
-about 10–30 such steps reach 1e-8 whatever m (Ferris and Munson, 2002; Gertz and Wright,
-2003; Gondzio's correctors, 1996, save a few). :func:`svm_primal_ipm` is the solver,
+in the primal: each Newton step of a primal–dual interior-point method reduces to normal
+equations of order ``|K| + 1`` formed in ``O(m |K|²)``, and about 10–30 such steps reach 1e-8
+whatever m (Ferris and Munson, 2002). :func:`svm_primal_ipm` is the solver,
 :func:`svm_primal_ipm_working_set` runs it on a working set of examples grown until it is
-optimal for all (chunking) — a solve on all the examples narrows to the ones near the margin
-as soon as the iterate tells them apart, the idea of constraint reduction (Jung, O'Leary and
-Tits, 2008) — and :class:`IpmRescaledSVM` is the l2-AROM step built on them for the
+optimal for all, and :class:`IpmRescaledSVM` is the l2-AROM step built on them for the
 successive-linearisation driver, a sibling of
 :class:`~zeronorm_opt.fast.svm_dual.LibsvmRescaledDual`.
 """
@@ -87,13 +82,11 @@ _GROW_BAND = 0.2
 #: ``threadpoolctl.threadpool_limits(1)``).
 _THREADED_WORK = 5e8
 
-#: The normal equations are formed and factored in float32 (``ssyrk`` and Cholesky in half
-#: the time of float64's) while the iterate is farther than this from the solution (the
-#: largest relative residual or gap), in float64 from then on: the Newton directions need not
-#: be exact far from the solution, and the products of the residuals are float32 only there
-#: too (convergence is declared on float64 residuals). Step 1 of l2-AROM (1000 features,
-#: soft margin, one thread, load ~3): 16 of 20 iterations in float32 at m = 10 000, the
-#: same number of iterations, 0.6× the time; 0.7× at m = 3000.
+#: The normal equations and the products of the residuals are in float32 (``ssyrk`` and
+#: Cholesky in half the time of float64's) while the iterate is farther than this from the
+#: solution (the largest relative residual or gap), in float64 from then on: the Newton
+#: directions need not be exact far from it, and convergence is declared on float64
+#: residuals. Step 1 of l2-AROM at 10 000 × 1000: 16 of 20 iterations in float32, 0.6× the time.
 _SINGLE_UNTIL = 1e-3
 
 #: A float32 iteration whose step is shorter than this switches to float64 for the rest of
@@ -756,11 +749,9 @@ class IpmRescaledSVM(RescaledSVMStep):
     max_iter : int, default=IPM_MAX_ITER
         Its iteration cap per solve.
     blas_threads : int or None, default=None
-        BLAS threads for the large normal matrices (at least ``5e8`` multiply–adds),
-        whatever the machine's load; the rest of the solve runs on the threads in force
-        around it. None: every call on the threads in force. The ``"ipm"`` backend
-        (:mod:`zeronorm_opt.backends`) passes :func:`blas_threads` read before it limits
-        them to one for the run.
+        BLAS threads for the normal matrices of at least ``5e8`` multiply–adds, the rest on
+        the threads in force (None: all). The ``"ipm"`` backend passes :func:`blas_threads`
+        read before it limits them to one for the run.
 
     Attributes
     ----------
@@ -808,7 +799,7 @@ class IpmRescaledSVM(RescaledSVMStep):
             check_solvable_scale(self.X)
         self.tol, self.max_iter, self.blas_threads = tol, max_iter, blas_threads
         self._solved = False
-        self._col_abs_max = None
+        self._col_abs_max = _column_abs_max(self.X)  # once per step object: X does not change
         self.n_rounds = self.working_set_size = 0
 
     def solve(self, solver=None, solver_options: dict | None = None) -> SolveInfo:
@@ -817,8 +808,6 @@ class IpmRescaledSVM(RescaledSVMStep):
         start = time.perf_counter()
         features = np.flatnonzero(self._scales > 0)
         scales = self._scales[features]
-        if self._col_abs_max is None:  # once per step object: the data do not change
-            self._col_abs_max = _column_abs_max(self.X)
         data = _ScaledColumns(
             self.X,
             None if features.size == self.n_coef else features,
