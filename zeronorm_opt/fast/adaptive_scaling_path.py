@@ -354,11 +354,4 @@ def adaptive_scaling_path(
             sigma = _prune(sigma_step(cost, sigma, allowed, int(inner_iter)), allowed, total)
         record.solve_time = time.perf_counter() - start
     f = kernel.gram(sigma, X) @ (y * alpha)
-    return ScalingResult(
-        sigma=sigma,
-        alpha=alpha,
-        bias=optimal_bias(f, y).bias,
-        history=history,
-        n_iter=len(history),
-        stop_reason=stop_reason,
-    )
+    return ScalingResult(sigma, alpha, optimal_bias(f, y).bias, history, len(history), stop_reason)

@@ -124,17 +124,12 @@ class OneVsRestLibsvm(OneVsRestFormulation):
     def _per_class_svms(self, Xz: np.ndarray, z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         # The hard margin's multipliers grow as 1/scale² (see LIBSVM_HARD_MARGIN_C).
         box = LIBSVM_HARD_MARGIN_C / data_scale(self.X) ** 2 if self.C is None else self.C
-        precomputed = Xz.shape[1] > Xz.shape[0]
-        data = Xz @ Xz.T if precomputed else Xz  # one Gram matrix shared by the Q SVMs
+        kernel = "precomputed" if Xz.shape[1] > Xz.shape[0] else "linear"
+        data = Xz @ Xz.T if kernel == "precomputed" else Xz  # one Gram matrix for the Q SVMs
         W = np.zeros((self.n_classes, Xz.shape[1]))
         b = np.zeros(self.n_classes)
         for k in range(self.n_classes):
-            svc = SVC(
-                kernel="precomputed" if precomputed else "linear",
-                C=box,
-                tol=self.tol,
-                max_iter=self.max_iter,
-            )
+            svc = SVC(kernel=kernel, C=box, tol=self.tol, max_iter=self.max_iter)
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always", ConvergenceWarning)
                 svc.fit(data, self.Y[:, k])
