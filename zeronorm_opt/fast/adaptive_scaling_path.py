@@ -1,10 +1,7 @@
 """The alternating scheme of adaptive scaling for non-linear kernels (Grandvalet & Canu 2002).
 
-With σ fixed the SVM is solved (libsvm on the precomputed kernel); then σ takes a descent step
-on the SVM cost over ``{σ ≥ 0, Σσ = n·σ₀}`` (projected gradient or Frank–Wolfe with line search,
-the support-vector set frozen and α moving along ``dα/dσ``), the bias is re-optimised exactly,
-small σ_k are zeroed and σ renormalised; the loop stops when the support-vector set and σ stop
-changing. The estimator :class:`~zeronorm_opt.AdaptiveScaling` runs it.
+:func:`adaptive_scaling_path` alternates libsvm solves at fixed σ with descent steps on σ; the
+estimator :class:`~zeronorm_opt.AdaptiveScaling` runs it.
 """
 
 from __future__ import annotations
@@ -18,7 +15,7 @@ from sklearn.svm import SVC
 from threadpoolctl import threadpool_limits
 
 from .._validation import check_positive
-from ..driver import IterationRecord
+from ..driver import IterationRecord, LinearisationResult
 from ..exceptions import InputError
 from ..formulations.adaptive_scaling import (
     MetricSubproblem,
@@ -70,9 +67,7 @@ class ScalingResult:
     n_iter: int = 0
     stop_reason: str = "max_iter"
 
-    @property
-    def objective_path(self) -> np.ndarray:
-        return np.array([r.objective for r in self.history])
+    objective_path = LinearisationResult.objective_path
 
 
 def _fit_svm(K, y, C: float, tol: float) -> np.ndarray:
@@ -143,8 +138,7 @@ class _ProjectedGradient(_SigmaStep):
     accepted step is remembered for the next iteration (and the next outer loop).
     """
 
-    def __init__(self) -> None:
-        self.t: float | None = None
+    t: float | None = None  # the last accepted step
 
     def _step(self, cost, x, fx, g, allowed):
         total = float(x.sum())
@@ -217,10 +211,9 @@ class _FrankWolfe(_SigmaStep):
         return None if t == 0.0 else (np.maximum(x + t * direction, 0.0), f_new)
 
 
-# One BLAS thread: every product here is m × m (× n), too small for OpenBLAS's threads,
-# which from m ≈ 150 only spin and wait on a busy machine (one automatic E6 fit at 150
-# points, 15 paths: 89 s with two threads against 5.5 s with one, load ≈ 4) and round
-# differently from the one-thread kernels: the result no longer depends on the core count.
+# One BLAS thread: every product here is m × m (× n), too small for OpenBLAS's threads, which
+# only spin on a busy machine (89 s against 5.5 s for a 150-point fit, load ≈ 4); and the result
+# no longer depends on the core count.
 @threadpool_limits.wrap(limits=1, user_api="blas")
 def adaptive_scaling_path(
     X,
@@ -244,17 +237,12 @@ def adaptive_scaling_path(
     """The alternating scheme of adaptive scaling for a (non-linear) kernel.
 
     Repeat: (1) with σ fixed, solve the SVM (libsvm on the precomputed kernel) → α; its cost
-    (primal, exact bias) is recorded; (2) with the support-vector set frozen and α moving along
-    ``dα/dσ`` (:class:`IntermediateCost`), decrease the cost over ``{σ ≥ 0, Σσ = nσ₀}`` by up to
-    ``inner_iter`` projected-gradient steps with an Armijo arc search (or Frank–Wolfe / away
-    steps with line search, the direction from the LP :class:`MetricSubproblem`); (3) the bias
-    inside that cost is always the exact optimum (:func:`optimal_bias`); (4) zero
+    (primal, exact bias) is recorded; (2) decrease :class:`IntermediateCost` over
+    ``{σ ≥ 0, Σσ = nσ₀}`` by up to ``inner_iter`` descent steps (``sigma_step``); (3) zero
     ``σ_k < 1e-6·mean(σ)`` and renormalise. Stop when the support-vector set is unchanged and
-    ``max |σ − σ_prev| ≤ tol·max σ``, or after ``max_iter`` outer loops.
-
-    Since the intermediate cost is the primal cost of an admissible SVM and equals the SVM cost
-    at the start of step 2, the recorded SVM cost never increases (up to the SVM solver's
-    tolerance and the pruning of step 4).
+    ``max |σ − σ_prev| ≤ tol·max σ``, or after ``max_iter`` outer loops. The recorded SVM cost
+    never increases (up to the SVM solver's tolerance and the pruning of step 3): the
+    intermediate cost bounds it and equals it at the start of step 2.
 
     Parameters
     ----------
@@ -271,9 +259,10 @@ def adaptive_scaling_path(
     inner_iter : int, default=5
         Descent steps per σ-step (each with its own line search).
     sigma_step : {"projected", "frank_wolfe"}, default="projected"
-        The σ-step: projected gradient (all σ_k move at once, exact zeros through the
-        projection; faster and sparser on E6) or Frank–Wolfe with away steps (one vertex of
-        the simplex per step; takes user constraints added to ``subproblem``).
+        Projected gradient with an Armijo arc search (all σ_k move at once, exact zeros
+        through the projection; faster and sparser on the 52-feature problem of Weston et al., 2000)
+        or Frank–Wolfe with away steps and line search (the direction from the LP
+        :class:`MetricSubproblem`; takes user constraints added to ``subproblem``).
     alpha_update : {"tracked", "fixed"}, default="tracked"
         Grandvalet & Canu's version (SV set frozen, α along dα/dσ) or α frozen.
     sigma_init : array-like or None
@@ -365,11 +354,4 @@ def adaptive_scaling_path(
             sigma = _prune(sigma_step(cost, sigma, allowed, int(inner_iter)), allowed, total)
         record.solve_time = time.perf_counter() - start
     f = kernel.gram(sigma, X) @ (y * alpha)
-    return ScalingResult(
-        sigma=sigma,
-        alpha=alpha,
-        bias=optimal_bias(f, y).bias,
-        history=history,
-        n_iter=len(history),
-        stop_reason=stop_reason,
-    )
+    return ScalingResult(sigma, alpha, optimal_bias(f, y).bias, history, len(history), stop_reason)

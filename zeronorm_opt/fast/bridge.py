@@ -1,8 +1,4 @@
-"""Bridge regression (l_q, 0 < q < 1) by successive linearisation of the Lasso.
-
-The driver loop around :class:`~zeronorm_opt.formulations.LassoFormulation` (moved from
-``zeronorm_opt.formulations.regression``: formulations do not run the driver).
-"""
+"""Bridge regression (l_q, 0 < q < 1): the driver loop around the Lasso formulation."""
 
 from __future__ import annotations
 

@@ -6,19 +6,10 @@ steps, pruned features' columns are deleted) implements the driver's
 :class:`~zeronorm_opt.formulations.contract.Linearisable` protocol, and
 :func:`~zeronorm_opt.driver.successive_linearisation` drives it — same weights, weight bound,
 normalisation, pruning, objective, stopping rule, feature budget and error reports as on the
-cvxpy formulations. The ``"highs"`` backend (:mod:`zeronorm_opt.backends`) builds it from
-:class:`~zeronorm_opt.formulations.MarginFormulation` (``penalty="l1"``) and
-:class:`~zeronorm_opt.formulations.FSVFormulation` for :class:`~zeronorm_opt.AROM` and
-:class:`~zeronorm_opt.FSV`; the tests compare the two paths.
-
-References
-----------
-J. Weston, A. Elisseeff, B. Schölkopf and M. Tipping, "Use of the zero-norm with linear models
-and kernel methods", Journal of Machine Learning Research 3, 1439–1461, 2003.
-
-P. S. Bradley and O. L. Mangasarian, "Feature selection via concave minimization and support
-vector machines", Proceedings of the 15th International Conference on Machine Learning
-(ICML), 82–90, 1998.
+cvxpy formulations. The ``"highs"`` backend (:mod:`zeronorm_opt.backends`, with the papers'
+references) builds it from :class:`~zeronorm_opt.formulations.MarginFormulation`
+(``penalty="l1"``) and :class:`~zeronorm_opt.formulations.FSVFormulation` for
+:class:`~zeronorm_opt.AROM` and :class:`~zeronorm_opt.FSV`; the tests compare the two paths.
 """
 
 from __future__ import annotations

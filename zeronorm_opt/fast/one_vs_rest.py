@@ -1,7 +1,6 @@
 """One-vs-rest multiclass l2-AROM step by libsvm, one linear SVM per class (Weston et al., 2003).
 
-The solver-specific fast path of :class:`~zeronorm_opt.formulations.OneVsRestFormulation`
-(moved here from ``zeronorm_opt.formulations.multiclass``: formulations are pure cvxpy builders).
+The solver-specific fast path of :class:`~zeronorm_opt.formulations.OneVsRestFormulation`.
 """
 
 from __future__ import annotations
@@ -10,17 +9,17 @@ import time
 import warnings
 
 import numpy as np
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.svm import SVC
 
 from .._validation import check_positive
 from ..exceptions import InfeasibleError, InputError
+from ..formulations.binary import MarginFormulation
 from ..formulations.multiclass import MULTICLASS_HARD_MARGIN_HINT, OneVsRestFormulation
 from ..scaling import data_scale
 from ..solvers import SolveInfo
-
-# libsvm is a soft-margin solver: the hard margin is approximated by this one box bound (after
-# an LP has checked that each one-vs-rest problem is separable), shared with the binary path.
 from .rescaled_step import is_separable
-from .svm_dual import LIBSVM_HARD_MARGIN_C
+from .svm_dual import LIBSVM_HARD_MARGIN_C  # the hard margin's box, shared with the binary path
 
 __all__ = ["LIBSVM_HARD_MARGIN_C", "OneVsRestLibsvm"]
 
@@ -123,22 +122,14 @@ class OneVsRestLibsvm(OneVsRestFormulation):
         return self.last_solve
 
     def _per_class_svms(self, Xz: np.ndarray, z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        from sklearn.exceptions import ConvergenceWarning
-        from sklearn.svm import SVC
-
         # The hard margin's multipliers grow as 1/scale² (see LIBSVM_HARD_MARGIN_C).
         box = LIBSVM_HARD_MARGIN_C / data_scale(self.X) ** 2 if self.C is None else self.C
-        precomputed = Xz.shape[1] > Xz.shape[0]
-        data = Xz @ Xz.T if precomputed else Xz  # one Gram matrix shared by the Q SVMs
+        kernel = "precomputed" if Xz.shape[1] > Xz.shape[0] else "linear"
+        data = Xz @ Xz.T if kernel == "precomputed" else Xz  # one Gram matrix for the Q SVMs
         W = np.zeros((self.n_classes, Xz.shape[1]))
         b = np.zeros(self.n_classes)
         for k in range(self.n_classes):
-            svc = SVC(
-                kernel="precomputed" if precomputed else "linear",
-                C=box,
-                tol=self.tol,
-                max_iter=self.max_iter,
-            )
+            svc = SVC(kernel=kernel, C=box, tol=self.tol, max_iter=self.max_iter)
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always", ConvergenceWarning)
                 svc.fit(data, self.Y[:, k])
@@ -156,8 +147,6 @@ class OneVsRestLibsvm(OneVsRestFormulation):
 
     def _qp_svm(self, Xz: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
         """The same per-class SVM by the interior-point QP (libsvm's fallback)."""
-        from ..formulations.binary import MarginFormulation
-
         self._fallbacks += 1
         f = MarginFormulation(Xz, y, penalty="l2", C=self.C)
         f.solve()

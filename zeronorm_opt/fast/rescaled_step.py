@@ -1,15 +1,9 @@
 """What the l2-AROM steps solved outside cvxpy share: the problem's data, scales and solution.
 
-:class:`~zeronorm_opt.fast.svm_dual.LibsvmRescaledDual` (the dual by libsvm) and
-:class:`~zeronorm_opt.fast.svm_primal_ipm.IpmRescaledSVM` (the primal by an interior-point
-method) solve the problem of :class:`~zeronorm_opt.formulations.RescaledSVMDual`: the SVM on
-the rescaled active features ``X[:, K] ∘ z_K``, the driver's weights ``c`` read as scales
-``z = 1/√c``. :class:`RescaledSVMStep` holds what they have in common — the validated data,
-the scales, the coefficients and bias of the last solve and the methods of the
-:class:`~zeronorm_opt.formulations.contract.Linearisable` contract built on them — and
-:func:`check_separable` the hard-margin feasibility test both run before their first solve
-(:func:`is_separable` also serves the one-vs-rest step of
-:mod:`zeronorm_opt.fast.one_vs_rest`).
+:class:`RescaledSVMStep` is the base of :class:`~zeronorm_opt.fast.svm_dual.LibsvmRescaledDual`
+(the dual by libsvm) and :class:`~zeronorm_opt.fast.svm_primal_ipm.IpmRescaledSVM` (the primal
+by an interior-point method); :func:`check_separable` is the hard-margin feasibility test both
+run before their first solve.
 """
 
 from __future__ import annotations

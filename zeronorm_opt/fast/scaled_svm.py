@@ -2,12 +2,8 @@
 
 The numerical half of adaptive scaling (Grandvalet and Canu 2002); the declarative half
 is :mod:`zeronorm_opt.formulations.adaptive_scaling`. ``σ_k`` is the *squared* scale of feature
-``k`` (see there), so every kernel is ``K = φ(S(σ))`` with ``S(σ) = Σ_k σ_k M_k`` linear in σ:
-
-* :class:`ScaledKernel` — linear, Gaussian and polynomial kernels of the metric ``x ↦ √σ ∘ x``;
-* :func:`svm_primal_cost` and :func:`svm_cost_gradient` — the SVM cost and its gradient in σ;
-* :class:`IntermediateCost` — the cost of step 2 with the support-vector set frozen and α moving
-  along ``dα/dσ`` (the version of Grandvalet and Canu (2002)).
+``k`` (see there), so every kernel (:class:`ScaledKernel`) is ``K = φ(S(σ))`` with
+``S(σ) = Σ_k σ_k M_k`` linear in σ.
 """
 
 from __future__ import annotations
@@ -158,11 +154,9 @@ def svm_cost_gradient(kernel: ScaledKernel, X, y, sigma, alpha) -> np.ndarray:
 class IntermediateCost:
     """The cost minimised over σ in step 2 of the alternating scheme (Grandvalet and Canu (2002)).
 
-    ``J(σ) = ½ u(σ)ᵀ K(σ) u(σ) + C·min_b Σ_i max(0, 1 − y_i((K(σ)u(σ))_i + b))`` with
-    ``u = y ∘ α(σ)``: the primal SVM cost of the admissible solution ``f = Σ_j α_j y_j k_σ(x_j,·)``
-    with the optimal bias (by sorting), hence ``J(σ) ≥`` the SVM optimum at σ, with equality
-    at the anchor σ⁰ where α is the SVM solution. Decreasing ``J`` therefore decreases the SVM
-    cost.
+    ``J(σ)`` is :func:`svm_primal_cost` of ``K(σ)`` and ``α(σ)``, hence ``≥`` the SVM optimum
+    at σ, with equality at the anchor σ⁰ where α is the SVM solution: decreasing ``J``
+    decreases the SVM cost.
 
     ``alpha_update="tracked"`` (the version of Grandvalet and Canu, 2002): the support-vector
     set is frozen and the free multipliers (``0 < α_i < C``) move along ``dα/dσ`` from the

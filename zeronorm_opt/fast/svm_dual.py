@@ -29,17 +29,13 @@ __all__ = ["GRAM_MAX_BYTES", "LIBSVM_HARD_MARGIN_C", "LIBSVM_TOL", "LibsvmRescal
 #: multiplier reaching it means the data are not separable.
 LIBSVM_HARD_MARGIN_C = 1e7
 
-#: libsvm's stopping tolerance: its SMO stops when the largest violation of the optimality
-#: conditions, in units of the margin (``y_i f(x_i)`` against 1), is at most this. At 1e-5 the
-#: l2-AROM runs reach the supports of the cvxpy formulations with coefficients within 1e-4 of
-#: the largest and biases within 1e-4 (the tests), in the same number of steps; 1e-3,
-#: libsvm's default, moved a 300 × 1000 run by about 1 % of the largest coefficient and took
-#: 24 steps instead of 15, and each factor of ten below 1e-5 costs about 1.5 times the SMO
-#: iterations (m = 3000, n = 1000).
+#: libsvm's stopping tolerance on the largest violation of the optimality conditions, in units
+#: of the margin. At 1e-5 l2-AROM reaches the cvxpy formulations' supports, coefficients and
+#: biases within 1e-4 (the tests); 1e-3, libsvm's default, moved a 300 × 1000 run by about 1 %
+#: and took 24 steps instead of 15; each factor of ten below costs about 1.5× the iterations.
 LIBSVM_TOL = 1e-5
 
-#: Largest m×m Gram matrix (float64 bytes) a step forms: up to it libsvm reads the Gram
-#: matrix of the rescaled active features, formed by one BLAS product (m = 3000, n = 1000:
+#: Largest m×m Gram matrix (float64 bytes) a step forms (one BLAS product; m = 3000, n = 1000:
 #: 2.0 s for the first solve against 3.1 s with the linear kernel); beyond it (m > 4096),
 #: libsvm's linear kernel on the rescaled columns, which needs no m×m array.
 GRAM_MAX_BYTES = 8 * 4096**2
@@ -52,9 +48,8 @@ class LibsvmRescaledDual(RescaledSVMStep):
     :class:`~zeronorm_opt.formulations.RescaledSVMDual` — the SVM on the rescaled data
     ``x ∘ z`` with the optional Gram ridge ``c² diag(z_u²)`` of the l0-slack augmentation —
     without cvxpy: every :meth:`solve` hands scikit-learn's libsvm the *active* rescaled
-    features, either as their precomputed m×m Gram matrix or as the columns ``X[:, K] ∘ z_K``
-    with the linear kernel (same problem, same SMO; see ``kernel``), the hard margin as the box
-    bound ``LIBSVM_HARD_MARGIN_C``, the tolerance ``LIBSVM_TOL``, with libsvm's shrinking.
+    features (see ``kernel``), the hard margin as the box bound ``LIBSVM_HARD_MARGIN_C``, the
+    tolerance ``LIBSVM_TOL``.
     The driver's weights ``c`` are scales ``z = 1/√c``, as in ``RescaledSVMDual``; the
     coefficients are the original-space weights ``(v, u)``.
 

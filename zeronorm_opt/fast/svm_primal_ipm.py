@@ -1,16 +1,11 @@
 """The linear SVM by a primal–dual interior-point method whose cost grows linearly in m.
 
 With many more examples than active features (``m ≫ |K|``) the l2-AROM step is best solved
-in the primal: each Newton step of a primal–dual interior-point method reduces to the normal
-equations ``(E + Bᵀ D⁻¹ B) (Δw, Δb) = r`` of order ``|K| + 1`` (``B = [X_K ∘ z_K, 1]``, ``D``
-diagonal, ``E = diag(1, …, 1, 0)``: the bias is not penalised), formed by one BLAS ``syrk`` in
-``O(m |K|²)`` and solved by Cholesky (in float32 far from the solution, float64 near it);
-about 10–30 such steps reach 1e-8 whatever m (Ferris and Munson, 2002; Gertz and Wright,
-2003; Gondzio's correctors, 1996, save a few). :func:`svm_primal_ipm` is the solver,
+in the primal: each Newton step of a primal–dual interior-point method reduces to normal
+equations of order ``|K| + 1`` formed in ``O(m |K|²)``, and about 10–30 such steps reach 1e-8
+whatever m (Ferris and Munson, 2002). :func:`svm_primal_ipm` is the solver,
 :func:`svm_primal_ipm_working_set` runs it on a working set of examples grown until it is
-optimal for all (chunking) — a solve on all the examples narrows to the ones near the margin
-as soon as the iterate tells them apart, the idea of constraint reduction (Jung, O'Leary and
-Tits, 2008) — and :class:`IpmRescaledSVM` is the l2-AROM step built on them for the
+optimal for all, and :class:`IpmRescaledSVM` is the l2-AROM step built on them for the
 successive-linearisation driver, a sibling of
 :class:`~zeronorm_opt.fast.svm_dual.LibsvmRescaledDual`.
 """
@@ -52,10 +47,7 @@ IPM_TOL = 1e-8
 IPM_MAX_ITER = 100
 
 #: ``AROM(penalty="l2", backend="auto")`` takes this solver when X has at least this many
-#: examples per feature (m ≥ 3 n); below, libsvm's dual. Whole l2-AROM runs, C = 1, one
-#: process each shape, medians of 3 fits (``y = sign(x₁ + … + x₅)``): the interior point took
-#: 0.92 (100 features), 0.35 (300) and 0.30 (1000) of libsvm's time at m = 3 n; 2.3, 1.08
-#: and 0.71 at m = 2 n; 1.4–2.8 at m = 1.5 n and 2.5–2.8 at m = n.
+#: examples per feature (m ≥ 3 n); below, libsvm's dual (timings: docs/about/benchmarks.rst).
 IPM_MIN_EXAMPLES_PER_FEATURE = 3
 
 #: Between l2-AROM steps the next solve starts from the examples whose margin under the last
@@ -64,10 +56,8 @@ IPM_MIN_EXAMPLES_PER_FEATURE = 3
 WORKING_SET_BAND = 0.5
 
 #: A working set larger than this fraction of the examples is replaced by all of them (a solve on
-#: all narrows by itself, see ``_IDENTIFY_ERROR``): the rounds (usually three, the first from the
-#: default start) would cost more than one solve on everything. Second l2-AROM step at 3000 × 1000:
-#: three rounds ending on 1229 examples took 1.1–1.2 s, one solve on all 3000 0.8 s; at 10 000 ×
-#: 1000 three rounds ending on 1491 examples took 1.0 s against 11.5 s for all.
+#: all narrows by itself, see ``_IDENTIFY_ERROR``): its rounds would cost more than one solve on
+#: everything (second step at 3000 × 1000: 1.1–1.2 s in three rounds, 0.8 s on all).
 _WORKING_SET_MAX_FRACTION = 1 / 3
 
 #: A solve on all the examples (the first l2-AROM step, or a later one whose working set would be
@@ -77,11 +67,8 @@ _WORKING_SET_MAX_FRACTION = 1 / 3
 #: from the iterate reached. Each later round adds the violators and the examples within
 #: ``_GROW_BAND`` of the new model's margin, and starts from the previous round's first iterate
 #: within ``_IDENTIFY_ERROR`` of its solution. Separable 10 000 × 1000 data (992 support vectors),
-#: one thread: error 0.5 and band 1.0, 1.35–1.40 s in two rounds (7 iterations on all, 8 on 1623
-#: examples, 8 on 1624); error 0.2 or band 0.5, 1.39–1.73 s (three rounds with band 0.5 at 0.5: the
-#: set missed a support vector); error 1–10, 1.2–1.65 s in two to four rounds; 3.0 s for 16
-#: iterations on all. At 3000 × 1000: 0.44 s against 0.78 s (4 iterations on all, then 1392
-#: examples; band 2.0 holds over half of them: 0.6 s on all).
+#: one thread: 1.35–1.40 s in two rounds against 3.0 s on all (error 0.2 or band 0.5: 1.39–1.73
+#: s, the set missing a support vector; error 1–10: 1.2–1.65 s in two to four rounds).
 _IDENTIFY_ERROR = 0.5
 _IDENTIFY_BAND = 1.0
 _IDENTIFY_MAX_FRACTION = 1 / 2
@@ -89,23 +76,17 @@ _GROW_BAND = 0.2
 
 #: A normal matrix of at least this many multiply–adds (``m (p + 1)²``) is formed and
 #: factored on the BLAS threads the l2-AROM path was called with (:func:`blas_threads`, read
-#: before it limits everything else to one). ``syrk`` on 2 threads against 1, quiet 2-core
-#: machine: 1.5–1.8× faster from 10⁹ multiply–adds (1000 × 1000: 4.9 against 7.7 ms in
-#: float32), no gain below 10⁸; the whole step-1 solve at 10 000 × 1000 1.06 s against
-#: 1.32 s, at 3000 × 1000 0.39 against 0.475 s; whole l2-AROM fits 1.65 against 1.96 s and
-#: 0.72 against 0.86–0.90 s. With another process busy on the second core two threads cost
-#: 1.5× instead (2.1 against 1.3 s for the solve); the count is still the caller's, never
-#: the machine's load (a fit takes the same path on a busy machine): a caller sharing the
-#: cores runs the fit inside ``threadpoolctl.threadpool_limits(1)``.
+#: before it limits everything else to one). ``syrk`` on 2 threads against 1: 1.5–1.8× faster
+#: from 10⁹ multiply–adds, no gain below 10⁸, 1.5× slower with the second core busy; the count
+#: is the caller's, never the machine's load (a caller sharing the cores runs the fit inside
+#: ``threadpoolctl.threadpool_limits(1)``).
 _THREADED_WORK = 5e8
 
-#: The normal equations are formed and factored in float32 (``ssyrk`` and Cholesky in half
-#: the time of float64's) while the iterate is farther than this from the solution (the
-#: largest relative residual or gap), in float64 from then on: the Newton directions need not
-#: be exact far from the solution, and the products of the residuals are float32 only there
-#: too (convergence is declared on float64 residuals). Step 1 of l2-AROM (1000 features,
-#: soft margin, one thread, load ~3): 16 of 20 iterations in float32 at m = 10 000, the
-#: same number of iterations, 0.6× the time; 0.7× at m = 3000.
+#: The normal equations and the products of the residuals are in float32 (``ssyrk`` and
+#: Cholesky in half the time of float64's) while the iterate is farther than this from the
+#: solution (the largest relative residual or gap), in float64 from then on: the Newton
+#: directions need not be exact far from it, and convergence is declared on float64
+#: residuals. Step 1 of l2-AROM at 10 000 × 1000: 16 of 20 iterations in float32, 0.6× the time.
 _SINGLE_UNTIL = 1e-3
 
 #: A float32 iteration whose step is shorter than this switches to float64 for the rest of
@@ -143,9 +124,7 @@ class IpmSolution:
     n_iter : int
         Newton steps taken.
     n_single_iter : int
-        Of those, the ones whose normal equations were formed and factored in float32 (the
-        first ones, far from the solution); the stopping test is always on float64
-        residuals.
+        Of those, the ones whose normal equations were formed and factored in float32.
     gap : float
         Final duality gap ``αᵀs + (C − α)ᵀξ`` relative to ``1 +`` the primal objective.
     margin : ndarray of shape (m,) or None
@@ -165,22 +144,11 @@ class IpmSolution:
 class _ScaledColumns:
     """The data ``A = X[:, cols] ∘ z`` of a solve (columns rescaled), formed only where it pays.
 
-    The l2-AROM step solves on the rescaled active features, and forming ``[A, 1]`` in float64
-    for every solve cost a copy of the data (80 MB at 10 000 × 1000) and a pass to read it
-    back. Here the products with ``A`` in the residuals read ``X`` itself; ``[A, 1]`` is
-    formed from ``X`` in one pass in the precision a normal matrix asks for (float32 far from
-    the solution, float64 near it, kept until the other is asked for); a working set takes its
-    rows of ``A`` alone (:meth:`take`).
-
-    Parameters
-    ----------
-    X : ndarray of shape (m, n), float64
-    cols : ndarray of int, or None
-        The columns of ``X`` in ``A``; None: all of them.
-    z : ndarray of shape (p,), or None
-        Scales of those columns; None: ones.
-    col_abs_max : ndarray of shape (n,), or None
-        ``max_i |X_ij|`` if the caller has it.
+    Forming ``[A, 1]`` in float64 for every solve cost a copy of the data (80 MB at
+    10 000 × 1000). Here the products with ``A`` in the residuals read ``X`` itself; ``[A, 1]``
+    is formed from ``X`` in one pass in the precision a normal matrix asks for; a working set
+    takes its rows of ``A`` alone (:meth:`take`). ``cols`` (None: all) are the columns of ``X``
+    in ``A``, ``z`` (None: ones) their scales, ``col_abs_max`` ``max_i |X_ij|`` if known.
     """
 
     def __init__(self, X: np.ndarray, cols=None, z=None, col_abs_max=None) -> None:
@@ -198,8 +166,9 @@ class _ScaledColumns:
         few = self._few_columns()
         if few is not None:
             return few @ v
-        if self.cols is not None:
-            v = _scatter(self.X.shape[1], self.cols, v)
+        if self.cols is not None:  # v scattered to the columns of X, zeros elsewhere
+            v, scattered = np.zeros(self.X.shape[1]), v
+            v[self.cols] = scattered
         return self.X @ v
 
     def tdot(self, u: np.ndarray) -> np.ndarray:
@@ -264,13 +233,6 @@ def _column_abs_max(X: np.ndarray) -> np.ndarray:
     return np.maximum(np.max(X, axis=0, initial=0.0), -np.min(X, axis=0, initial=0.0))
 
 
-def _scatter(n: int, cols: np.ndarray, values: np.ndarray) -> np.ndarray:
-    """The length-n vector with ``values`` at ``cols``, zeros elsewhere."""
-    out = np.zeros(n)
-    out[cols] = values
-    return out
-
-
 def _normal_matrix(B: np.ndarray, inv_d: np.ndarray, scratch=None) -> np.ndarray:
     """``E + Bᵀ diag(inv_d) B`` (upper triangle), ``E = diag(1, …, 1, 0)``, by one ``syrk``.
 
@@ -314,17 +276,10 @@ def svm_primal_ipm(
     (``C=None``, hard margin), the bias ``b`` unpenalised. Mehrotra's predictor–corrector on
     the optimality conditions, with the margin multipliers ``α`` kept inside ``(0, C)``; each
     iteration factors the normal equations ``E + Bᵀ D⁻¹ B`` of order ``p + 1``
-    (``B = [A, 1]``) by Cholesky after one BLAS ``syrk``: ``O(m p²)`` work, linear in m.
-    While the iterate is far from the solution (largest relative residual or gap above
-    ``1e-3``) that matrix is formed and factored in float32, in half the time, and in
-    float64 from then on (or as soon as float32 cannot factor it, or its direction gives a
-    step below 0.05), with the products of the residuals and directions; the step is in
-    float64 and convergence is declared on float64 residuals only, so the rounding only
-    makes the early iterations inexact. Up to two of Gondzio's
-    centrality correctors follow Mehrotra's, each one more solve with the same factor
-    (``O(m p)``), kept while they lengthen the step: fewer factorisations. The solve runs
-    on the BLAS threads the caller allows (the l2-AROM path limits them to one but for its
-    large normal matrices, see :class:`IpmRescaledSVM`).
+    (``B = [A, 1]``) by Cholesky after one BLAS ``syrk``: ``O(m p²)`` work, linear in m,
+    in float32 far from the solution and float64 near it (convergence is declared on
+    float64 residuals only). Up to two of Gondzio's centrality correctors follow Mehrotra's,
+    each one more solve with the same factor, kept while they lengthen the step.
     It stops when the residuals of ``w = Σ α_i y_i a_i``, ``Σ α_i y_i = 0`` and of the
     margin constraints, relative to their data, and the duality gap relative to ``1 +`` the
     primal objective are all at most ``tol``.
@@ -384,15 +339,7 @@ def svm_primal_ipm(
     S. J. Wright, "Modified Cholesky factorizations in interior-point algorithms for linear
     programming", SIAM Journal on Optimization 9(4):1159–1191, 1999.
     """
-    A = np.asarray(A, dtype=float)
-    return _solve(_ScaledColumns(A), np.asarray(y, dtype=float), C, tol, max_iter)
-
-
-def _solve(
-    data: _ScaledColumns, y: np.ndarray, C: float | None, tol: float, max_iter: int
-) -> IpmSolution:
-    """:func:`svm_primal_ipm` on ``data``."""
-    state = _Iterate(data, y, C)
+    state = _Iterate(_ScaledColumns(np.asarray(A, dtype=float)), np.asarray(y, dtype=float), C)
     _iterate(state, tol, max_iter)
     return state.solution()
 
@@ -492,7 +439,7 @@ class _Iterate:
     held at 1 so the formulas need no branches: its products with ``ξ = 0`` vanish).
     """
 
-    def __init__(self, data: _ScaledColumns, y: np.ndarray, C: float | None, start=None) -> None:
+    def __init__(self, data: _ScaledColumns, y, C, start=None, threads: int | None = None) -> None:
         m, self.p = data.m, data.p
         self.data, self.y, self.C, self.soft = data, y, C, C is not None
         self.data_scale = 1.0 + data.abs_max()
@@ -504,7 +451,7 @@ class _Iterate:
         self.n_pairs = 2 * m if self.soft else m
         self.single_ok, self.single, self.n_single_iter = True, False, 0
         # BLAS threads for the normal matrix when it is large (None: leave them as they are).
-        self.threads: int | None = None
+        self.threads = threads
         self.checkpoint = None  # the first iterate within _IDENTIFY_ERROR: see _iterate
 
     def point(self) -> tuple:
@@ -570,10 +517,8 @@ class _Iterate:
     def factor(self, single: bool = False) -> None:
         """Factor the normal equations at the current scaling ``D = s/α + ξ/(C − α)``.
 
-        ``single``: in float32 (half the time of the float64 ``syrk`` and Cholesky), for
-        the iterations far from the solution. Once an iteration runs in float64 (asked, or
-        float32 could not factor), every later one does too. A large one (``_THREADED_WORK``)
-        runs on ``self.threads`` BLAS threads when set.
+        ``single``: in float32 (see ``_SINGLE_UNTIL``); once in float64, float64 to the end.
+        A large one (``_THREADED_WORK``) runs on ``self.threads`` BLAS threads when set.
         """
         d = self.s / self.alpha + (self.xi / self.upper if self.soft else 0.0)
         self.inv_d = 1.0 / d
@@ -664,8 +609,7 @@ def _cold_start(m: int, p: int, C: float | None) -> tuple:
     """``(w, b, α, s, ξ)`` where a solve starts: ``w = b = 0``, ``s = ξ = 1``, ``α = C/10`` or 1.
 
     Most examples end with ``α = 0``: from C/10 the separable 10 000 × 1000 problem took 20
-    iterations against 30 from C/2 (inseparable 3000 × 100 data: 15–17 either way; from
-    C/100: 18 and 19–21). The hard margin has ``ξ = 0`` throughout.
+    iterations against 30 from C/2. The hard margin has ``ξ = 0`` throughout.
     """
     alpha = np.full(m, 0.1 * C if C is not None else 1.0)
     xi = np.ones(m) if C is not None else np.zeros(m)
@@ -693,12 +637,8 @@ def svm_primal_ipm_working_set(
     its largest relative residual or gap is below 0.5, goes on on the examples whose margin
     under the current iterate is below 2 (or whose ``α`` exceeds their margin excess ``s``),
     from that iterate, if they are at most half of all; the examples left out are then checked
-    and added as above (with those the new model puts within 0.2 of the margin). Every round
-    after the first starts from the previous one's first iterate within 0.5 of its solution
-    (the examples added from the default start). Separable 10 000 × 1000 data with 992
-    support vectors: 7 iterations on all, then 8 on 1623 examples, 1.3 s against 3.0 s for
-    16 on all. With most examples at the margin (noisy labels, small ``C``) it is one solve
-    on everything.
+    and added as above. With most examples at the margin (noisy labels, small ``C``) it is
+    one solve on everything.
 
     Returns
     -------
@@ -753,8 +693,7 @@ def _working_set_solve(
     narrowed = rows is None or in_set.sum() > largest_set
     if narrowed:
         # All the examples, until the few near the margin stand out; the solve goes on on them.
-        state = _Iterate(data, y, C)
-        state.threads = threads
+        state = _Iterate(data, y, C, threads=threads)
         near = _iterate(state, tol, max_iter, shrink_to=int(_IDENTIFY_MAX_FRACTION * m))
         if near is None:
             return state.solution(), 1
@@ -770,8 +709,7 @@ def _working_set_solve(
         n_rounds += 1
         idx = np.flatnonzero(in_set)
         rows_data = data if idx.size == m else data.take(idx)
-        state = _Iterate(rows_data, y[idx], C, (w, b, alpha[idx], s[idx], xi[idx]))
-        state.threads = threads
+        state = _Iterate(rows_data, y[idx], C, (w, b, alpha[idx], s[idx], xi[idx]), threads)
         _iterate(state, tol, max_iter)
         sol = state.solution()
         n_iter, n_single_iter = n_iter + sol.n_iter, n_single_iter + sol.n_single_iter
@@ -795,34 +733,25 @@ def _working_set_solve(
 class IpmRescaledSVM(RescaledSVMStep):
     """The l2-AROM step in the primal, solved by :func:`svm_primal_ipm`, for the driver.
 
-    Implements :class:`~zeronorm_opt.formulations.contract.Linearisable` for the problem of
-    :class:`~zeronorm_opt.formulations.RescaledSVMDual` without the l0-slack augmentation: the
-    SVM on the rescaled active features ``X[:, K] ∘ z_K`` (hard margin or soft margin with
-    box ``C``, bias unpenalised), whose weights ``w`` give the original-space coefficients
-    ``v = z ∘ w``. Same protocol as :class:`~zeronorm_opt.fast.svm_dual.LibsvmRescaledDual`
-    (the driver's weights ``c`` are scales ``z = 1/√c``), but each solve costs
-    ``O(m |K|²)`` per interior-point iteration: linear in the number of examples, the path
-    for ``m ≫ |K|`` where libsvm's SMO grows faster than linearly. The first solve starts on all
-    the examples and narrows to those near the margin once they stand out; each later one
-    starts from those near the last model's margin; both add the violators
+    The problem of :class:`~zeronorm_opt.fast.svm_dual.LibsvmRescaledDual` without the
+    l0-slack augmentation, same protocol, but each solve costs ``O(m |K|²)`` per
+    interior-point iteration: linear in the number of examples, the path for ``m ≫ |K|``
+    where libsvm's SMO grows faster than linearly. The first solve starts on all the
+    examples, each later one from those near the last model's margin
     (:func:`svm_primal_ipm_working_set`).
 
     Parameters
     ----------
-    X : array-like of shape (m, n)
-    y : array-like of shape (m,)
-    C : float or None, default=None
-        Box constraint (soft margin); None: hard margin (the data are checked separable first).
+    X, y, C
+        As in :class:`~zeronorm_opt.fast.svm_dual.LibsvmRescaledDual`.
     tol : float, default=IPM_TOL
         Stopping tolerance of :func:`svm_primal_ipm`.
     max_iter : int, default=IPM_MAX_ITER
         Its iteration cap per solve.
     blas_threads : int or None, default=None
-        BLAS threads for the large normal matrices (at least ``5e8`` multiply–adds),
-        whatever the machine's load; the rest of the solve runs on the threads in force
-        around it. None: every call on the threads in force. The ``"ipm"`` backend
-        (:mod:`zeronorm_opt.backends`) passes :func:`blas_threads` read before it limits
-        them to one for the run.
+        BLAS threads for the normal matrices of at least ``5e8`` multiply–adds, the rest on
+        the threads in force (None: all). The ``"ipm"`` backend passes :func:`blas_threads`
+        read before it limits them to one for the run.
 
     Attributes
     ----------
@@ -870,7 +799,7 @@ class IpmRescaledSVM(RescaledSVMStep):
             check_solvable_scale(self.X)
         self.tol, self.max_iter, self.blas_threads = tol, max_iter, blas_threads
         self._solved = False
-        self._col_abs_max = None
+        self._col_abs_max = _column_abs_max(self.X)  # once per step object: X does not change
         self.n_rounds = self.working_set_size = 0
 
     def solve(self, solver=None, solver_options: dict | None = None) -> SolveInfo:
@@ -879,8 +808,6 @@ class IpmRescaledSVM(RescaledSVMStep):
         start = time.perf_counter()
         features = np.flatnonzero(self._scales > 0)
         scales = self._scales[features]
-        if self._col_abs_max is None:  # once per step object: the data do not change
-            self._col_abs_max = _column_abs_max(self.X)
         data = _ScaledColumns(
             self.X,
             None if features.size == self.n_coef else features,
