@@ -339,6 +339,7 @@ def test_the_interior_point_guesses_reach_the_declarative_run(method, seed, monk
     from zeronorm_opt.fast import working_set_lp
 
     monkeypatch.setattr(working_set_lp, "INTERIOR_POINT_GUESS_MIN_FEATURES", 10)
+    monkeypatch.setattr(working_set_lp, "INTERIOR_POINT_GUESS_MAX_RATIO", 100)
     monkeypatch.setattr(SampleWorkingSetLP, "_liblinear_margins", None)  # must not be called
     guesses = []
     found = SampleWorkingSetLP._interior_point_margins

@@ -51,15 +51,16 @@ against 5.0 s, one more small round). The iterations depend on the guess's accur
 exact solution, 0; from it with 1 % noise on the coefficients, 89; with 5 %, 1 058 — liblinear's
 guess is at about the latter (3000 × 200: 600–800).
 
-On a dense X with many features (``INTERIOR_POINT_GUESS_MIN_FEATURES``) an iteration costs more
-than liblinear's guess saves: the dual simplex works on a dense basis of order ``n`` (3000 ×
-1000: about 25 ms an iteration, 830 of them from liblinear's guess). There the guess is this
-LP's own interior point (:func:`~zeronorm_opt.fast.margin_ipm.margin_interior_point`, its normal
+On a dense X with many features for its samples (``INTERIOR_POINT_GUESS_MIN_FEATURES``,
+``INTERIOR_POINT_GUESS_MAX_RATIO``) the iterations from liblinear's guess cost more than a
+better guess: the dual simplex works on a dense basis of order ``n`` (3000 × 1000: about
+25 ms an iteration, 830 of them from liblinear's guess). There the guess is this LP's own
+interior point (:func:`~zeronorm_opt.fast.margin_ipm.margin_interior_point`, its normal
 equations of order ``n``), stopped at a relative error of 1e-5: its margins are nearly the
 optimum's (3000 × 1000: 159 iterations; 10⁴ × 1000: 156 against 9 433, the first LP 4 s
-against 260 s). A later LP whose costs changed by a median factor above 1.1 starts afresh
-from it too (l1-AROM's second LP: 0–2 iterations; FSV's second at 3000 × 1000: 4 037
-iterations and 97 s from the last basis).
+against 260 s; 3000 × 200: 25 against 774). A later LP whose costs changed by a median
+factor above 1.1 starts afresh from it too (l1-AROM's second LP: 0–2 iterations; FSV's
+second at 3000 × 1000: 4 037 iterations and 97 s from the last basis).
 
 A later LP keeps the last model and basis. First, when at least 30 % of the samples held one by
 one are far from the margin (``|y_i f(x_i) − 1| > 0.2``) at the last solution, their columns
@@ -138,12 +139,16 @@ FIRST_GUESS_ROWS_ABOVE = 0.5
 FIRST_GUESS_ROWS_BELOW = 1.4
 FIRST_ROWS_PER_FEATURE = 12
 #: The first guess is this LP's interior point instead of liblinear's solution on a dense X
-#: from this many features (the simplex's iterations on a dense basis of order ``n`` cost
-#: most there); it stops at ``INTERIOR_POINT_GUESS_TOL`` and is used when its error is below
+#: from this many features, with at most ``INTERIOR_POINT_GUESS_MAX_RATIO`` samples per
+#: feature (its Newton steps cost ``m n²`` each; whole fits, same steps and supports: l1-AROM
+#: 0.40 s against 0.20 s at 1000 × 200, 0.55 s against 0.35 s at 3000 × 200, 1.5 s against
+#: 1.3 s at 10⁴ × 200, but 2.5–3.8 s against 4.8 s at 3·10⁴ × 200; FSV alike). It stops at
+#: ``INTERIOR_POINT_GUESS_TOL`` and is used when its error is below
 #: ``INTERIOR_POINT_GUESS_MAX_ERROR`` (10⁴ × 1000, l1-AROM: a fit of 25 s at 1e-5, 30 s at
 #: 1e-6 — more Newton steps, the same 156 simplex iterations — and 39 s at 1e-4, where the
 #: first LP took 1 097).
-INTERIOR_POINT_GUESS_MIN_FEATURES = 500
+INTERIOR_POINT_GUESS_MIN_FEATURES = 100
+INTERIOR_POINT_GUESS_MAX_RATIO = 20
 INTERIOR_POINT_GUESS_TOL = 1e-5
 INTERIOR_POINT_GUESS_MAX_ERROR = 1e-3
 #: A later LP on such a model starts afresh from the interior point's guess when its costs
@@ -186,7 +191,8 @@ default="auto"
         (:func:`~zeronorm_opt.fast.margin_ipm.margin_interior_point`, stopped early), a given
         ``(coef of shape (n,), intercept)``, or None (the evenly spaced samples, no errors
         aggregated). "auto": the interior point on a dense X with at least
-        :data:`INTERIOR_POINT_GUESS_MIN_FEATURES` features, liblinear otherwise. Only the
+        ``INTERIOR_POINT_GUESS_MIN_FEATURES`` features and at most
+        ``INTERIOR_POINT_GUESS_MAX_RATIO`` samples per feature, liblinear otherwise. Only the
         speed depends on it.
 
     Attributes
@@ -581,10 +587,8 @@ default="auto"
     def _guessed_margins(self) -> tuple[np.ndarray, np.ndarray]:
         """Margins and coefficients of :attr:`first_guess`."""
         if self.first_guess == "auto":
-            dense_and_wide = (
-                not sp.issparse(self.X) and self._active.sum() >= INTERIOR_POINT_GUESS_MIN_FEATURES
-            )
-            guess = "interior-point" if dense_and_wide else "liblinear"
+            wide = self._interior_point_pays(int(self._active.sum()))
+            guess = "interior-point" if wide else "liblinear"
         else:
             guess = self.first_guess
         if guess == "interior-point":
@@ -611,16 +615,25 @@ default="auto"
         coef[active] = a * scale * w
         return a * margins, coef
 
+    def _interior_point_pays(self, n_features: int) -> bool:
+        """Whether the interior point's guess beats liblinear's on these data: a dense X with
+        at least ``INTERIOR_POINT_GUESS_MIN_FEATURES`` features (rows of the dual) and at most
+        ``INTERIOR_POINT_GUESS_MAX_RATIO`` samples for each."""
+        return (
+            not sp.issparse(self.X)
+            and n_features >= INTERIOR_POINT_GUESS_MIN_FEATURES
+            and self.X.shape[0] <= INTERIOR_POINT_GUESS_MAX_RATIO * n_features
+        )
+
     def _interior_point_due(self, costs: np.ndarray) -> bool:
-        """Whether a later LP starts afresh from the interior point's guess: on a dense X
-        with at least ``INTERIOR_POINT_GUESS_MIN_FEATURES`` feature rows, when the costs
+        """Whether a later LP starts afresh from the interior point's guess: where it pays
+        (:meth:`_interior_point_pays`, the feature rows in the model counted), when the costs
         changed by a median factor above ``exp(INTERIOR_POINT_COST_CHANGE)``."""
         rows = self._row_feature
         return (
             self._margins is not None
             and self.first_guess == "auto"
-            and not sp.issparse(self.X)
-            and rows.size >= INTERIOR_POINT_GUESS_MIN_FEATURES
+            and self._interior_point_pays(rows.size)
             and _cost_change(self._last_costs[rows], costs[rows]) > INTERIOR_POINT_COST_CHANGE
         )
 
