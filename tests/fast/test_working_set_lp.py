@@ -190,8 +190,9 @@ def test_every_estimator_path_reports_its_steps(params, caplog, monkeypatch):
 @pytest.mark.parametrize("sparse", [False, True])
 @pytest.mark.parametrize("guess", ["liblinear", "interior-point", None, "wrong"])
 def test_the_first_guess_changes_the_speed_only(sparse, guess):
-    """Working sets guessed from liblinear's solution, from none or from a wrong solution
-    (every sign flipped, a large bias): the whole LP's optimum each time."""
+    """Working sets guessed from liblinear's solution, from the LP's interior point, from
+    none or from a wrong solution (every sign flipped, a large bias): the whole LP's optimum
+    each time."""
     X, y = _tall_data(500, 6, sparse, seed=3)
     if guess == "wrong":
         guess = (-3.0 * np.array([1.0, -0.8, 0.6, 0.0, 0.0, 0.0]), 5.0)
