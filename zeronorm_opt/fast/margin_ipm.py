@@ -223,9 +223,8 @@ class _SparseGram:
     #: At most this many pairs are held (about 480 MB).
     MAX_PAIRS = 40_000_000
 
-    def __init__(self, B) -> None:
-        C = sp.csc_matrix(B)
-        C.sort_indices()
+    def __init__(self, C) -> None:
+        """``C``: ``B`` in CSC form, its indices sorted."""
         m, k = C.shape
         counts = np.diff(C.indptr)
         column = np.repeat(np.arange(k), counts)  # of each non-zero
@@ -244,8 +243,10 @@ class _SparseGram:
     @classmethod
     def of(cls, B):
         """The Gram plan of ``B``, or None when it would hold more than ``MAX_PAIRS``."""
-        counts = np.diff(sp.csc_matrix(B).indptr).astype(np.int64)
-        return cls(B) if (counts * (counts + 1) // 2).sum() <= cls.MAX_PAIRS else None
+        C = sp.csc_matrix(B)
+        C.sort_indices()
+        counts = np.diff(C.indptr).astype(np.int64)
+        return cls(C) if (counts * (counts + 1) // 2).sum() <= cls.MAX_PAIRS else None
 
     def __call__(self, d: np.ndarray) -> np.ndarray:
         weights = self.values * np.repeat(d, self.pairs_per_column)
