@@ -136,7 +136,9 @@ def dual_coordinate_descent(
     converged : bool
     """
     m = y.shape[0]
-    np.random.seed(seed)
+    # Inside compiled code np.random is numba's own generator (not NumPy's global state):
+    # seeded here, the visiting order and so the result are reproducible.
+    np.random.seed(seed)  # noqa: NPY002
     order = np.arange(m)
     active = m
     pg_max_old, pg_min_old = np.inf, -np.inf
@@ -144,7 +146,7 @@ def dual_coordinate_descent(
     while passes < max_passes:
         pg_max, pg_min = -np.inf, np.inf
         for k in range(active - 1):  # Fisher–Yates on the unshrunk multipliers
-            j = k + np.random.randint(active - k)
+            j = k + np.random.randint(active - k)  # noqa: NPY002
             order[k], order[j] = order[j], order[k]
         k = 0
         while k < active:
