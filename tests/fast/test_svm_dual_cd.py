@@ -32,7 +32,7 @@ def _imbalanced(m, n, sparse, seed=0):
 @pytest.fixture
 def dual_only(monkeypatch):
     """Every step by coordinate descent (none handed to the primal interior point)."""
-    monkeypatch.setattr(svm_dual_cd, "IPM_MIN_EXAMPLES_PER_FEATURE", 10**9)
+    monkeypatch.setattr(svm_dual_cd, "PRIMAL_MAX_FEATURES", 0)
 
 
 CASES = [(120, 30, False), (40, 200, False), (150, 60, True), (60, 400, True)]
@@ -90,8 +90,8 @@ def test_hard_margin_equals_the_cvxpy_dual():
 
 @pytest.mark.parametrize(("m", "n", "sparse"), CASES, ids=IDS)
 def test_whole_runs_take_the_declarative_steps_to_the_libsvm_support(m, n, sparse):
-    # Step for step the cvxpy formulation's run (the last steps, with few features, in the
-    # primal by the interior point); the libsvm backend's run ends at the same support and
+    # Step for step the cvxpy formulation's run (a step coordinate descent is slow on, with
+    # few features, by the primal interior point); the libsvm backend's run ends at the same support and
     # coefficients (at its tolerance it may take a step or two more to stop).
     X, y = _imbalanced(m, n, sparse, seed=5)
     (fast, _), (ref, _), (smo, _) = (
@@ -99,12 +99,23 @@ def test_whole_runs_take_the_declarative_steps_to_the_libsvm_support(m, n, spars
     )
     assert 0 < ref.support.sum() < n  # features were removed: a real comparison
     assert [r.support_size for r in fast.history] == [r.support_size for r in ref.history]
-    solvers = [r.solver for r in fast.history]
-    assert set(solvers) == ({"ipm"} if m >= 3 * n else {"dcd", "ipm"})  # few features: primal
-    assert solvers[0] == ("ipm" if m >= 3 * n else "dcd")
+    assert {r.solver for r in fast.history} <= {"dcd", "ipm"}
     for other in (ref, smo):
         np.testing.assert_array_equal(fast.support, other.support)
         np.testing.assert_allclose(fast.coef, other.coef, atol=1e-4 * np.abs(other.coef).max())
+
+
+def test_a_slow_step_on_few_features_goes_to_the_primal_with_the_same_solution(monkeypatch):
+    X, y = _imbalanced(150, 30, sparse=True, seed=7)
+    dual = CoordinateDescentRescaledDual(X, y, C=1.0)
+    assert dual.solve().solver == "dcd" and dual.n_passes_ > 1
+    monkeypatch.setattr(svm_dual_cd, "PRIMAL_AFTER_PASSES", 1)
+    primal = CoordinateDescentRescaledDual(X, y, C=1.0)
+    assert primal.solve().solver == "ipm"
+    np.testing.assert_allclose(primal.coef_value(), dual.coef_value(), atol=1e-5)
+    assert primal.bias() == pytest.approx(dual.bias(), abs=1e-4)
+    monkeypatch.setattr(svm_dual_cd, "PRIMAL_MAX_FEATURES", 29)  # too many features: the dual
+    assert CoordinateDescentRescaledDual(X, y, C=1.0).solve().solver == "dcd"
 
 
 def test_sparse_x_is_never_densified(monkeypatch):
