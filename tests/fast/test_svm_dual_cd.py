@@ -90,9 +90,9 @@ def test_hard_margin_equals_the_cvxpy_dual():
 
 @pytest.mark.parametrize(("m", "n", "sparse"), CASES, ids=IDS)
 def test_whole_runs_take_the_declarative_steps_to_the_libsvm_support(m, n, sparse):
-    # Step for step the cvxpy formulation's run (a step coordinate descent is slow on, with
-    # few features, by the primal interior point); the libsvm backend's run ends at the same support and
-    # coefficients (at its tolerance it may take a step or two more to stop).
+    # Step for step the cvxpy formulation's run (a step that coordinate descent is slow on,
+    # with few features, by the primal interior point); the libsvm backend's run ends at the
+    # same support and coefficients (at its tolerance it may take a step or two more to stop).
     X, y = _imbalanced(m, n, sparse, seed=5)
     (fast, _), (ref, _), (smo, _) = (
         l2_arom(X, y, C=1.0, backend=b) for b in ("dcd", "cvxpy", "libsvm")
