@@ -8,7 +8,7 @@ The step of l2-AROM with hinge slacks is the soft-margin SVM with a bias on the 
 is solved by coordinate descent on single multipliers with ``w̃ = Σ α_i y_i x̃_i`` kept
 explicitly (Hsieh et al., 2008: each update reads one row, ``O(nnz(x_i))``), which is what
 makes liblinear fast on text; liblinear regularises the bias to be rid of the equality. Here
-the equality is kept exactly by the method of multipliers (Hestenes, 1969; Powell, 1969): each
+the equality is kept exactly by the method of multipliers (Hestenes, 1969): each
 outer iteration minimises the augmented Lagrangian
 
     ½ αᵀQα + (ρ/2)(yᵀα)² − Σ (1 − λ y_i) α_i   over 0 ≤ α ≤ C
@@ -19,10 +19,13 @@ outer solve is warm-started from the last (and each l2-AROM step from the previo
 multipliers and bias), and shrinks the multipliers held at a bound (Hsieh et al., §3.2).
 
 It stops on the optimality conditions in units of the margin, as libsvm does (tolerance
-``LIBSVM_TOL``): with ``G_i = y_i (w̃·x̃_i + b) − 1``, ``G_i ≥ −tol`` where ``α_i = 0``,
-``G_i ≤ tol`` where ``α_i = C``, ``|G_i| ≤ tol`` between, and ``|Σ α_i y_i|·max(1, |b|) ≤
-tol·Σ α_i`` — the duality gap the imbalance adds, ``|b Σ α_i y_i|``, at most what the margin
-tolerance allows (``tol Σ α_i``).
+``DCD_TOL``, 1e-6: at libsvm's 1e-5 the coefficients near the pruning threshold moved enough
+to change an intermediate support in the tests): with ``G_i = y_i (w̃·x̃_i + b) − 1``,
+``G_i ≥ −tol`` where ``α_i = 0``, ``G_i ≤ tol`` where ``α_i = C``, ``|G_i| ≤ tol`` between,
+and ``|Σ α_i y_i|·max(1, |b|) ≤ tol·Σ α_i`` — the duality gap the imbalance adds,
+``|b Σ α_i y_i|``, at most what the margin tolerance allows (``tol Σ α_i``). A step it has
+not solved in ``PRIMAL_AFTER_PASSES`` passes, on few features, goes to the primal interior
+point (:func:`~zeronorm_opt.fast.svm_primal_ipm.svm_primal_ipm`).
 """
 
 from __future__ import annotations
@@ -233,8 +236,8 @@ class CoordinateDescentRescaledDual(RescaledSVMStep):
 
     Implements :class:`~zeronorm_opt.formulations.contract.Linearisable` for the problem of
     :class:`~zeronorm_opt.formulations.RescaledSVMDual` with hinge slacks (no l0-slack
-    coordinates), as :class:`~zeronorm_opt.fast.svm_dual.LibsvmRescaledDual` does, to the same
-    tolerance (``LIBSVM_TOL`` in units of the margin; see :mod:`zeronorm_opt.fast.svm_dual_cd`)
+    coordinates), as :class:`~zeronorm_opt.fast.svm_dual.LibsvmRescaledDual` does, to a
+    tolerance in the same units (``DCD_TOL``; see :mod:`zeronorm_opt.fast.svm_dual_cd`)
     with memory linear in X: a sparse X is read as CSR rows, never densified, and no kernel
     matrix is formed. Each solve starts from the previous one's multipliers and bias.
 
