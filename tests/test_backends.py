@@ -268,5 +268,9 @@ def test_auto_takes_dual_coordinate_descent_for_the_binary_l2_step_on_sparse_x()
     assert choose_backend("auto", l2, LogSurrogate(), X).name == "libsvm"
     assert choose_backend("auto", l0_slacks, LogSurrogate(), sparse).name == "libsvm"
     assert choose_backend("auto", l2, LogSurrogate(0.1), sparse).name == "cvxpy"
+    hard = partial(MarginFormulation, penalty="l2", C=None)  # the hard margin: libsvm
+    assert choose_backend("auto", hard, LogSurrogate(), sparse).name == "libsvm"
+    with pytest.raises(InputError, match="backend='dcd'.*soft margin"):
+        choose_backend("dcd", hard, LogSurrogate(), sparse)
     with pytest.raises(InputError, match="backend='dcd'.*slack_penalty='l0'"):
         choose_backend("dcd", l0_slacks, LogSurrogate(), sparse)

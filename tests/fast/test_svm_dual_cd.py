@@ -8,6 +8,7 @@ from _backend_runs import l2_arom
 from zeronorm_opt import AROM, LogSurrogate, successive_linearisation
 from zeronorm_opt.exceptions import InputError, SolverError, SolverInaccurateError
 from zeronorm_opt.fast import svm_dual_cd
+from zeronorm_opt.fast.rescaled_step import is_separable
 from zeronorm_opt.fast.svm_dual import LibsvmRescaledDual
 from zeronorm_opt.fast.svm_dual_cd import DCD_TOL, CoordinateDescentRescaledDual, kkt_violation
 from zeronorm_opt.formulations import RescaledSVMDual
@@ -138,6 +139,27 @@ def test_sparse_x_is_never_densified(monkeypatch):
         X.toarray()  # the patch bites
     fit = AROM(penalty="l2", C=1.0).fit(X, y)
     assert fit.backend_ == "dcd" and 0 < fit.support_.sum() < 600
+
+
+@pytest.mark.parametrize("shape", [(40, 200), (200, 40)], ids=["wide", "tall"])
+def test_the_separability_check_reads_sparse_x_as_it_is(shape, monkeypatch):
+    # The hard-margin steps check separability first; on sparse X that check stacked a sparse
+    # matrix with a dense column (a ValueError). A repeated row with the other label is never
+    # separable.
+    X, y = _imbalanced(*shape, sparse=True, seed=8)
+    noisy = y.copy()
+    noisy[::5] *= -1  # tall: no longer separable
+    cases = [(X, y), (X, noisy), (sp.csr_matrix(sp.vstack([X, X[:1]])), np.append(y, -y[0]))]
+    dense = [is_separable(A.toarray(), labels) for A, labels in cases]
+    assert dense[2] is False and (dense[1] is False) == (shape[0] > shape[1])
+    densify = sp.csr_matrix.toarray
+
+    def refuse_wide(self, *args, **kwargs):  # X is never densified (the m × m Gram may be)
+        assert self.shape[1] < X.shape[1], f"a sparse {self.shape} matrix was densified"
+        return densify(self, *args, **kwargs)
+
+    monkeypatch.setattr(sp.csr_matrix, "toarray", refuse_wide)
+    assert [is_separable(A, labels) for A, labels in cases] == dense
 
 
 def test_a_solve_starts_from_the_last_one():
