@@ -45,8 +45,11 @@ __all__ = [
     "DCD_MAX_PASSES",
     "DCD_RHO",
     "DCD_TOL",
+    "PRIMAL_AFTER_PASSES",
+    "PRIMAL_MAX_FEATURES",
     "CoordinateDescentRescaledDual",
     "dual_coordinate_descent",
+    "kkt_violation",
 ]
 
 #: Passes over the multipliers (all outer iterations of one solve together) before a solve
