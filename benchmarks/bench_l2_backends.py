@@ -6,9 +6,12 @@ libsvm: Gram matrix up to m = 4096, linear kernel beyond), ``backend="ipm"`` (th
 the interior-point method, normal equations of order n), ``backend="cvxpy"`` (the primal
 reweighted QP through cvxpy and Clarabel; ``--no-cvxpy`` leaves it out) and the hand-written
 ``SVC(kernel="linear")`` loop (:func:`benchmarks.references.l2_arom_svc`), and checks that
-the package paths reach the same support. Usage, from the repository root::
+the package paths reach the same support. A sparse shape, ``MxN@DENSITY``
+(:func:`benchmarks.bench_many_samples.sparse_data`), times ``backend="dcd"`` (dual coordinate
+descent on the CSR rows, the sparse default) against ``backend="libsvm"`` and liblinear's
+``LinearSVC(penalty="l1", dual=False, C=1)``. Usage, from the repository root::
 
-   python -m benchmarks.bench_l2_backends [SHAPE ...]      # SHAPE as 3000x100; default: a grid
+   python -m benchmarks.bench_l2_backends [SHAPE ...]      # SHAPE as 3000x100 or 2000x20000@0.005
 
 The rule it supports (``"auto"`` takes the interior-point method when ``m ≥ 3 n``, libsvm
 otherwise) is stated in the docstring of :class:`zeronorm_opt.AROM` and on the benchmarks page.
@@ -46,6 +49,31 @@ def compare(m: int, n: int, backends=BACKENDS) -> dict:
     return out
 
 
+def compare_sparse(m: int, n: int, density: float) -> dict:
+    """Seconds of ``dcd``, ``libsvm`` and liblinear's l1-SVM on sparse ``m × n`` data."""
+    import warnings
+
+    from sklearn.svm import LinearSVC
+
+    from zeronorm_opt import AROM
+
+    from .bench_many_samples import sparse_data
+
+    X, y = sparse_data(m, n, density)
+    out, fits = {"m": m, "n": n, "nnz": X.nnz}, {}
+    for backend in ("dcd", "libsvm"):
+        out[backend], fits[backend] = timed(
+            lambda b=backend: AROM(penalty="l2", C=1.0, backend=b).fit(X, y)
+        )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # liblinear's ConvergenceWarning at its default tol
+        out["liblinear"], _ = timed(lambda: LinearSVC(penalty="l1", dual=False, C=1.0).fit(X, y))
+    dcd, smo = fits["dcd"], fits["libsvm"]
+    out["same_support"] = np.array_equal(dcd.support_, smo.support_)
+    out["steps"] = (dcd.n_iter_, smo.n_iter_)
+    return out
+
+
 def main(argv=None) -> list[dict]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("shapes", nargs="*", default=SHAPES, help="m x n, e.g. 3000x100")
@@ -61,6 +89,18 @@ def main(argv=None) -> list[dict]:
     print("|---:|---:|" + "---:|" * len(backends) + "---:|---:|---:|---|---|")
     rows = []
     for shape in args.shapes:
+        if "@" in shape:  # sparse: dual coordinate descent against libsvm and liblinear
+            dims, density = shape.split("@")
+            m, n = (int(v) for v in dims.lower().split("x"))
+            r = compare_sparse(m, n, float(density))
+            rows.append(r)
+            print(
+                f"| sparse {m} × {n} ({r['nnz']} nnz) | dcd {r['dcd']:.2f} s | libsvm "
+                f"{r['libsvm']:.2f} s | liblinear l1 {r['liblinear']:.2f} s | steps "
+                f"{r['steps'][0]} / {r['steps'][1]} | same support {r['same_support']} |",
+                flush=True,
+            )
+            continue
         m, n = (int(v) for v in shape.lower().split("x"))
         r = compare(m, n, backends)
         rows.append(r)

@@ -11,6 +11,7 @@ from functools import partial
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 import zeronorm_opt
 from zeronorm_opt import (
@@ -254,3 +255,22 @@ def test_an_unregistered_backend_is_no_longer_chosen_and_built_ins_stay(registry
     for name in ("highs", "cvxpy"):
         with pytest.raises(InputError, match="package's own"):
             unregister_backend(name)
+
+
+def test_auto_takes_dual_coordinate_descent_for_the_binary_l2_step_on_sparse_x():
+    # Sparse X: the l2 hinge step by coordinate descent on the CSR rows; what it does not serve
+    # (the l0 slacks, another surrogate) and dense X keep their backends.
+    X, _ = make_weston_linear(30, n_features=60, random_state=0)
+    sparse = sp.csr_matrix(np.where(np.abs(X) > 1, X, 0.0))
+    l2 = partial(MarginFormulation, penalty="l2", C=1.0)
+    l0_slacks = partial(MarginFormulation, penalty="l2", slack_penalty="l0", slack_scale=0.5)
+    assert choose_backend("auto", l2, LogSurrogate(), sparse).name == "dcd"
+    assert choose_backend("auto", l2, LogSurrogate(), X).name == "libsvm"
+    assert choose_backend("auto", l0_slacks, LogSurrogate(), sparse).name == "libsvm"
+    assert choose_backend("auto", l2, LogSurrogate(0.1), sparse).name == "cvxpy"
+    hard = partial(MarginFormulation, penalty="l2", C=None)  # the hard margin: libsvm
+    assert choose_backend("auto", hard, LogSurrogate(), sparse).name == "libsvm"
+    with pytest.raises(InputError, match="backend='dcd'.*soft margin"):
+        choose_backend("dcd", hard, LogSurrogate(), sparse)
+    with pytest.raises(InputError, match="backend='dcd'.*slack_penalty='l0'"):
+        choose_backend("dcd", l0_slacks, LogSurrogate(), sparse)

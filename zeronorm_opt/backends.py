@@ -9,7 +9,9 @@ successive-linearisation driver solves again and again: ``"cvxpy"`` the formulat
 (:class:`~zeronorm_opt.fast.highs_model.SplitMarginLP`), ``"libsvm"`` the l2 step as libsvm's
 SVM dual on rescaled data (:class:`~zeronorm_opt.fast.svm_dual.LibsvmRescaledDual`,
 :class:`~zeronorm_opt.fast.one_vs_rest.OneVsRestLibsvm`), ``"ipm"`` the same l2 step in the
-primal by an interior-point method (:class:`~zeronorm_opt.fast.svm_primal_ipm.IpmRescaledSVM`).
+primal by an interior-point method (:class:`~zeronorm_opt.fast.svm_primal_ipm.IpmRescaledSVM`),
+``"dcd"`` the binary l2 step by dual coordinate descent with the bias exact
+(:class:`~zeronorm_opt.fast.svm_dual_cd.CoordinateDescentRescaledDual`, sparse X's default).
 Each meets the formulation's contract
 (:class:`~zeronorm_opt.formulations.contract.SelectorFormulation`) and is tested against the
 cvxpy formulation. :func:`choose_backend` is the one place that picks a backend (its members:
@@ -36,6 +38,7 @@ from ._threads import blas_controller, blas_threads
 from .exceptions import InputError, ParameterError
 from .fast.one_vs_rest import OneVsRestLibsvm
 from .fast.svm_dual import LibsvmRescaledDual
+from .fast.svm_dual_cd import CoordinateDescentRescaledDual
 from .fast.svm_primal_ipm import IPM_MIN_EXAMPLES_PER_FEATURE, IpmRescaledSVM
 from .fast.working_set_lp import margin_lp
 from .formulations import FSVFormulation, MarginFormulation, OneVsRestFormulation
@@ -267,6 +270,35 @@ class IpmBackend(Backend):
             return step, drive(step)
 
 
+class DcdBackend(Backend):
+    """The binary l2 step by dual coordinate descent on the rows (sparse X's default)."""
+
+    name = "dcd"
+    description = "the l2 step by dual coordinate descent"
+    sparse_input = True
+
+    def refusal(self, formulation, surrogate) -> str | None:
+        # The steps of the interior point (binary, hinge slacks, AROM's weights), soft margin
+        # only: with the hard margin every multiplier can be free and unbounded, where
+        # coordinate descent crawls (sparse 2000 × 20 000: 20 000 passes not enough at step 16).
+        why = IpmBackend.refusal(self, formulation, surrogate)
+        if why is None and formulation_params(formulation)["C"] is None:
+            return "serves the soft margin (pass C=...); pass backend='libsvm' for C=None"
+        return why
+
+    def suits(self, X) -> bool:
+        # Each update reads one row of X, O(nnz(x_i)): on sparse text-like data it beats
+        # libsvm's SMO by orders of magnitude (20 000 × 50 000 tf-idf, first step 0.8 s
+        # against over 145 s). On dense data with fewer rows than columns libsvm's Gram matrix
+        # is cheap, with more the interior point wins, and coordinate descent crawls where
+        # many multipliers are free (dense 1000 × 200: 84 000 passes).
+        return sp.issparse(X)
+
+    def build(self, formulation, X, y):
+        f = formulation(X, y)
+        return CoordinateDescentRescaledDual(f.X, f.y, C=f.C)
+
+
 #: The registered backends by name, in the order ``backend="auto"`` tries them (cvxpy, the
 #: fallback, last).
 _REGISTRY: dict[str, Backend] = {}
@@ -287,8 +319,8 @@ def register_backend(backend: Backend) -> Backend:
     --------
     See :class:`Backend`; the names ``backend=`` accepts (yours among them once registered):
 
-    >>> backend_names()[:4]
-    ('auto', 'highs', 'ipm', 'libsvm')
+    >>> backend_names()[:5]
+    ('auto', 'highs', 'ipm', 'dcd', 'libsvm')
     """
     members = ("refusal", "build", "accepts_sparse", "suits", "run")
     missing = [m for m in members if not callable(getattr(backend, m, None))]
@@ -308,7 +340,7 @@ def register_backend(backend: Backend) -> Backend:
     return backend
 
 
-_BUILT_IN = (HighsBackend(), IpmBackend(), LibsvmBackend(), CvxpyBackend())
+_BUILT_IN = (HighsBackend(), IpmBackend(), DcdBackend(), LibsvmBackend(), CvxpyBackend())
 for _backend in _BUILT_IN:
     register_backend(_backend)
 

@@ -376,15 +376,15 @@ def test_a_fraction_of_the_features_is_the_rounded_down_count(make, fraction, co
 
 @pytest.mark.parametrize("wide", [True, False], ids=["n>m", "m>n"])
 def test_sparse_input_runs_l2_arom_in_the_primal_with_the_dense_support(wide):
-    # Dense and sparse X both go to libsvm's dual (sparse X read as CSR rows, never densified),
-    # sparse X to the primal QPs in cvxpy on request. Same iterates up to the solvers.
+    # Dense X goes to libsvm's dual, sparse X to the dual coordinate descent (CSR rows, never
+    # densified), sparse X to the primal QPs in cvxpy on request. Same iterates up to the solvers.
     X, y = _sparse_data()
     if wide:
         X = np.hstack([X, X[:, ::-1] * 0.5])
     dense = AROM(penalty="l2", C=1.0).fit(X, y)
     sparse = AROM(penalty="l2", C=1.0).fit(sp.csr_matrix(X), y)
     primal = AROM(penalty="l2", C=1.0, backend="cvxpy").fit(sp.csr_matrix(X), y)
-    assert (dense.backend_, sparse.backend_) == ("libsvm", "libsvm")
+    assert (dense.backend_, sparse.backend_) == ("libsvm", "dcd")
     for fit in (sparse, primal):
         np.testing.assert_array_equal(fit.support_, dense.support_)
         np.testing.assert_allclose(fit.coef_, dense.coef_, atol=1e-4)

@@ -148,8 +148,8 @@ def test_sparse_input_is_never_densified(no_densification):
     fsv(X, y, C=1.0)
     assert AROM(penalty="l1", C=1.0).fit(X, y).support_.any()
     assert FSV(C=1.0).fit(X, y).support_.any()
-    l2 = AROM(penalty="l2", C=1.0).fit(X, y)  # libsvm's dual on CSR rows
-    assert l2.backend_ == "libsvm" and l2.support_.any()
+    l2 = AROM(penalty="l2", C=1.0).fit(X, y)  # the dual coordinate descent on CSR rows
+    assert l2.backend_ == "dcd" and l2.support_.any()
 
 
 def test_a_long_fit_reports_each_step(caplog):

@@ -171,7 +171,7 @@ class AROM(_LogZeroNorm, _BinaryZeroNorm):
         and to the refit. It receives the formulation of the current fit: its variables
         (``formulation.v`` the weights, ``formulation.b`` the bias) and its training data
         (``formulation.X``, ``formulation.y`` in ±1), e.g. ``lambda f: [f.v[0] >= 0.1]``.
-    backend : {"auto", "cvxpy", "highs", "libsvm", "ipm"} or str, default="auto"
+    backend : {"auto", "cvxpy", "highs", "libsvm", "ipm", "dcd"} or str, default="auto"
         What solves the steps (:mod:`zeronorm_opt.backends`; a backend registered with
         :func:`~zeronorm_opt.backends.register_backend` is chosen by its name too).
         ``"cvxpy"``: the declarative reweighted formulation through the driver (any cvxpy
@@ -188,15 +188,20 @@ class AROM(_LogZeroNorm, _BinaryZeroNorm):
         in the primal by a primal–dual interior-point method whose normal equations have the
         order of the active features
         (:class:`~zeronorm_opt.fast.svm_primal_ipm.IpmRescaledSVM`: cost linear in m; same
-        supports and iterates, tested). ``"auto"``: a fast path when it solves exactly the
-        problem these options describe — HiGHS for ``penalty="l1"``; for ``penalty="l2"``
-        on dense X, the interior-point method when ``m ≥ 3 n``
+        supports and iterates, tested). ``"dcd"``: for ``penalty="l2"`` with hinge slacks
+        only, the SVM dual by coordinate descent on the rows with the bias exact
+        (:class:`~zeronorm_opt.fast.svm_dual_cd.CoordinateDescentRescaledDual`: memory linear
+        in X; same supports and iterates, tested). ``"auto"``: a fast path when it solves
+        exactly the problem these options describe — HiGHS for ``penalty="l1"``; for
+        ``penalty="l2"`` on sparse X, coordinate descent (libsvm with
+        ``slack_penalty="l0"``), on dense X the interior-point method when ``m ≥ 3 n``
         (``IPM_MIN_EXAMPLES_PER_FEATURE``; not with ``slack_penalty="l0"``) and libsvm
         otherwise (the measured crossover, see the benchmarks page) — and cvxpy when any of
         ``extra_constraints``, ``solver``, ``solver_options`` or ``surrogate`` (for the l2
         fast paths also ``epsilon > 0``) asks for the formulation. A ``scipy.sparse`` X is
-        never densified by the HiGHS and cvxpy paths (same result as the dense X); the l2
-        fast paths need dense data and raise a TypeError for it.
+        never densified by the HiGHS, coordinate-descent, binary libsvm and cvxpy paths (same
+        result as the dense X); the interior-point path needs dense data and raises a
+        TypeError for it.
 
     Attributes
     ----------
@@ -214,7 +219,7 @@ class AROM(_LogZeroNorm, _BinaryZeroNorm):
         As in :class:`~zeronorm_opt.ZeroNormSelector`.
     stop_reason_ : {"converged", "budget", "max_iter", "time_limit"}
         As in :class:`~zeronorm_opt.ZeroNormSelector`.
-    backend_ : {"cvxpy", "highs", "libsvm", "ipm"}
+    backend_ : {"cvxpy", "highs", "libsvm", "ipm", "dcd"}
         What solved the steps.
     data_scale_ : float
         The run was solved on ``X / data_scale_`` (the root-mean-square entry of X for the

@@ -9,6 +9,7 @@ run before their first solve.
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse as sp
 from scipy.optimize import linprog
 
 from .._validation import check_active_mask
@@ -24,6 +25,10 @@ __all__ = ["RescaledSVMStep", "check_separable", "is_separable"]
 #: fraction's reciprocal of the columns (1 in 8: a cache line holds 8 floats, so gathering
 #: more touches as many lines as reading every row whole).
 _GATHER_COLUMNS_BELOW = 8
+
+#: A sparse X's separability is read from the rank of its m × m Gram matrix up to this size
+#: (float64 bytes; m ≤ 4096), by the LP beyond.
+_SEPARABILITY_GRAM_BYTES = 8 * 4096**2
 
 
 def is_separable(X: np.ndarray, y: np.ndarray) -> bool:
@@ -45,11 +50,21 @@ def is_separable(X: np.ndarray, y: np.ndarray) -> bool:
     m, n = X.shape
     # Separability does not depend on the units of X ((w, b) separates X/s iff (w/s, b)
     # separates X): decide it at unit scale, where HiGHS's absolute tolerances are meant.
-    design = np.hstack([X / data_scale(X), np.ones((m, 1))])
-    if n + 1 >= m and np.linalg.matrix_rank(design) == m:
-        return True
+    if sp.issparse(X):  # never densified: the rank from the m × m Gram matrix, a sparse LP
+        design = sp.hstack([X / data_scale(X), np.ones((m, 1))], format="csr")
+        # rank(B Bᵀ) = rank(B); the Gram matrix squares the singular values, so a nearly
+        # deficient B reads as deficient and goes to the LP (which decides it either way).
+        if n + 1 >= m and 8 * m * m <= _SEPARABILITY_GRAM_BYTES:
+            gram = (design @ design.T).toarray()
+            if np.linalg.matrix_rank(gram, hermitian=True) == m:
+                return True
+        A = -sp.diags(np.asarray(y, dtype=float)) @ design
+    else:
+        design = np.hstack([X / data_scale(X), np.ones((m, 1))])
+        if n + 1 >= m and np.linalg.matrix_rank(design) == m:
+            return True
+        A = -np.asarray(y, dtype=float)[:, None] * design
     # Variables (w, b), no objective: −y_i (x_i, 1)·(w, b) ≤ −1.
-    A = -np.asarray(y, dtype=float)[:, None] * design
     res = linprog(np.zeros(n + 1), A_ub=A, b_ub=-np.ones(m), bounds=(None, None), method="highs")
     return res.status != 2  # 2: infeasible
 
