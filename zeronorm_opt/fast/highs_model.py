@@ -35,7 +35,10 @@ this package's (:mod:`~zeronorm_opt.fast.margin_ipm`, normal equations of order 
 the optimal basis and HiGHS's simplex finishes from it, or HiGHS's IPX with crossover solves
 the LP when the guess is off — both end at an optimal vertex of the same LP (2000 × 20 000 at
 0.5 %: whole l1-AROM fits 348 s → 9.3 s; ``docs/about/benchmarks.rst``, "Many samples").
-FSV's optima stay sparse: the simplex.
+The interior point runs on every coefficient, but with column generation the simplex then
+holds only those it predicts non-zero and a margin of the others, and pricing adds any other
+the optimum needs (2000 × 10⁶ at 0.05 %: HiGHS's part of the first LP 7 s → 0.1 s, peak
+memory 1.27 → 0.73 GB). FSV's optima stay sparse: the simplex.
 
 :class:`SplitMarginLP` implements the driver's
 :class:`~zeronorm_opt.formulations.contract.Linearisable` protocol (``set_weights`` changes the
@@ -116,6 +119,9 @@ IPM_SUPPORT_FRACTION = 0.6
 INTERIOR_POINT_MIN_ROWS = 1000
 #: An interior point whose residuals and gap are below this gives the starting basis ...
 INTERIOR_POINT_TOL = 1e-6
+#: ... and its Newton steps stop below this (2000 × 20 000 at 0.5 %: 24 steps, then no simplex
+#: iteration; 28 steps to the interior point's own tolerance, where it stalled at 3.6e-8).
+GUESS_TOL = 1e-7
 #: ... and the simplex finishes from it within this many iterations, or IPX solves the LP
 #: (1000 × 5000 at 1 %: 0 iterations; 2000 × 20 000 at 0.5 %, where the interior point
 #: stalled at 3.5e-8: 10 primal simplex iterations).
@@ -207,14 +213,15 @@ class SplitMarginLP:
         start (the model then has the size of the hand-written LP).
     algorithm : {"auto", "simplex", "ipm"}, default="auto"
         How each solve runs: HiGHS's dual simplex (warm from the last basis), or an interior
-        point, cold, on the whole LP (the working set of columns is completed first) — in the
-        soft-margin hinge form with at least as many coefficients as rows and at least
-        :data:`INTERIOR_POINT_MIN_ROWS` rows, this package's
-        (:func:`~zeronorm_opt.fast.margin_ipm.margin_interior_point`) guesses the optimal
-        basis and HiGHS's primal simplex finishes from it; otherwise, or if the guess is off,
-        HiGHS's IPX with crossover. All end at an optimal vertex of the same LP. "auto": the
-        interior point for the solves expected to have many non-zero coefficients on a sparse
-        X (see :data:`IPM_SUPPORT_FRACTION`), the simplex otherwise.
+        point, cold, on the whole LP — in the soft-margin hinge form with at least as many
+        coefficients as rows and at least :data:`INTERIOR_POINT_MIN_ROWS` rows, this
+        package's (:func:`~zeronorm_opt.fast.margin_ipm.margin_interior_point`) guesses the
+        optimal basis and HiGHS's primal simplex finishes from it (with column generation,
+        on the working set of the coefficients it predicts non-zero and
+        :data:`GUESS_MARGIN` · m others, completed by pricing); otherwise, or if the guess is
+        off, HiGHS's IPX with crossover on every column. All end at an optimal vertex of the
+        same LP. "auto": the interior point for the solves expected to have many non-zero
+        coefficients on a sparse X (see :data:`IPM_SUPPORT_FRACTION`), the simplex otherwise.
 
     Attributes
     ----------
@@ -512,7 +519,8 @@ class SplitMarginLP:
         model re-solved warm, until no reduced cost is below −(HiGHS's dual feasibility
         tolerance): then the working set's optimum is the whole LP's. The first solve starts
         from the ``2·pricing_batch`` coefficients of largest ``|Σ_i y_i a_ij| / c_j`` (the
-        pricing at uniform duals).
+        pricing at uniform duals), or, from this package's interior point, from the working
+        set and basis it guesses (see ``algorithm``).
 
         Raises
         ------
@@ -652,7 +660,7 @@ class SplitMarginLP:
             return False
         X = self.X if active.size == self.n_features else self.X[:, active]
         B = X.multiply(self.y[:, None]).tocsr() if sp.issparse(X) else self.y[:, None] * X
-        point = margin_interior_point(B, self.y, costs[active], self.slack_costs)
+        point = margin_interior_point(B, self.y, costs[active], self.slack_costs, tol=GUESS_TOL)
         del B
         if point.error > INTERIOR_POINT_TOL:
             return False
