@@ -37,7 +37,7 @@ the LP when the guess is off — both end at an optimal vertex of the same LP (2
 0.5 %: whole l1-AROM fits 348 s → 9.3 s; ``docs/about/benchmarks.rst``, "Many samples").
 The interior point runs on every coefficient, but with column generation the simplex then
 holds only those it predicts non-zero and a margin of the others, and pricing adds any other
-the optimum needs (2000 × 10⁶ at 0.05 %: HiGHS's part of the first LP 7 s → 0.1 s, peak
+the optimum needs (2000 × 10⁶ at 0.05 %: HiGHS's part of the first LP 99 s → 0.3 s, peak
 memory 1.27 → 0.73 GB). FSV's optima stay sparse: the simplex.
 
 :class:`SplitMarginLP` implements the driver's
@@ -661,7 +661,7 @@ class SplitMarginLP:
         X = self.X if active.size == self.n_features else self.X[:, active]
         B = X.multiply(self.y[:, None]).tocsr() if sp.issparse(X) else self.y[:, None] * X
         point = margin_interior_point(B, self.y, costs[active], self.slack_costs, tol=GUESS_TOL)
-        del B
+        del B  # (a copy of X: freed before HiGHS's columns are built)
         if point.error > INTERIOR_POINT_TOL:
             return False
         if self.column_generation:
@@ -688,7 +688,7 @@ class SplitMarginLP:
             col_ratio[1 : 1 + m] = point.xi / point.z_xi
             row_ratio = point.surplus / point.z_surplus
         col_ratio[0] = np.inf  # the bias, free
-        col_basic, row_basic = _basis_of_rank(np.nan_to_num(col_ratio), row_ratio, m)
+        col_basic, row_basic = _basis_of_rank(*map(np.nan_to_num, (col_ratio, row_ratio)), m)
         S = highspy.HighsBasisStatus
         basis = highspy.HighsBasis()
         basis.col_status = [S.kBasic if b else S.kLower for b in col_basic.tolist()]
