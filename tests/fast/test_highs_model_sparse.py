@@ -299,3 +299,33 @@ def test_a_guessed_basis_has_exactly_m_basic_variables(basic_cols, basic_rows):
         assert ratios[basic].min() >= ratios[~basic].max()
     else:  # every ratio above 1, then rows
         assert np.all(basic[ratios > 1]) and not np.any(col_basic & (cols <= 1))
+
+
+def test_the_interior_point_skips_coefficients_that_cannot_price_out(
+    own_interior_point, monkeypatch
+):
+    """A column with ``Σ_i d_i |x_ij| < c_j`` has a positive reduced cost at every dual point
+    (the duals lie in ``[0, d]``): zero at every optimum, so the interior point runs without
+    it, and the solve still ends at the whole LP's optimum."""
+    X, y = _sparse_wide(4, n=3000, density=0.004)  # about one non-zero per column
+    m, n = X.shape
+    costs = np.random.default_rng(1).uniform(0.5, 1.5, n)
+    reach = np.asarray(abs(X).T @ np.ones(m)).ravel()
+    assert m <= np.count_nonzero(reach >= costs) < n / 2
+    widths = []
+
+    def recording(B, *args, **kwargs):
+        widths.append(B.shape[1])
+        return margin_interior_point(B, *args, **kwargs)
+
+    monkeypatch.setattr(highs_model, "margin_interior_point", recording)
+    lp = SplitMarginLP(X, y, 1.0, algorithm="ipm")
+    step = lp.solve_weighted(costs)
+    assert widths == [np.count_nonzero(reach >= costs)]
+    whole = SplitMarginLP(X, y, 1.0, column_generation=False, algorithm="simplex")
+    reference = whole.solve_weighted(costs)
+    assert np.all(reference.coef[reach < costs] == 0)
+    assert lp.highs.getInfo().objective_function_value == pytest.approx(
+        whole.highs.getInfo().objective_function_value, rel=1e-9
+    )
+    np.testing.assert_allclose(step.coef, reference.coef, atol=1e-7)
