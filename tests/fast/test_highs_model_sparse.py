@@ -189,9 +189,11 @@ def test_the_interior_point_guesses_an_optimal_basis(own_interior_point):
     np.testing.assert_allclose(step.coef, cold.last_step.coef, atol=1e-7)
 
 
-def test_a_poor_guess_falls_back_to_ipx(own_interior_point, monkeypatch):
-    """If the simplex does not finish soon from the guessed basis, IPX solves the LP."""
-    X, y = _sparse_wide(0)
+@pytest.mark.parametrize("n", [1200, 2000], ids=["every column", "column generation"])
+def test_a_poor_guess_falls_back_to_ipx(n, own_interior_point, monkeypatch):
+    """If the simplex does not finish soon from the guessed basis, IPX solves the whole LP
+    (a working set of columns is completed first)."""
+    X, y = _sparse_wide(0, n=n)
     m, n = X.shape
 
     def swapped(*args, **kwargs):  # basic and non-basic exchanged: a far-off partition
@@ -203,10 +205,127 @@ def test_a_poor_guess_falls_back_to_ipx(own_interior_point, monkeypatch):
     monkeypatch.setattr(highs_model, "margin_interior_point", swapped)
     lp = SplitMarginLP(X, y, 1.0, algorithm="ipm")
     step = lp.solve_weighted(np.ones(n))
-    assert lp.highs.getInfo().ipm_iteration_count > 0
+    assert lp.highs.getInfo().ipm_iteration_count > 0 and lp.in_model.all()
     cold = SplitMarginLP(X, y, 1.0, algorithm="simplex")
     reference = cold.solve_weighted(np.ones(n))
     assert lp.highs.getInfo().objective_function_value == pytest.approx(
         cold.highs.getInfo().objective_function_value, rel=1e-9
+    )
+    np.testing.assert_allclose(step.coef, reference.coef, atol=1e-7)
+
+
+@pytest.fixture
+def guessed_working_sets(monkeypatch):
+    """``(guessed, coefficients in the model, active coefficients)`` after each basis guess of
+    this package's interior point."""
+    sets = []
+    guess = SplitMarginLP._interior_point_basis
+
+    def recording(self, costs):
+        guessed = guess(self, costs)
+        sets.append((guessed, int(self.in_model.sum()), int(self.active.sum())))
+        return guessed
+
+    monkeypatch.setattr(SplitMarginLP, "_interior_point_basis", recording)
+    return sets
+
+
+@pytest.mark.parametrize("seed", [0, 2])
+def test_l1_arom_from_a_guessed_working_set_is_the_declarative_run(
+    seed, own_interior_point, guessed_working_sets
+):
+    """With column generation, the model after the interior point holds the coefficients it
+    predicts non-zero and a margin of others, far fewer than all; pricing completes it, so
+    every step is still the whole LP's: the cvxpy run's supports and objectives."""
+    X, y = _sparse_wide(seed, n=2000)
+    fast, lp = l1_arom(X, y, 1.0)
+    ref, _ = l1_arom(X, y, 1.0, backend="cvxpy")
+    assert lp.column_generation and lp.solver_path[0] == "ipm"
+    guessed, in_model, active = guessed_working_sets[0]
+    assert guessed and in_model < active / 2  # 2000 coefficients: 4000 columns not in HiGHS
+    assert fast.n_iter == ref.n_iter and fast.stop_reason == ref.stop_reason
+    _same_run(fast, ref)
+
+
+@pytest.mark.parametrize("margin", [0.0, 0.25])
+def test_pricing_completes_a_guessed_working_set(margin, own_interior_point, monkeypatch):
+    """A working set that misses coefficients of the optimum (the interior point's smallest
+    non-zero ones hidden from it, no margin or the default one): the pricing rounds add them,
+    and the solve ends at the whole LP's optimum, from the guessed basis (no IPX), without
+    every column."""
+    monkeypatch.setattr(highs_model, "GUESS_MARGIN", margin)
+
+    def hiding(*args, **kwargs):  # the 5 smallest non-zeros look zero, with large slacks
+        point = margin_interior_point(*args, **kwargs)
+        size = np.maximum(point.p - point.z_p, point.q - point.z_q)
+        smallest = np.flatnonzero(size > 0)[np.argsort(size[size > 0])[:5]]
+        point.p[smallest] = point.q[smallest] = 0.0
+        point.z_p[smallest] = point.z_q[smallest] = 1e3
+        return point
+
+    monkeypatch.setattr(highs_model, "margin_interior_point", hiding)
+    X, y = _sparse_wide(1, n=2000)
+    n = X.shape[1]
+    costs = np.random.default_rng(0).uniform(0.5, 2.0, n)  # reweighted-like costs
+    lp = SplitMarginLP(X, y, 1.0, algorithm="ipm")
+    runs = []
+    run = lp._run
+    monkeypatch.setattr(lp, "_run", lambda: runs.append(lp.in_model.sum()) or run())
+    step = lp.solve_weighted(costs)
+    assert lp.highs.getInfo().ipm_iteration_count == 0  # the simplex from the guess
+    assert len(runs) > 1 and runs[-1] > runs[0]  # pricing rounds added coefficients
+    assert lp.in_model.sum() < n / 2
+    whole = SplitMarginLP(X, y, 1.0, column_generation=False, algorithm="simplex")
+    reference = whole.solve_weighted(costs)
+    assert lp.highs.getInfo().objective_function_value == pytest.approx(
+        whole.highs.getInfo().objective_function_value, rel=1e-9
+    )
+    np.testing.assert_array_equal(step.coef != 0, reference.coef != 0)
+    np.testing.assert_allclose(step.coef, reference.coef, atol=1e-7)
+
+
+@pytest.mark.parametrize("basic_rows", [[0.5, 3.0, 2.0, 0.1], [9.0, 3.0, 0.5, 0.1]])
+@pytest.mark.parametrize("basic_cols", [[np.inf, 4.0, 0.2], [np.inf, 4.0, 7.0, 2.0, 0.3]])
+def test_a_guessed_basis_has_exactly_m_basic_variables(basic_cols, basic_rows):
+    """HiGHS takes a non-alien basis only with ``m`` basic variables: the largest ratios
+    value / dual slack are kept, rows added when short."""
+    cols, rows = np.array(basic_cols), np.array(basic_rows)
+    col_basic, row_basic = highs_model._basis_of_rank(cols, rows, rows.size)
+    assert col_basic.sum() + row_basic.sum() == rows.size
+    assert col_basic[0]  # the bias (infinite ratio)
+    ratios = np.concatenate([cols, rows])
+    basic = np.concatenate([col_basic, row_basic])
+    if (ratios > 1).sum() >= rows.size:  # the m largest ratios
+        assert ratios[basic].min() >= ratios[~basic].max()
+    else:  # every ratio above 1, then rows
+        assert np.all(basic[ratios > 1]) and not np.any(col_basic & (cols <= 1))
+
+
+def test_the_interior_point_skips_coefficients_that_cannot_price_out(
+    own_interior_point, monkeypatch
+):
+    """A column with ``Σ_i d_i |x_ij| < c_j`` has a positive reduced cost at every dual point
+    (the duals lie in ``[0, d]``): zero at every optimum, so the interior point runs without
+    it, and the solve still ends at the whole LP's optimum."""
+    X, y = _sparse_wide(4, n=3000, density=0.004)  # about one non-zero per column
+    m, n = X.shape
+    costs = np.random.default_rng(1).uniform(0.5, 1.5, n)
+    reach = np.asarray(abs(X).T @ np.ones(m)).ravel()
+    assert m <= np.count_nonzero(reach >= costs) < n / 2
+    widths = []
+
+    def recording(B, *args, **kwargs):
+        widths.append(B.shape[1])
+        return margin_interior_point(B, *args, **kwargs)
+
+    monkeypatch.setattr(highs_model, "margin_interior_point", recording)
+    lp = SplitMarginLP(X, y, 1.0, algorithm="ipm")
+    step = lp.solve_weighted(costs)
+    assert widths == [np.count_nonzero(reach >= costs)]
+    whole = SplitMarginLP(X, y, 1.0, column_generation=False, algorithm="simplex")
+    reference = whole.solve_weighted(costs)
+    assert np.all(reference.coef[reach < costs] == 0)
+    assert lp.highs.getInfo().objective_function_value == pytest.approx(
+        whole.highs.getInfo().objective_function_value, rel=1e-9
     )
     np.testing.assert_allclose(step.coef, reference.coef, atol=1e-7)

@@ -35,7 +35,11 @@ this package's (:mod:`~zeronorm_opt.fast.margin_ipm`, normal equations of order 
 the optimal basis and HiGHS's simplex finishes from it, or HiGHS's IPX with crossover solves
 the LP when the guess is off — both end at an optimal vertex of the same LP (2000 × 20 000 at
 0.5 %: whole l1-AROM fits 348 s → 9.3 s; ``docs/about/benchmarks.rst``, "Many samples").
-FSV's optima stay sparse: the simplex.
+The interior point runs on every coefficient, but with column generation the simplex then
+holds only those it predicts non-zero and a margin of the others, and pricing adds any other
+the optimum needs (2000 × 10⁶ at 0.05 %: HiGHS's part of the first LP 99 s → 0.1 s); the
+interior point skips the coefficients that cannot price out at any dual point (there, 84 % of
+them). FSV's optima stay sparse: the simplex.
 
 :class:`SplitMarginLP` implements the driver's
 :class:`~zeronorm_opt.formulations.contract.Linearisable` protocol (``set_weights`` changes the
@@ -116,10 +120,17 @@ IPM_SUPPORT_FRACTION = 0.6
 INTERIOR_POINT_MIN_ROWS = 1000
 #: An interior point whose residuals and gap are below this gives the starting basis ...
 INTERIOR_POINT_TOL = 1e-6
-#: ... and the simplex finishes from it within this many iterations, or IPX solves the LP
-#: (1000 × 5000 at 1 %: 0 iterations; 2000 × 20 000 at 0.5 %, where the interior point
-#: stalled at 3.5e-8: 10 primal simplex iterations).
+#: ... and its Newton steps stop below this (2000 × 20 000 at 0.5 %: 24 steps, then no simplex
+#: iteration; 28 steps to the interior point's own tolerance, where it stalled at 3.6e-8).
+GUESS_TOL = 1e-7
+#: ... and the simplex finishes from it within this many iterations (or ``m / 10`` when more),
+#: or IPX solves the LP (1000 × 5000 at 1 %: 0 iterations; 2000 × 20 000 at 0.5 %: 0–10;
+#: 2000 × 10⁶ at 0.05 %: 17–47, 0.05 s on the working set of columns).
 GUESS_ITERATIONS = 50
+#: With column generation, the model after the interior point holds the coefficients it
+#: predicts non-zero and this fraction of ``m`` others, those of least dual slack per unit of
+#: cost (the likeliest to enter); pricing adds any other the optimum needs.
+GUESS_MARGIN = 0.25
 _NO_LIMIT = 2**31 - 1
 #: HiGHS's ``simplex_strategy`` values: the (serial) dual simplex, its default, and the primal.
 _DUAL_SIMPLEX, _PRIMAL_SIMPLEX = 1, 4
@@ -154,6 +165,28 @@ def _colwise_dense(A) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return nonzero.sum(axis=1), rows, At[nonzero]
 
 
+def _basis_of_rank(col_ratio: np.ndarray, row_ratio: np.ndarray, m: int):
+    """Basic columns and rows from primal value / dual slack ratios, exactly ``m`` of them.
+
+    Those above 1 (an interior point's guess of the optimal partition); beyond ``m``, the
+    largest; short of ``m``, the rows of largest ratio are added (their slack columns are unit
+    vectors: the basis stays as well conditioned as the guess).
+    """
+    col_basic, row_basic = col_ratio > 1.0, row_ratio > 1.0
+    extra = int(col_basic.sum() + row_basic.sum()) - m
+    if extra > 0:
+        ratio = np.concatenate([col_ratio, row_ratio])
+        basic = np.concatenate([col_basic, row_basic])
+        chosen = np.flatnonzero(basic)
+        drop = chosen[np.argpartition(ratio[chosen], extra - 1)[:extra]]
+        basic[drop] = False
+        col_basic, row_basic = basic[: col_ratio.size], basic[col_ratio.size :]
+    elif extra < 0:
+        free = np.flatnonzero(~row_basic)
+        row_basic[free[np.argpartition(-row_ratio[free], -extra - 1)[:-extra]]] = True
+    return col_basic, row_basic
+
+
 class SplitMarginLP:
     """The split-variable margin LP in one ``highspy.Highs`` model, for successive solves.
 
@@ -181,14 +214,15 @@ class SplitMarginLP:
         start (the model then has the size of the hand-written LP).
     algorithm : {"auto", "simplex", "ipm"}, default="auto"
         How each solve runs: HiGHS's dual simplex (warm from the last basis), or an interior
-        point, cold, on the whole LP (the working set of columns is completed first) — in the
-        soft-margin hinge form with at least as many coefficients as rows and at least
-        :data:`INTERIOR_POINT_MIN_ROWS` rows, this package's
-        (:func:`~zeronorm_opt.fast.margin_ipm.margin_interior_point`) guesses the optimal
-        basis and HiGHS's primal simplex finishes from it; otherwise, or if the guess is off,
-        HiGHS's IPX with crossover. All end at an optimal vertex of the same LP. "auto": the
-        interior point for the solves expected to have many non-zero coefficients on a sparse
-        X (see :data:`IPM_SUPPORT_FRACTION`), the simplex otherwise.
+        point, cold, on the whole LP — in the soft-margin hinge form with at least as many
+        coefficients as rows and at least :data:`INTERIOR_POINT_MIN_ROWS` rows, this
+        package's (:func:`~zeronorm_opt.fast.margin_ipm.margin_interior_point`) guesses the
+        optimal basis and HiGHS's primal simplex finishes from it (with column generation,
+        on the working set of the coefficients it predicts non-zero and
+        :data:`GUESS_MARGIN` · m others, completed by pricing); otherwise, or if the guess is
+        off, HiGHS's IPX with crossover on every column. All end at an optimal vertex of the
+        same LP. "auto": the interior point for the solves expected to have many non-zero
+        coefficients on a sparse X (see :data:`IPM_SUPPORT_FRACTION`), the simplex otherwise.
 
     Attributes
     ----------
@@ -435,6 +469,7 @@ class SplitMarginLP:
             h.setOptionValue("simplex_iteration_limit", _NO_LIMIT)
             h.setOptionValue("simplex_strategy", _DUAL_SIMPLEX)
             if status == _STATUS.kIterationLimit:
+                self._complete_model(self._guess_costs)
                 h.clearSolver()
                 h.setOptionValue("solver", "ipm")
                 h.run()
@@ -485,7 +520,8 @@ class SplitMarginLP:
         model re-solved warm, until no reduced cost is below −(HiGHS's dual feasibility
         tolerance): then the working set's optimum is the whole LP's. The first solve starts
         from the ``2·pricing_batch`` coefficients of largest ``|Σ_i y_i a_ij| / c_j`` (the
-        pricing at uniform duals).
+        pricing at uniform duals), or, from this package's interior point, from the working
+        set and basis it guesses (see ``algorithm``).
 
         Raises
         ------
@@ -503,21 +539,23 @@ class SplitMarginLP:
         self.solver_path.append(solver)
         self.highs.setOptionValue("solver", solver)
         if solver == "ipm":
-            # The interior point does not start warm: it solves the whole LP (on a working set
-            # of columns IPX would solve it again after each pricing round; 2000 × 20 000:
-            # 198 s against 51 s).
-            missing = np.flatnonzero(self._active & ~self._in_model)
-            self._add_coefficients(missing, costs[missing])
+            self._guess_costs = costs  # (for _run's fallback, which completes the model)
             if self._interior_point_basis(costs):
                 # The simplex finishes from the interior point's basis (exact, usually in a
                 # few iterations; see _run); IPX otherwise.
                 self._from_guess = True
                 self.highs.setOptionValue("solver", "simplex")
-                self.highs.setOptionValue("simplex_iteration_limit", GUESS_ITERATIONS)
+                limit = max(GUESS_ITERATIONS, self.X.shape[0] // 10)
+                self.highs.setOptionValue("simplex_iteration_limit", limit)
                 # The primal simplex: the guessed vertex is (nearly) primal feasible; from the
                 # same basis of 2000 × 20 000 it took 10 iterations (3 s), the dual simplex
                 # had not finished after 600 (20 s).
                 self.highs.setOptionValue("simplex_strategy", _PRIMAL_SIMPLEX)
+            else:
+                # IPX does not start warm: it solves the whole LP (on a working set of columns
+                # it would solve it again after each pricing round; 2000 × 20 000: 198 s
+                # against 51 s).
+                self._complete_model(costs)
         if self.column_generation and not self._in_model.any():
             self._add_first_columns(costs)
         columns = self._model_columns(self._active & self._in_model)
@@ -596,10 +634,23 @@ class SplitMarginLP:
             expected = self._probe_support(costs)
         return "ipm" if expected > IPM_SUPPORT_FRACTION * m else "simplex"
 
+    def _complete_model(self, costs: np.ndarray) -> None:
+        """Add the columns of every active coefficient not in the model, at ``costs``."""
+        missing = np.flatnonzero(self._active & ~self._in_model)
+        self._add_coefficients(missing, costs[missing])
+
     def _interior_point_basis(self, costs: np.ndarray) -> bool:
         """Set the basis guessed by :func:`~zeronorm_opt.fast.margin_ipm.margin_interior_point`
         (soft-margin hinge form, at least as many coefficients as rows: its normal equations
-        have order ``m``); False when it does not apply or did not converge."""
+        have order ``m``); False when it does not apply or did not converge.
+
+        With column generation the model then holds only the coefficients the interior point
+        predicts non-zero and the :data:`GUESS_MARGIN` best of the others (least dual slack
+        per unit of cost); the pricing rounds of :meth:`solve_weighted` add any other the
+        exact optimum needs. HiGHS's basis, its factorisation and every simplex iteration
+        then span about ``m`` coefficients instead of all ``n`` (2000 × 10⁵: ``setBasis`` on
+        the whole model took 3 s).
+        """
         m = self.X.shape[0]
         active = np.flatnonzero(self._active)
         if (
@@ -609,25 +660,55 @@ class SplitMarginLP:
             or m < INTERIOR_POINT_MIN_ROWS
         ):
             return False
-        X = self.X[:, active]
-        B = sp.diags(self.y) @ X if sp.issparse(X) else self.y[:, None] * X
-        point = margin_interior_point(B, self.y, costs[active], self.slack_costs)
+        # A coefficient whose column cannot price out at any dual point, Σ_i d_i |a_ij| < c_j
+        # (the duals lie in [0, d]), is zero at every optimum: the interior point runs
+        # without it (2000 × 10⁶ at 0.05 %, about one non-zero per column: 84 % of them
+        # skipped, Newton steps 9.7 s → 3.9 s).
+        if self.column_generation:
+            reach = np.asarray(abs(self.X).T @ self.slack_costs).ravel()[active]
+            priceable = reach >= costs[active]
+            active = active[priceable] if np.count_nonzero(priceable) >= m else active
+        X = self.X if active.size == self.n_features else self.X[:, active]
+        B = X.multiply(self.y[:, None]).tocsr() if sp.issparse(X) else self.y[:, None] * X
+        point = margin_interior_point(B, self.y, costs[active], self.slack_costs, tol=GUESS_TOL)
+        del B  # (a copy of X: freed before HiGHS's columns are built)
         if point.error > INTERIOR_POINT_TOL:
             return False
-        S = highspy.HighsBasisStatus
+        if self.column_generation:
+            nonzero = (point.p > point.z_p) | (point.q > point.z_q)
+            others = np.flatnonzero(~nonzero)
+            slack = np.minimum(point.z_p[others], point.z_q[others])
+            slack /= np.maximum(costs[active[others]], np.finfo(float).tiny)
+            k = min(others.size, int(GUESS_MARGIN * m))
+            nearest = others[np.argpartition(slack, k - 1)[:k]] if k else others[:0]
+            wanted = np.zeros(active.size, dtype=bool)
+            wanted[np.flatnonzero(nonzero)] = True
+            wanted[nearest] = True
+            new = active[wanted & ~self._in_model[active]]
+            self._add_coefficients(new, costs[new])
         owner, sign = self._col_coef, self._col_sign
-        # (Columns of removed coefficients, fixed at zero with remove="fix", stay non-basic.)
-        known = (owner >= 0) & self._active[np.maximum(owner, 0)]
+        # value / dual slack of each model column and row: basic above 1. (Columns of removed
+        # coefficients, fixed at zero with remove="fix", stay non-basic.)
+        known = np.zeros(self.n_coef, dtype=bool)
+        known[active] = True
+        known = (owner >= 0) & known[np.maximum(owner, 0)]
         where = np.minimum(np.searchsorted(active, np.maximum(owner, 0)), active.size - 1)
         value = np.where(sign > 0, point.p[where], point.q[where])
         dual = np.where(sign > 0, point.z_p[where], point.z_q[where])
-        basic = known & (value > dual)
-        basic[0] = True  # the bias, free
-        basic[1 : 1 + m] = point.xi > point.z_xi
+        with np.errstate(divide="ignore", invalid="ignore"):
+            col_ratio = np.where(known, value / dual, 0.0)
+            col_ratio[1 : 1 + m] = point.xi / point.z_xi
+            row_ratio = point.surplus / point.z_surplus
+        col_ratio[0] = np.inf  # the bias, free
+        col_basic, row_basic = _basis_of_rank(*map(np.nan_to_num, (col_ratio, row_ratio)), m)
+        S = highspy.HighsBasisStatus
         basis = highspy.HighsBasis()
-        basis.col_status = list(np.where(basic, S.kBasic, S.kLower))
-        basis.row_status = list(np.where(point.surplus > point.z_surplus, S.kBasic, S.kLower))
-        basis.alien = True  # HiGHS completes or repairs it
+        basis.col_status = [S.kBasic if b else S.kLower for b in col_basic.tolist()]
+        basis.row_status = [S.kBasic if b else S.kLower for b in row_basic.tolist()]
+        # Exactly m basic variables: HiGHS takes the basis as it is and factorises it once, in
+        # the run (an alien basis is factorised by setBasis, then again by the run: 2000 ×
+        # 20 000, about 2 s each); a singular one is repaired there with slack columns.
+        basis.alien = False
         basis.valid = True
         return self.highs.setBasis(basis) == highspy.HighsStatus.kOk
 
