@@ -17,6 +17,21 @@ from zeronorm_opt.fast.alignment import ideal_target, incremental_selection
 SMALL = dict(n_documents=150, vocabulary_size=500, n_indicative=6, n_repeats=1)
 
 
+def test_zipf_corpus_is_built_sparse():
+    """The corpus never exists densely: a dense stack of 1000 × 20 000 counts would be 160 MB;
+    about 80 words a document are 1 MB of CSR arrays."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        counts, _ = make_zipf_corpus(1000, 20_000, random_state=0)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    dense = 8 * 1000 * 20_000
+    assert counts.nnz < 100 * 1000 and peak < dense / 10, f"peak {peak / 1e6:.1f} MB"
+
+
 def test_zipf_corpus_follows_zipf_and_plants_class_words():
     counts, y, words = make_zipf_corpus(
         400, 1500, zipf_exponent=1.1, random_state=1, return_indicative=True

@@ -113,8 +113,19 @@ def make_zipf_corpus(
     )
     rng.shuffle(topics)
     lengths = np.maximum(1, rng.poisson(mean_length, size=n_documents))
-    rows = [rng.multinomial(lengths[i], topic_probs[topics[i]]) for i in range(n_documents)]
-    counts = sp.csr_matrix(np.vstack(rows))
+    # Row by row into CSR: a dense stack would hold n_documents × vocabulary_size integers
+    # (8 GB for 20 000 documents over 50 000 words) for a corpus of about 80 words a document.
+    indptr, indices, data = [0], [], []
+    for i in range(n_documents):
+        row = rng.multinomial(lengths[i], topic_probs[topics[i]])
+        words = np.flatnonzero(row)
+        indices.append(words)
+        data.append(row[words])
+        indptr.append(indptr[-1] + words.size)
+    counts = sp.csr_matrix(
+        (np.concatenate(data), np.concatenate(indices), np.asarray(indptr)),
+        shape=(n_documents, vocabulary_size),
+    )
     y = np.where(topics == 0, 1, -1)
     if return_indicative:
         return counts, y, np.sort(planted[0])
