@@ -28,7 +28,8 @@ formed), preconditioned by the identity's solve, win them back (600 × 200: the 
 stall at an error of 1e-3 without, 4e-6 with ten). This is the guess
 :class:`~zeronorm_opt.fast.working_set_lp.SampleWorkingSetLP` starts dense data with many
 features from: 3000 × 1000, the first l1-AROM LP from liblinear's guess 35 s (830 dual
-simplex iterations), from this one 8.8 s (159) after 12 s of Newton steps.
+simplex iterations), from this one 8.8 s (159) after 12 s of Newton steps (about 4 s
+with ``syrk``).
 
 References
 ----------
