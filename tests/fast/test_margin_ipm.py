@@ -86,3 +86,18 @@ def test_the_sparse_gram_is_the_upper_triangle_of_b_d_bt(shape):
 def test_a_gram_plan_larger_than_its_bound_is_not_built(monkeypatch):
     monkeypatch.setattr(margin_ipm._SparseGram, "MAX_PAIRS", 10)
     assert margin_ipm._SparseGram.of(sp.random(30, 50, density=0.2, random_state=0)) is None
+
+
+def test_the_dense_order_k_normal_matrix_is_one_symmetric_update():
+    """``Uᵀ diag(e) U`` with ``U = [B y]`` from one ``syrk``: its upper triangle is the general
+    product's, with the diagonal weights spanning the range met near an optimum."""
+    rng = np.random.default_rng(3)
+    m, k = 500, 60
+    B = rng.standard_normal((m, k))
+    y = np.sign(rng.standard_normal(m))
+    e = 10.0 ** rng.uniform(-8, 8, m)
+    U = np.column_stack([B, y])
+    K = margin_ipm._upper_gram(B, y, np.sqrt(e), threads=1)
+    reference = U.T @ (e[:, None] * U)
+    scale = np.abs(reference).max()
+    np.testing.assert_allclose(np.triu(K), np.triu(reference), rtol=1e-10, atol=1e-13 * scale)

@@ -364,3 +364,34 @@ def test_the_interior_point_guesses_reach_the_declarative_run(method, seed, monk
         )
     _assert_same_run(fast, ref)
     assert len(guesses) >= 2 and all(guess is not None for guess in guesses)
+
+
+@pytest.mark.parametrize("min_pull", [0.005, 0.3])
+def test_a_later_interior_point_on_the_pulled_features_reaches_the_declarative_run(
+    min_pull, monkeypatch
+):
+    """l1-AROM's later interior points leave out the features whose pull at the last solution
+    is below ``min_pull`` of their new cost (at 0.3 some of the LP's non-zero coefficients
+    too: the simplex brings them in); the run is the declarative formulation's."""
+    from zeronorm_opt.fast import working_set_lp
+
+    monkeypatch.setattr(working_set_lp, "INTERIOR_POINT_GUESS_MIN_FEATURES", 10)
+    monkeypatch.setattr(working_set_lp, "INTERIOR_POINT_GUESS_MAX_RATIO", 100)
+    monkeypatch.setattr(working_set_lp, "INTERIOR_POINT_MIN_PULL", min_pull)
+    shapes = []
+    interior_point = working_set_lp.margin_interior_point
+
+    def recorded(B, *args, **kwargs):
+        shapes.append((B.shape[1], int(lp._active.sum())))
+        return interior_point(B, *args, **kwargs)
+
+    monkeypatch.setattr(working_set_lp, "margin_interior_point", recorded)
+    X, y = _tall_data(500, 40, seed=9)
+    lp = SampleWorkingSetLP(X, y, 1.0)
+    fast = successive_linearisation(lp, LogSurrogate(), normalise_weights=True)
+    ref = successive_linearisation(
+        MarginFormulation(X, y, penalty="l1", C=1.0), LogSurrogate(), normalise_weights=True
+    )
+    _assert_same_run(fast, ref)
+    assert shapes[0] == (40, 40) and len(shapes) >= 2
+    assert any(features < active for features, active in shapes[1:])
