@@ -12,22 +12,8 @@ Opt-in (minutes to an hour): ``python -m benchmarks.run --only many_samples``; a
 repository root, ``python -m benchmarks.bench_many_samples [CASE ...]`` with CASE as
 ``dense:3000x200``, ``sparse:2000x20000@0.005`` or ``text``; ``--quick`` runs the small sizes.
 
-The sparse rows, l1-AROM before and after the LPs with dense optima left HiGHS's dual simplex
-for an interior point (:data:`zeronorm_opt.fast.highs_model.IPM_SUPPORT_FRACTION`; 2 cores
-shared with other work, load about 2; before and after run back to back, twice; same supports
-and steps; liblinear's own time varies 0.05–0.14 s between runs):
-
-=========================  ===========  ==================================  ===========
-data                       liblinear    l1-AROM before → after              FSV (same)
-=========================  ===========  ==================================  ===========
-sparse 1000×5000 @1 %      0.05–0.12 s  8.6–9.4 s → 1.35–1.48 s (13–14×)    0.05–0.07 s
-sparse 2000×20 000 @0.5 %  0.14 s       348 s* → 9.3 s (67×)                0.22 s
-=========================  ===========  ==================================  ===========
-
-(* the issue's figure, not re-run.) The first LP is most of what remains: 2000 × 20 000's
-(1855 non-zeros at the optimum) costs about 6 s of Newton steps (a dense Cholesky
-factorisation of order m each) and 3 s of HiGHS's factorising the guessed basis and finishing
-from it.
+The measurements of each round (before and after, ratios to liblinear, slopes) are on the
+benchmarks page, docs/about/benchmarks.rst, "Many samples".
 """
 
 from __future__ import annotations
