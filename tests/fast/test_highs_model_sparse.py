@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from _backend_runs import fsv, l1_arom
-from _sparse_data import sparse_classification
+from _sparse_data import refuse_densifying, sparse_classification
 
 from zeronorm_opt import InputError
 from zeronorm_opt.driver import successive_linearisation
@@ -46,17 +46,7 @@ def no_densifying(monkeypatch):
     """A dense copy (``toarray``, ``todense``) of a sparse matrix as wide as X raises (the
     interior point's ``m × m`` normal matrix, the size of a basis' LU factors, is dense)."""
 
-    def refusing(dense):
-        def refuse(self, *args, **kwargs):
-            if max(self.shape) >= 1000:
-                raise AssertionError(f"a sparse {self.shape} matrix was densified")
-            return dense(self, *args, **kwargs)
-
-        return refuse
-
-    for cls in (sp.csr_matrix, sp.csc_matrix, sp.coo_matrix, sp.csr_array, sp.csc_array):
-        monkeypatch.setattr(cls, "toarray", refusing(cls.toarray))
-        monkeypatch.setattr(cls, "todense", refusing(cls.todense))
+    refuse_densifying(monkeypatch, lambda shape: max(shape) >= 1000)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])

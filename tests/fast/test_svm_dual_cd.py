@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from _backend_runs import l2_arom
+from _sparse_data import refuse_densifying
 
 from zeronorm_opt import AROM, LogSurrogate, successive_linearisation
 from zeronorm_opt.exceptions import InputError, SolverError, SolverInaccurateError
@@ -124,17 +125,7 @@ def test_sparse_x_is_never_densified(monkeypatch):
 
     # A dense copy of a matrix of 100+ rows and columns (X, its columns, an m × m Gram matrix)
     # raises; the validation's per-column minima and maxima (one row) may be dense.
-    def refusing(dense):
-        def refuse(self, *args, **kwargs):
-            if min(self.shape) >= 100:
-                raise AssertionError(f"a sparse {self.shape} matrix was densified")
-            return dense(self, *args, **kwargs)
-
-        return refuse
-
-    for cls in (sp.csr_matrix, sp.csc_matrix, sp.coo_matrix, sp.csr_array, sp.csc_array):
-        monkeypatch.setattr(cls, "toarray", refusing(cls.toarray))
-        monkeypatch.setattr(cls, "todense", refusing(cls.todense))
+    refuse_densifying(monkeypatch, lambda shape: min(shape) >= 100)
     with pytest.raises(AssertionError, match="densified"):
         X.toarray()  # the patch bites
     fit = AROM(penalty="l2", C=1.0).fit(X, y)

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 import scipy.sparse
 from _backend_runs import fsv, l1_arom
+from _sparse_data import refuse_densifying
 
 from zeronorm_opt import AROM, FSV, InputError
 from zeronorm_opt.driver import successive_linearisation
@@ -117,25 +118,10 @@ def no_densification(monkeypatch):
     dual, may be dense.)
     """
 
-    def guarded(original):
-        def densify(self, *args, **kwargs):
-            rows, cols = self.shape
-            if (cols == _N and rows > 1) or (rows == _M and 1 < cols < _M):
-                raise AssertionError("a sparse X was densified")
-            return original(self, *args, **kwargs)
-
-        return densify
-
-    for cls in (
-        scipy.sparse.csr_matrix,
-        scipy.sparse.csc_matrix,
-        scipy.sparse.coo_matrix,
-        scipy.sparse.csr_array,
-        scipy.sparse.csc_array,
-        scipy.sparse.coo_array,
-    ):
-        for name in ("toarray", "todense"):
-            monkeypatch.setattr(cls, name, guarded(getattr(cls, name)))
+    refuse_densifying(
+        monkeypatch,
+        lambda shape: (shape[1] == _N and shape[0] > 1) or (shape[0] == _M and 1 < shape[1] < _M),
+    )
 
 
 def test_sparse_input_is_never_densified(no_densification):
