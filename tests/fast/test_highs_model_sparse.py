@@ -123,6 +123,29 @@ def test_the_ipm_completes_a_working_set_of_columns():
     np.testing.assert_array_equal(step.coef != 0, reference.coef != 0)
 
 
+def test_many_rows_send_a_moderately_dense_optimum_to_ipx(monkeypatch):
+    """From LARGE_IPM_MIN_ROWS rows a first LP whose probe predicts more than
+    LARGE_IPM_SUPPORT_FRACTION (not IPM_SUPPORT_FRACTION) of m non-zeros goes to IPX — not to
+    this package's interior point above INTERIOR_POINT_MAX_ROWS — with the cvxpy run's result."""
+    X, y = _sparse_wide(0)  # 240 × 1200; at C = 0.3 liblinear's probe has 0.42 m non-zeros
+    probe = SplitMarginLP(X, y, 0.3)._probe_support(np.ones(X.shape[1]))
+    m = X.shape[0]
+    assert highs_model.LARGE_IPM_SUPPORT_FRACTION * m < probe < highs_model.IPM_SUPPORT_FRACTION * m
+    monkeypatch.setattr(highs_model, "LARGE_IPM_MIN_ROWS", m)
+    monkeypatch.setattr(highs_model, "INTERIOR_POINT_MIN_ROWS", 0)
+    monkeypatch.setattr(highs_model, "INTERIOR_POINT_MAX_ROWS", m - 1)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the dense normal matrix of order m was formed above its cap")
+
+    monkeypatch.setattr(highs_model, "margin_interior_point", refuse)
+    fast, lp = l1_arom(X, y, 0.3)
+    ref, _ = l1_arom(X, y, 0.3, backend="cvxpy")
+    assert lp.solver_path[0] == "ipm"
+    assert fast.n_iter == ref.n_iter and fast.stop_reason == ref.stop_reason
+    _same_run(fast, ref)
+
+
 def test_auto_keeps_the_simplex_off_its_ground():
     """Dense X, few rows, the hard margin: the simplex, as before (no probe)."""
     X, y = _sparse_wide(0)

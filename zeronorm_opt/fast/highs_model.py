@@ -35,6 +35,9 @@ this package's (:mod:`~zeronorm_opt.fast.margin_ipm`, normal equations of order 
 the optimal basis and HiGHS's simplex finishes from it, or HiGHS's IPX with crossover solves
 the LP when the guess is off — both end at an optimal vertex of the same LP (2000 × 20 000 at
 0.5 %: whole l1-AROM fits 348 s → 9.3 s; ``docs/about/benchmarks.rst``, "Many samples").
+From 10⁴ rows a solve expected to have fewer non-zeros, a tenth of ``m``, goes to IPX already:
+the dual simplex needs about one pivot per row and more (the first l1-AROM LP of a 20 000 ×
+50 000 tf-idf corpus: 48 424 iterations, 265 s; IPX with crossover 83 s).
 The interior point runs on every coefficient, but with column generation the simplex then
 holds only those it predicts non-zero and a margin of the others, and pricing adds any other
 the optimum needs (2000 × 10⁶ at 0.05 %: HiGHS's part of the first LP 99 s → 0.1 s); the
@@ -112,12 +115,29 @@ IPM_MIN_ROWS = 200
 #: basis, 0.085 s with IPX. FSV's sparse optima (12 and 28 non-zeros; probes 319 and 849) stay
 #: on the simplex: 0.08 s and 0.21 s there against 0.20 s and 0.90 s with IPX.
 IPM_SUPPORT_FRACTION = 0.6
+#: From this many rows on, the interior point is taken already for an optimum expected to have
+#: more than :data:`LARGE_IPM_SUPPORT_FRACTION` of ``m`` non-zero coefficients: the dual simplex
+#: needs at least about one pivot per row from the slack basis, and its iterations grow faster
+#: than the rows. First l1-AROM LP, C = 1, tf-idf Zipf corpora (``text_data`` of
+#: ``benchmarks/bench_many_samples.py``, and the same at a quarter size): 5000 × 12 500 (probe
+#: 1091, optimum 366 non-zeros), dual simplex 4.5 s (7354 iterations), IPX 4.75 s; 20 000 ×
+#: 50 000 (probe 4855, optimum 1602), dual simplex 265–374 s (48 424 iterations), IPX with
+#: crossover 83 s (18 interior-point and 15 645 crossover iterations; 2 cores, both loaded).
+#: Not kept there: column generation from the probe's support (249 s, 57 569 iterations), the
+#: LP's dual on a working set of samples (its first run alone 161 s), starting bases guessed
+#: from liblinear's solution (5000 × 12 500: 12–23 s). FSV's first LP (probe 171) stays on
+#: the simplex: 5.9 s. Whole l1-AROM fit at 20 000 × 50 000: 268 s → 78 s (liblinear 2.8 s).
+LARGE_IPM_MIN_ROWS = 10_000
+LARGE_IPM_SUPPORT_FRACTION = 0.1
 #: This package's interior point guesses the basis from this many rows on; below, IPX solves
 #: the LP. First l1-AROM LPs, n = 10 m at 0.5 %: 400 rows, 0.08–0.10 s against IPX's 0.06 s;
 #: 700, 0.46–0.54 s against 0.30–0.38 s; 1000, 0.83 s against 1.0 s; 2000, about 16 s against
 #: 31–72 s (and 1000 × 5000 at 1 %: 1.2 s against 3.0 s). Its dense normal matrix has 8 m²
 #: bytes, as the LU factors of the simplex basis (HiGHS's, not traced by tracemalloc).
 INTERIOR_POINT_MIN_ROWS = 1000
+#: ... up to this many rows; above, IPX solves the LP (at 20 000 rows the dense normal matrix
+#: would hold 3.2 GB and each Cholesky factorisation cost about 2.7·10¹² operations).
+INTERIOR_POINT_MAX_ROWS = 5000
 #: An interior point whose residuals and gap are below this gives the starting basis ...
 INTERIOR_POINT_TOL = 1e-6
 #: ... and its Newton steps stop below this (2000 × 20 000 at 0.5 %: 24 steps, then no simplex
@@ -215,14 +235,17 @@ class SplitMarginLP:
     algorithm : {"auto", "simplex", "ipm"}, default="auto"
         How each solve runs: HiGHS's dual simplex (warm from the last basis), or an interior
         point, cold, on the whole LP — in the soft-margin hinge form with at least as many
-        coefficients as rows and at least :data:`INTERIOR_POINT_MIN_ROWS` rows, this
+        coefficients as rows and from :data:`INTERIOR_POINT_MIN_ROWS` to
+        :data:`INTERIOR_POINT_MAX_ROWS` rows, this
         package's (:func:`~zeronorm_opt.fast.margin_ipm.margin_interior_point`) guesses the
         optimal basis and HiGHS's primal simplex finishes from it (with column generation,
         on the working set of the coefficients it predicts non-zero and
         :data:`GUESS_MARGIN` · m others, completed by pricing); otherwise, or if the guess is
         off, HiGHS's IPX with crossover on every column. All end at an optimal vertex of the
         same LP. "auto": the interior point for the solves expected to have many non-zero
-        coefficients on a sparse X (see :data:`IPM_SUPPORT_FRACTION`), the simplex otherwise.
+        coefficients on a sparse X (see :data:`IPM_SUPPORT_FRACTION`, and
+        :data:`LARGE_IPM_SUPPORT_FRACTION` from :data:`LARGE_IPM_MIN_ROWS` rows), the simplex
+        otherwise.
 
     Attributes
     ----------
@@ -632,7 +655,8 @@ class SplitMarginLP:
             return "simplex"
         else:
             expected = self._probe_support(costs)
-        return "ipm" if expected > IPM_SUPPORT_FRACTION * m else "simplex"
+        fraction = IPM_SUPPORT_FRACTION if m < LARGE_IPM_MIN_ROWS else LARGE_IPM_SUPPORT_FRACTION
+        return "ipm" if expected > fraction * m else "simplex"
 
     def _complete_model(self, costs: np.ndarray) -> None:
         """Add the columns of every active coefficient not in the model, at ``costs``."""
@@ -657,7 +681,7 @@ class SplitMarginLP:
             self.slack_costs is None
             or self.slack_scale is not None
             or active.size < m
-            or m < INTERIOR_POINT_MIN_ROWS
+            or not INTERIOR_POINT_MIN_ROWS <= m <= INTERIOR_POINT_MAX_ROWS
         ):
             return False
         # A coefficient whose column cannot price out at any dual point, Σ_i d_i |a_ij| < c_j
