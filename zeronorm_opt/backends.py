@@ -234,6 +234,20 @@ class LibsvmBackend(Backend):
             return super().run(formulation, X, y, drive)
 
 
+def _binary_hinge_l2_refusal(formulation, surrogate) -> str | None:
+    """Why a binary hinge-slack l2 step (the ``ipm`` and ``dcd`` backends) does not serve
+    ``formulation`` with ``surrogate``; None when it does."""
+    if unwrap(formulation) is MarginFormulation and _is_arom_log(surrogate):
+        params = formulation_params(formulation)
+        if params["penalty"] == "l2" and params["slack_penalty"] == "hinge":
+            return None
+    return (
+        "serves penalty='l2' with AROM's own weights (epsilon=0) and the hinge slacks, "
+        "without the l0-slack coordinates (slack_scale); pass backend='libsvm' for "
+        "slack_penalty='l0'"
+    )
+
+
 class IpmBackend(Backend):
     """The binary l2 step in the primal by an interior-point method (cost linear in m)."""
 
@@ -241,15 +255,7 @@ class IpmBackend(Backend):
     description = "the l2 step by an interior-point method in the primal"
 
     def refusal(self, formulation, surrogate) -> str | None:
-        if unwrap(formulation) is MarginFormulation and _is_arom_log(surrogate):
-            params = formulation_params(formulation)
-            if params["penalty"] == "l2" and params["slack_penalty"] == "hinge":
-                return None
-        return (
-            "serves penalty='l2' with AROM's own weights (epsilon=0) and the hinge slacks, "
-            "without the l0-slack coordinates (slack_scale); pass backend='libsvm' for "
-            "slack_penalty='l0'"
-        )
+        return _binary_hinge_l2_refusal(formulation, surrogate)
 
     def suits(self, X) -> bool:
         # libsvm's dual beat (or tied) the primal QP at every shape measured; with many more
@@ -281,7 +287,7 @@ class DcdBackend(Backend):
         # The steps of the interior point (binary, hinge slacks, AROM's weights), soft margin
         # only: with the hard margin every multiplier can be free and unbounded, where
         # coordinate descent crawls (sparse 2000 × 20 000: 20 000 passes not enough at step 16).
-        why = IpmBackend.refusal(self, formulation, surrogate)
+        why = _binary_hinge_l2_refusal(formulation, surrogate)
         if why is None and formulation_params(formulation)["C"] is None:
             return "serves the soft margin (pass C=...); pass backend='libsvm' for C=None"
         return why
