@@ -77,8 +77,10 @@ LONG_PATIENCE = 10
 REFINEMENT_STEPS = 10
 #: Bytes of the rows of the order-``m`` matrix a sparse ``B D Bᵀ`` is accumulated into at a
 #: time (:class:`_SparseGram`; one pass over ``B``'s columns each): the random writes then
-#: stay in cache. 2000 × 10⁶ at 0.5 % (6·10⁷ pairs of non-zeros) on a loaded 2-core machine,
-#: by blocks of 1, 2, 4, 8 and 16 MB: 0.92, 0.56, 0.57, 1.0, 1.4 s against 2.2 s unblocked.
+#: stay in cache. 2000 × 10⁶ at 0.5 % (6·10⁷ pairs of non-zeros), by blocks of 1, 2, 4, 8
+#: and 16 MB: 0.50, 0.28, 0.21, 0.18, 0.26 s against 0.50 s unblocked (5000 × 2·10⁵ at
+#: 0.2 %: 0.35, 0.26, 0.18, 0.14, 0.14 against 0.16 s); on a more loaded machine 8 MB and
+#: more lost (0.92, 0.56, 0.57, 1.0, 1.4 s against 2.2 s).
 GRAM_BLOCK_BYTES = 1 << 22
 
 
