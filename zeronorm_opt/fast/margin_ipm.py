@@ -79,8 +79,9 @@ REFINEMENT_STEPS = 10
 #: time (:class:`_SparseGram`; one pass over ``B``'s columns each): the random writes then
 #: stay in cache. 2000 × 10⁶ at 0.5 % (6·10⁷ pairs of non-zeros), by blocks of 1, 2, 4, 8
 #: and 16 MB: 0.50, 0.28, 0.21, 0.18, 0.26 s against 0.50 s unblocked (5000 × 2·10⁵ at
-#: 0.2 %: 0.35, 0.26, 0.18, 0.14, 0.14 against 0.16 s); on a more loaded machine 8 MB and
-#: more lost (0.92, 0.56, 0.57, 1.0, 1.4 s against 2.2 s).
+#: 0.2 %: 0.35, 0.26, 0.18, 0.14, 0.14 against 0.16 s); on a more loaded machine, with an
+#: earlier two-index form of the loop, 8 MB and more lost (0.92, 0.56, 0.57, 1.0, 1.4 s
+#: against 2.2 s).
 GRAM_BLOCK_BYTES = 1 << 22
 
 
