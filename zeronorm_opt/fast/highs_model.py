@@ -40,7 +40,7 @@ the dual simplex needs about one pivot per row and more (the first l1-AROM LP of
 50 000 tf-idf corpus: 48 424 iterations, 265 s; IPX with crossover 83 s). IPX solves the LP
 with its margins raised by random amounts below 10⁻⁴, where its crossover pivots a handful of
 times instead of once per margin sample of this degenerate LP, and the dual simplex finishes
-on the LP itself, warm (there: 83 s → 46 s).
+on the LP itself, warm (there, in whole fits back to back: 81 s → 52 s).
 The interior point runs on every coefficient, but with column generation the simplex then
 holds only those it predicts non-zero and a margin of the others, and pricing adds any other
 the optimum needs (2000 × 10⁶ at 0.05 %: HiGHS's part of the first LP 99 s → 0.1 s); the
@@ -129,7 +129,8 @@ IPM_SUPPORT_FRACTION = 0.6
 #: Not kept there: column generation from the probe's support (249 s, 57 569 iterations), the
 #: LP's dual on a working set of samples (its first run alone 161 s), starting bases guessed
 #: from liblinear's solution (5000 × 12 500: 12–23 s). FSV's first LP (probe 171) stays on
-#: the simplex: 5.9 s. Whole l1-AROM fit at 20 000 × 50 000: 268 s → 78 s (liblinear 2.8 s).
+#: the simplex: 5.9 s. Whole l1-AROM fit at 20 000 × 50 000: 268 s → 78 s (liblinear 2.8 s),
+#: → 53 s with IPX on raised margins (liblinear 3.3 s; see ``SplitMarginLP._run_ipx``).
 LARGE_IPM_MIN_ROWS = 10_000
 LARGE_IPM_SUPPORT_FRACTION = 0.1
 #: This package's interior point guesses the basis from this many rows on; below, IPX solves
