@@ -203,7 +203,7 @@ def test_the_interior_point_guesses_an_optimal_basis(own_interior_point):
 
 
 @pytest.mark.parametrize("n", [1200, 2000], ids=["every column", "column generation"])
-def test_a_poor_guess_falls_back_to_ipx(n, own_interior_point, monkeypatch):
+def test_a_poor_guess_falls_back_to_ipx(n, own_interior_point, highs_runs, monkeypatch):
     """If the simplex does not finish soon from the guessed basis, IPX solves the whole LP
     (a working set of columns is completed first)."""
     X, y = _sparse_wide(0, n=n)
@@ -218,7 +218,8 @@ def test_a_poor_guess_falls_back_to_ipx(n, own_interior_point, monkeypatch):
     monkeypatch.setattr(highs_model, "margin_interior_point", swapped)
     lp = SplitMarginLP(X, y, 1.0, algorithm="ipm")
     step = lp.solve_weighted(np.ones(n))
-    assert lp.highs.getInfo().ipm_iteration_count > 0 and lp.in_model.all()
+    solvers = [run[0] for run in highs_runs]
+    assert solvers == ["simplex", "ipm", "simplex"] and lp.in_model.all()  # guess, IPX, finish
     cold = SplitMarginLP(X, y, 1.0, algorithm="simplex")
     reference = cold.solve_weighted(np.ones(n))
     assert lp.highs.getInfo().objective_function_value == pytest.approx(
@@ -342,3 +343,98 @@ def test_the_interior_point_skips_coefficients_that_cannot_price_out(
         whole.highs.getInfo().objective_function_value, rel=1e-9
     )
     np.testing.assert_allclose(step.coef, reference.coef, atol=1e-7)
+
+
+@pytest.fixture
+def highs_runs(monkeypatch):
+    """Each HiGHS run of every SplitMarginLP built: ``(solver, least and largest row lower
+    bound, simplex iterations)``."""
+    runs = []
+    build = SplitMarginLP._build
+
+    def recording_build(self):
+        h = build(self)
+        run = h.run
+
+        def recording_run():
+            lower = np.asarray(h.getLp().row_lower_)
+            status = run()
+            solver = h.getOptionValue("solver")
+            solver = solver[-1] if isinstance(solver, tuple) else solver
+            runs.append((solver, lower.min(), lower.max(), h.getInfo().simplex_iteration_count))
+            return status
+
+        h.run = recording_run
+        return h
+
+    monkeypatch.setattr(SplitMarginLP, "_build", recording_build)
+    return runs
+
+
+@pytest.mark.parametrize("epsilon", [1e-4, 0.05], ids=["default", "large"])
+@pytest.mark.parametrize("form", ["hinge C=1", "FSV", "hard margin"])
+def test_ipx_solves_raised_margins_then_the_simplex_the_lp_itself(
+    epsilon, form, highs_runs, monkeypatch
+):
+    """IPX runs on margins ``1 + ε u_i`` (its crossover then pivots a few times on the
+    degenerate LP), the dual simplex ends on the LP itself, warm from IPX's vertex: the
+    simplex's optimum. At ε = 0.05 that vertex is not optimal at margin 1: the simplex
+    pivots, far fewer times than from scratch."""
+    monkeypatch.setattr(highs_model, "IPX_MARGIN_PERTURBATION", epsilon)
+    X, y = _sparse_wide(3)
+    n = X.shape[1]
+    if form == "FSV":
+        f = FSVFormulation(X, y)
+        model = {"slack_costs": f.slack_costs, "penalty_scale": f.penalty_scale}
+    else:
+        model = {"slack_costs": 1.0} if form.startswith("hinge") else {}
+    weights = np.random.default_rng(0).uniform(0.5, 2.0, n)
+    lp = SplitMarginLP(X, y, algorithm="ipm", **model)
+    step = lp.solve_weighted(weights)
+    (ipx, low, high, _), (simplex, *margins, iterations) = highs_runs
+    assert ipx == "ipm" and 1.0 < low < high < 1.0 + epsilon
+    assert simplex == "simplex" and margins == [1.0, 1.0]
+    if epsilon > 1e-3:
+        assert iterations > 0
+    assert np.all(np.asarray(lp.highs.getLp().row_lower_) == 1.0)
+    whole = SplitMarginLP(X, y, algorithm="simplex", **model)
+    reference = whole.solve_weighted(weights)
+    assert iterations < reference.simplex_iterations / 10  # warm (cold: hundreds)
+    assert lp.highs.getInfo().objective_function_value == pytest.approx(
+        whole.highs.getInfo().objective_function_value, rel=1e-9
+    )
+    if form != "FSV":  # (FSV's LPs have several optimal vertices)
+        np.testing.assert_allclose(step.coef, reference.coef, atol=1e-7)
+        np.testing.assert_allclose(step.xi, reference.xi, atol=1e-7)
+
+
+def test_l1_arom_through_perturbed_ipx_is_the_declarative_run(monkeypatch):
+    """Every l1-AROM LP solved by IPX on margins raised by up to 5 % and finished by the
+    simplex: the cvxpy run's supports and objectives at each step."""
+    monkeypatch.setattr(highs_model, "IPX_MARGIN_PERTURBATION", 0.05)
+    X, y = _sparse_wide(1)
+    lp_runs = []
+    init = SplitMarginLP.__init__
+
+    def forced(self, *args, **kwargs):
+        init(self, *args, **{**kwargs, "algorithm": "ipm"})
+        lp_runs.append(self)
+
+    monkeypatch.setattr(SplitMarginLP, "__init__", forced)
+    fast, _ = l1_arom(X, y, 1.0)
+    monkeypatch.setattr(SplitMarginLP, "__init__", init)
+    ref, _ = l1_arom(X, y, 1.0, backend="cvxpy")
+    assert set(lp_runs[0].solver_path) == {"ipm"} and len(lp_runs[0].solver_path) > 1
+    assert fast.n_iter == ref.n_iter and fast.stop_reason == ref.stop_reason
+    _same_run(fast, ref)
+
+
+def test_ipx_on_inseparable_data_under_the_hard_margin_is_infeasible():
+    """Raised margins are infeasible exactly when margin 1 is (scale ``w, b``)."""
+    X, y = _sparse_wide(0)
+    X = sp.vstack([X, X[:1]]).tocsr()
+    y = np.concatenate([y, -y[:1]])  # the same document in both classes
+    lp = SplitMarginLP(X, y, algorithm="ipm")
+    with pytest.raises(highs_model.NotSeparableError):
+        lp.solve_weighted(np.ones(X.shape[1]))
+    assert np.all(np.asarray(lp.highs.getLp().row_lower_) == 1.0)

@@ -37,7 +37,10 @@ the LP when the guess is off — both end at an optimal vertex of the same LP (2
 0.5 %: whole l1-AROM fits 348 s → 9.3 s; ``docs/about/benchmarks.rst``, "Many samples").
 From 10⁴ rows a solve expected to have fewer non-zeros, a tenth of ``m``, goes to IPX already:
 the dual simplex needs about one pivot per row and more (the first l1-AROM LP of a 20 000 ×
-50 000 tf-idf corpus: 48 424 iterations, 265 s; IPX with crossover 83 s).
+50 000 tf-idf corpus: 48 424 iterations, 265 s; IPX with crossover 83 s). IPX solves the LP
+with its margins raised by random amounts below 10⁻⁴, where its crossover pivots a handful of
+times instead of once per margin sample of this degenerate LP, and the dual simplex finishes
+on the LP itself, warm (there, in whole fits back to back: 81 s → 52 s).
 The interior point runs on every coefficient, but with column generation the simplex then
 holds only those it predicts non-zero and a margin of the others, and pricing adds any other
 the optimum needs (2000 × 10⁶ at 0.05 %: HiGHS's part of the first LP 99 s → 0.1 s); the
@@ -126,7 +129,8 @@ IPM_SUPPORT_FRACTION = 0.6
 #: Not kept there: column generation from the probe's support (249 s, 57 569 iterations), the
 #: LP's dual on a working set of samples (its first run alone 161 s), starting bases guessed
 #: from liblinear's solution (5000 × 12 500: 12–23 s). FSV's first LP (probe 171) stays on
-#: the simplex: 5.9 s. Whole l1-AROM fit at 20 000 × 50 000: 268 s → 78 s (liblinear 2.8 s).
+#: the simplex: 5.9 s. Whole l1-AROM fit at 20 000 × 50 000: 268 s → 78 s (liblinear 2.8 s),
+#: → 53 s with IPX on raised margins (liblinear 3.3 s; see ``SplitMarginLP._run_ipx``).
 LARGE_IPM_MIN_ROWS = 10_000
 LARGE_IPM_SUPPORT_FRACTION = 0.1
 #: This package's interior point guesses the basis from this many rows on; below, IPX solves
@@ -151,6 +155,13 @@ GUESS_ITERATIONS = 50
 #: predicts non-zero and this fraction of ``m`` others, those of least dual slack per unit of
 #: cost (the likeliest to enter); pricing adds any other the optimum needs.
 GUESS_MARGIN = 0.25
+#: IPX solves the LP with its margins raised to ``1 + ε u_i`` by this ``ε`` (see
+#: ``SplitMarginLP._run_ipx``); the dual simplex then finishes on the LP itself. First l1-AROM
+#: LP of the text set (20 000 × 50 000, C = 1): 15 645 crossover iterations unperturbed, 0
+#: raised (IPX's interior-point iterations 18 → 37), 88.7 s → 57.1 s, then no simplex
+#: iteration, same optimal value; on its first 5000 documents 3481 crossover iterations
+#: unperturbed, 0–8 for ``ε`` from 1e-6 to 1e-3, and 0–1 simplex iterations after.
+IPX_MARGIN_PERTURBATION = 1e-4
 _NO_LIMIT = 2**31 - 1
 #: HiGHS's ``simplex_strategy`` values: the (serial) dual simplex, its default, and the primal.
 _DUAL_SIMPLEX, _PRIMAL_SIMPLEX = 1, 4
@@ -241,9 +252,11 @@ class SplitMarginLP:
         optimal basis and HiGHS's primal simplex finishes from it (with column generation,
         on the working set of the coefficients it predicts non-zero and
         :data:`GUESS_MARGIN` · m others, completed by pricing); otherwise, or if the guess is
-        off, HiGHS's IPX with crossover on every column. All end at an optimal vertex of the
-        same LP. "auto": the interior point for the solves expected to have many non-zero
-        coefficients on a sparse X (see :data:`IPM_SUPPORT_FRACTION`, and
+        off, HiGHS's IPX with crossover on every column, on margins raised by up to
+        :data:`IPX_MARGIN_PERTURBATION`, then the dual simplex warm on the LP itself. All end
+        at an optimal vertex of the same LP. "auto": the interior point for the solves
+        expected to have many non-zero coefficients on a sparse X (see
+        :data:`IPM_SUPPORT_FRACTION`, and
         :data:`LARGE_IPM_SUPPORT_FRACTION` from :data:`LARGE_IPM_MIN_ROWS` rows), the simplex
         otherwise.
 
@@ -323,6 +336,7 @@ class SplitMarginLP:
             raise InputError(f"algorithm must be 'auto', 'simplex' or 'ipm'; got {algorithm!r}.")
         self.algorithm = algorithm
         self._from_guess = False
+        self._by_ipx = False
         self.solver_path: list[str] = []
         self.remove = remove
         self.n_features = n
@@ -483,7 +497,11 @@ class SplitMarginLP:
         """One HiGHS run (retried from scratch with its defaults on a failure)."""
         h = self.highs
         start = time.perf_counter()
-        h.run()
+        if self._by_ipx:
+            self._by_ipx = False
+            self._run_ipx()
+        else:
+            h.run()
         status = h.getModelStatus()
         if self._from_guess:
             # The simplex started from the interior point's basis: an exact partition ends in
@@ -494,8 +512,7 @@ class SplitMarginLP:
             if status == _STATUS.kIterationLimit:
                 self._complete_model(self._guess_costs)
                 h.clearSolver()
-                h.setOptionValue("solver", "ipm")
-                h.run()
+                self._run_ipx()
                 status = h.getModelStatus()
         if status != _STATUS.kOptimal and status not in _INFEASIBLE:
             # A second opinion from scratch with HiGHS's defaults (presolve, fresh basis).
@@ -506,6 +523,39 @@ class SplitMarginLP:
             status = h.getModelStatus()
         elapsed = time.perf_counter() - start
         return status, elapsed, int(h.getInfo().simplex_iteration_count)
+
+    def _run_ipx(self) -> None:
+        """HiGHS's IPX with crossover on the LP with its margins raised a little, then the
+        dual simplex on the LP itself, warm from the vertex IPX found.
+
+        The margin LP is degenerate: on a tf-idf corpus most samples of the larger class sit
+        on the margin with dual values strictly inside ``(0, d_i)``, and IPX's crossover
+        pivots once for nearly each of them (20 000 × 50 000: 15 645 crossover iterations,
+        about 70 s of 83 s). Margins ``1 + ε u_i`` (``ε`` = :data:`IPX_MARGIN_PERTURBATION`,
+        ``u_i`` uniform in ``[0, 1)``, seeded) leave IPX a nearly unique optimal vertex:
+        crossover then takes a handful of pivots. The basis stays dual feasible when the
+        margins return to 1, so the dual simplex finishes at an optimal vertex of the LP
+        itself (0 or 1 iteration on the text corpora), exactly as the other paths.
+        """
+        h = self.highs
+        m = self.X.shape[0]
+        rows, upper = np.arange(m, dtype=np.int32), np.full(m, _INF)
+        raised = 1.0 + IPX_MARGIN_PERTURBATION * np.random.default_rng(0).random(m)
+        h.setOptionValue("solver", "ipm")
+        h.changeRowsBounds(m, rows, raised, upper)
+        try:
+            h.run()
+            status = h.getModelStatus()
+        finally:
+            h.changeRowsBounds(m, rows, np.ones(m), upper)  # (resets HiGHS's model status)
+        if status != _STATUS.kOptimal:
+            # IPX on the LP itself, from scratch (raised margins are infeasible, with the hard
+            # margin, exactly when margins of 1 are: scale w and b).
+            h.clearSolver()
+            h.run()
+            return
+        h.setOptionValue("solver", "simplex")
+        h.run()
 
     def _pricing(self, coefs: np.ndarray, duals: np.ndarray) -> np.ndarray:
         """``Σ_i π_i y_i a_ij`` for the sorted coefficients ``coefs``, at row duals ``π``."""
@@ -579,6 +629,7 @@ class SplitMarginLP:
                 # it would solve it again after each pricing round; 2000 × 20 000: 198 s
                 # against 51 s).
                 self._complete_model(costs)
+                self._by_ipx = True
         if self.column_generation and not self._in_model.any():
             self._add_first_columns(costs)
         columns = self._model_columns(self._active & self._in_model)
