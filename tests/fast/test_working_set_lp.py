@@ -1,5 +1,6 @@
 """The soft-margin LPs on a working set of samples against the declarative formulations."""
 
+import highspy
 import numpy as np
 import pytest
 import scipy.sparse
@@ -381,3 +382,33 @@ def test_a_later_interior_point_on_the_pulled_features_reaches_the_declarative_r
     _assert_same_run(fast, ref)
     assert shapes[0] == (40, 40) and len(shapes) >= 2
     assert any(features < active for features, active in shapes[1:])
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_interior_points_partition_is_the_first_lps_optimal_basis(seed, monkeypatch):
+    """The first LP's starting basis from the interior point's ranking of the samples' and
+    the features' ratios (dual slack / value of the variables vanishing at a basic one), one
+    basic variable per row: the optimal basis here (no simplex iteration; the k + 1 samples
+    nearest the guessed margin took 2), and the optimum the whole LP's."""
+    from zeronorm_opt.fast import working_set_lp
+
+    monkeypatch.setattr(working_set_lp, "INTERIOR_POINT_GUESS_MIN_FEATURES", 10)
+    X, y = _tall_data(1000, 100, seed=seed)
+    lp = SampleWorkingSetLP(X, y, 1.0)
+    guessed = []
+    guess_basis = SampleWorkingSetLP._guess_basis
+
+    def recorded(self, margins, coef, partition=None):
+        guessed.append(partition)
+        guess_basis(self, margins, coef, partition)
+        basis = self.highs.getBasis()
+        basic = highspy.HighsBasisStatus.kBasic
+        statuses = [*basis.col_status, *basis.row_status]
+        assert sum(status == basic for status in statuses) == self.highs.getNumRow()
+
+    monkeypatch.setattr(SampleWorkingSetLP, "_guess_basis", recorded)
+    step = lp.solve_weighted(np.ones(100))
+    assert len(guessed) == 1 and guessed[0] is not None
+    assert step.simplex_iterations == 0
+    whole = SplitMarginLP(X, y, 1.0).solve_weighted(np.ones(100))
+    np.testing.assert_allclose(step.coef, whole.coef, atol=1e-6 * np.abs(whole.coef).max())
