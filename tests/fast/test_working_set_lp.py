@@ -219,9 +219,9 @@ def test_a_malformed_first_guess_is_refused(guess):
 
 @pytest.mark.parametrize("seed", [5, 6])
 def test_pruned_rows_and_priced_features_of_the_dual_reach_the_declarative_run(seed):
-    """HiGHS holds the dual: a pruned feature's row is deleted, a feature outside the model is
-    priced from the samples' duals (groups' shares included); the declarative run's path, and
-    the LP's objective (not the dual model's) reported each step."""
+    """HiGHS holds the dual: a pruned feature's row is freed or deleted, a feature outside the
+    model is priced from the samples' duals (groups' shares included); the declarative run's
+    path, and the LP's objective (not the dual model's) reported each step."""
     X, y = _tall_data(600, 12, seed=seed)
     lp = SampleWorkingSetLP(X, y, 1.0, column_generation=True, sample_batch=40)
     fast = successive_linearisation(lp, LogSurrogate(), normalise_weights=True)
@@ -229,7 +229,8 @@ def test_pruned_rows_and_priced_features_of_the_dual_reach_the_declarative_run(s
         MarginFormulation(X, y, penalty="l1", C=1.0), LogSurrogate(), normalise_weights=True
     )
     _assert_same_run(fast, ref)
-    assert lp.problem_size()[0] == 1 + lp.in_model.sum() < 1 + X.shape[1]  # rows were deleted
+    # Rows were deleted; those of the features pruned since, freed.
+    assert 1 + lp.in_model.sum() <= lp.problem_size()[0] < 1 + X.shape[1]
     whole = SplitMarginLP(X, y, 1.0)
     weights = np.random.default_rng(seed).uniform(0.5, 2.0, X.shape[1])
     fresh = SampleWorkingSetLP(X, y, 1.0)
@@ -412,3 +413,33 @@ def test_the_interior_points_partition_is_the_first_lps_optimal_basis(seed, monk
     assert step.simplex_iterations == 0
     whole = SplitMarginLP(X, y, 1.0).solve_weighted(np.ones(100))
     np.testing.assert_allclose(step.coef, whole.coef, atol=1e-6 * np.abs(whole.coef).max())
+
+
+@pytest.mark.parametrize("share", [0.0, 1.0])
+@pytest.mark.parametrize("method", ["l1-AROM", "FSV"])
+def test_freed_rows_of_pruned_features_reach_the_declarative_run(method, share, monkeypatch):
+    """A pruned feature's row freed (bounds ±∞, HiGHS's factorisation kept) until the freed
+    rows are ``FREED_ROWS_SHARE`` of the rows, then deleted: never (1.0) or at once (0.0),
+    the declarative run's path; freed rows stay out of the costs and coefficients."""
+    from zeronorm_opt.fast import working_set_lp
+
+    monkeypatch.setattr(working_set_lp, "FREED_ROWS_SHARE", share)
+    X, y = _tall_data(400, 30, seed=11)
+    lp = SampleWorkingSetLP(X, y, 1.0, sample_batch=60)
+    if method == "l1-AROM":
+        fast = successive_linearisation(lp, LogSurrogate(), normalise_weights=True)
+        formulation, surrogate = MarginFormulation(X, y, penalty="l1", C=1.0), LogSurrogate()
+        ref = successive_linearisation(formulation, surrogate, normalise_weights=True)
+    else:
+        start = np.full(30, 5.0)
+        fast = successive_linearisation(lp, ExpSurrogate(5.0), initial_weights=start)
+        ref = successive_linearisation(
+            FSVFormulation(X, y, C=1.0), ExpSurrogate(5.0), initial_weights=start
+        )
+    _assert_same_run(fast, ref)
+    rows = lp.problem_size()[0]
+    assert fast.support.sum() < 30
+    if share == 1.0:
+        assert rows == 1 + 30  # every pruned row freed, none deleted
+    else:
+        assert rows == 1 + lp.in_model.sum()
