@@ -333,8 +333,8 @@ def test_the_interior_point_guesses_reach_the_declarative_run(method, seed, monk
     guesses = []
     found = SampleWorkingSetLP._interior_point_margins
 
-    def counted(self):
-        guesses.append(found(self))
+    def counted(self, *args):
+        guesses.append(found(self, *args))
         return guesses[-1]
 
     monkeypatch.setattr(SampleWorkingSetLP, "_interior_point_margins", counted)
