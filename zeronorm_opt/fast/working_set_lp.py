@@ -32,7 +32,9 @@ one ``σ_g ∈ [0, 1]`` per group of errors (``π_i = σ_g d_i``); ``(w, b)`` ar
 a sample's margin check is its column's reduced cost. So each change of the LP keeps HiGHS's
 dual simplex warm from the last basis: a reweighting step changes the rows' bounds ``± c_j``
 (the dual LP's right-hand side), an added sample is a column (flipped to the bound its reduced
-cost asks for), an added feature a row, a pruned feature a deleted row. Held as the primal, a
+cost asks for), an added feature a row, a pruned feature a freed row (bounds ``±∞``: HiGHS
+keeps its factorisation, which deleting a row would discard; the freed rows are deleted once
+they are half the rows). Held as the primal, a
 reweighting step changes the costs and only the primal simplex restarts warm (3000 × 200, the
 second l1-AROM LP: 3 344 primal simplex iterations against about 1 000 dual ones here), and
 the dual has ``n + 1`` rows where the primal had a row per sample held.
@@ -57,15 +59,23 @@ better guess: the dual simplex works on a dense basis of order ``n`` (3000 × 10
 25 ms an iteration, 830 of them from liblinear's guess). There the guess is this LP's own
 interior point (:func:`~zeronorm_opt.fast.margin_ipm.margin_interior_point`, its normal
 equations of order ``n``), stopped at a relative error of 1e-5: its margins are nearly the
-optimum's (3000 × 1000: 159 iterations; 10⁴ × 1000: 156 against 9 433, the first LP 4 s
-against 260 s; 3000 × 200: 25 against 774). A later LP whose costs changed by a median
-factor above 1.1 starts afresh from it too (l1-AROM's second LP: 0–2 iterations; FSV's
-second at 3000 × 1000: 4 037 iterations and 97 s from the last basis).
+optimum's, and the ratios of its dual slacks to its values rank the samples' columns and the
+features' rows by how likely they are basic at the optimum (:class:`_Partition`): the most
+likely, one per row of the model, are HiGHS's starting basis, which it takes as it is
+(10⁴ × 1000: the first LP 24 iterations and 1.8 s, against 156 and 6 s plus an alien basis's
+extra factorisation, 1.6 s, from the samples nearest its margin, and 9 433 and 260 s from
+liblinear's guess; 3000 × 200: 0 against 25 from the samples nearest its margin and 774
+from liblinear's guess). A later LP whose costs
+changed by a median factor above 1.1 starts afresh from it too, stopped at 1e-4
+(l1-AROM's second LP: 0–6 iterations; FSV's second at 3000 × 1000: 4 037 iterations and
+97 s from the last basis).
 
 A later LP keeps the last model and basis. First, when at least 30 % of the samples held one by
 one are far from the margin (``|y_i f(x_i) − 1| > 0.2``) at the last solution, their columns
 (nonbasic) are deleted — those below become errors in new groups — so that HiGHS's pricing
-passes shorten (30 000 × 200, l1-AROM's second LP: 1.9 s against 3.9 s). And when the
+passes shorten (30 000 × 200, l1-AROM's second LP: 1.9 s against 3.9 s); not from 500
+feature rows, where HiGHS's new factorisation of the basis after the deletion costs more
+(10⁴ × 1000, FSV's third LP: 2.15 s against 0.45 s). And when the
 reweighting changes the rows' costs by a median factor above 2 on at least 100 features
 (l1-AROM's second LP: a factor of about 50; FSV's: 1.2), HiGHS's interior-point method solves
 it first, with a crossover to a vertex: the last basis is far from the new optimum (10⁴ × 200:
@@ -151,9 +161,11 @@ FIRST_ROWS_PER_FEATURE = 12
 #: 0.40 s against 0.20 s at 1000 × 200, 0.55 s against 0.35 s at 3000 × 200, 1.5 s against
 #: 1.3 s at 10⁴ × 200, but 2.5–3.8 s against 4.8 s at 3·10⁴ × 200; FSV alike). It stops at
 #: ``INTERIOR_POINT_GUESS_TOL`` and is used when its error is below
-#: ``INTERIOR_POINT_GUESS_MAX_ERROR`` (10⁴ × 1000, l1-AROM: a fit of 25 s at 1e-5, 30 s at
-#: 1e-6 — more Newton steps, the same 156 simplex iterations — and 39 s at 1e-4, where the
-#: first LP took 1 097).
+#: ``INTERIOR_POINT_GUESS_MAX_ERROR`` (10⁴ × 1000, l1-AROM, the basis from the samples nearest
+#: the guessed margin: a fit of 25 s at 1e-5, 30 s at 1e-6 — more Newton steps, the same 156
+#: simplex iterations — and 39 s at 1e-4, where the first LP took 1 097; from the ranked
+#: :class:`_Partition`, 24 iterations at 1e-5, 114 at 1e-4 after 3 Newton steps fewer: no
+#: faster).
 INTERIOR_POINT_GUESS_MIN_FEATURES = 100
 INTERIOR_POINT_GUESS_MAX_RATIO = 20
 INTERIOR_POINT_GUESS_TOL = 1e-5
