@@ -418,11 +418,13 @@ def test_the_interior_points_partition_is_the_first_lps_optimal_basis(seed, monk
 @pytest.mark.parametrize("share", [0.0, 1.0])
 @pytest.mark.parametrize("method", ["l1-AROM", "FSV"])
 def test_freed_rows_of_pruned_features_reach_the_declarative_run(method, share, monkeypatch):
-    """A pruned feature's row freed (bounds ±∞, HiGHS's factorisation kept) until the freed
-    rows are ``FREED_ROWS_SHARE`` of the rows, then deleted: never (1.0) or at once (0.0),
-    the declarative run's path; freed rows stay out of the costs and coefficients."""
+    """A pruned feature's row freed (bounds ±∞, HiGHS's factorisation kept; the model's rows
+    all counted large here) until the freed rows are ``FREED_ROWS_SHARE`` of the rows,
+    then deleted: never (1.0) or at once (0.0), the declarative run's path; freed rows stay
+    out of the costs and coefficients."""
     from zeronorm_opt.fast import working_set_lp
 
+    monkeypatch.setattr(working_set_lp, "LARGE_BASIS_ROWS", 1)
     monkeypatch.setattr(working_set_lp, "FREED_ROWS_SHARE", share)
     X, y = _tall_data(400, 30, seed=11)
     lp = SampleWorkingSetLP(X, y, 1.0, sample_batch=60)

@@ -132,15 +132,17 @@ MIN_SAMPLE_BATCH = 200
 ERROR_GROUPS = 16
 #: A later LP first takes out of the model the samples held one by one whose margins at the
 #: last solution are farther from 1 than this, when they are at least ``SHRINK_SHARE`` of
-#: those held and the model has fewer than ``SHRINK_MAX_ROWS`` feature rows: deleting columns
-#: makes HiGHS factorise its basis anew and recompute its edge weights, which a larger basis
-#: (dense, of the order of the rows) pays for only over many iterations (FSV's third LP at
-#: 10⁴ × 1000, 907 rows: 2.15 s with the shrink, 0.45 s without, 44 iterations either way).
+#: those held and the model has fewer than ``LARGE_BASIS_ROWS`` feature rows.
 SHRINK_MARGIN = 0.2
 SHRINK_SHARE = 0.3
-SHRINK_MAX_ROWS = 500
-#: A pruned feature's row is freed, not deleted, until the freed rows are this share of the
-#: model's feature rows (see :meth:`SampleWorkingSetLP.remove_coefficients`).
+#: From this many feature rows, deleting columns or rows from the model (which makes HiGHS
+#: factorise its basis anew and recompute its edge weights: 1.2 s and 0.5 s on a dense basis
+#: of order 900) costs more than it saves: no shrink (FSV's third LP at 10⁴ × 1000, 907 rows:
+#: 2.15 s with it, 0.45 s without, 44 iterations either way), and a pruned feature's row is
+#: freed instead of deleted until the freed rows are ``FREED_ROWS_SHARE`` of the model's
+#: feature rows (see :meth:`SampleWorkingSetLP.remove_coefficients`). Below, the path is as
+#: before (10⁴ × 200: the factorisations are cheap, freed rows cost iterations).
+LARGE_BASIS_ROWS = 500
 FREED_ROWS_SHARE = 0.5
 #: A later LP (a reweighting step) is first solved by HiGHS's interior-point method, with a
 #: crossover to a vertex, when the model holds at least this many feature rows and their costs
@@ -405,7 +407,7 @@ default="auto"
         get shorter; a misjudged sample comes back through the checks of :meth:`_run`."""
         S = highspy.HighsBasisStatus
         h = self.highs
-        if np.count_nonzero(self._row_live) >= SHRINK_MAX_ROWS:
+        if np.count_nonzero(self._row_live) >= LARGE_BASIS_ROWS:
             return
         basic = np.fromiter((s == S.kBasic for s in h.getBasis().col_status), bool)
         owner = self._col_sample
@@ -468,8 +470,9 @@ default="auto"
 
     def remove_coefficients(self, mask) -> None:
         """Take the coefficients where ``mask`` is True out of the problem for good (``w_j =
-        0``): their rows freed (bounds ``±∞``), or deleted with the rows freed before once
-        those are at least ``FREED_ROWS_SHARE`` of the model's feature rows.
+        0``): their rows deleted, or, in a model of at least ``LARGE_BASIS_ROWS`` feature
+        rows, freed (bounds ``±∞``) until the freed rows are ``FREED_ROWS_SHARE`` of them,
+        then deleted together.
 
         A freed row is a basic slack (a unit column of the basis): HiGHS keeps its
         factorisation and edge weights, where deleting a row makes it factorise the basis
@@ -488,10 +491,13 @@ default="auto"
         h = self.highs
         basic = highspy.HighsBasisStatus.kBasic
         status = h.getBasis().row_status
+        large = np.count_nonzero(self._row_live) >= LARGE_BASIS_ROWS
         self._row_live[leaving] = False
         freed = ~self._row_live
-        if freed.sum() >= FREED_ROWS_SHARE * freed.size or any(
-            status[1 + row] != basic for row in leaving.tolist()
+        if (
+            not large
+            or freed.sum() >= FREED_ROWS_SHARE * freed.size
+            or any(status[1 + row] != basic for row in leaving.tolist())
         ):
             gone = np.flatnonzero(freed)
             h.deleteRows(gone.size, (1 + gone).astype(np.int32))
