@@ -65,10 +65,9 @@ likely, one per row of the model, are HiGHS's starting basis, which it takes as 
 (10⁴ × 1000: the first LP 24 iterations and 1.8 s, against 156 and 6 s plus an alien basis's
 extra factorisation, 1.6 s, from the samples nearest its margin, and 9 433 and 260 s from
 liblinear's guess; 3000 × 200: 0 against 25 from the samples nearest its margin and 774
-from liblinear's guess). A later LP whose costs
-changed by a median factor above 1.1 starts afresh from it too, stopped at 1e-4
-(l1-AROM's second LP: 0–6 iterations; FSV's second at 3000 × 1000: 4 037 iterations and
-97 s from the last basis).
+from liblinear's guess). A later LP whose costs changed by a median factor above 1.1 starts
+afresh from it too, stopped at 1e-4 (l1-AROM's second LP: 0–6 iterations; FSV's second at
+3000 × 1000: 4 037 iterations and 97 s from the last basis).
 
 A later LP keeps the last model and basis. First, when at least 30 % of the samples held one by
 one are far from the margin (``|y_i f(x_i) − 1| > 0.2``) at the last solution, their columns
