@@ -1,5 +1,6 @@
 """The soft-margin LPs on a working set of samples against the declarative formulations."""
 
+import highspy
 import numpy as np
 import pytest
 import scipy.sparse
@@ -218,9 +219,9 @@ def test_a_malformed_first_guess_is_refused(guess):
 
 @pytest.mark.parametrize("seed", [5, 6])
 def test_pruned_rows_and_priced_features_of_the_dual_reach_the_declarative_run(seed):
-    """HiGHS holds the dual: a pruned feature's row is deleted, a feature outside the model is
-    priced from the samples' duals (groups' shares included); the declarative run's path, and
-    the LP's objective (not the dual model's) reported each step."""
+    """HiGHS holds the dual: a pruned feature's row is freed or deleted, a feature outside the
+    model is priced from the samples' duals (groups' shares included); the declarative run's
+    path, and the LP's objective (not the dual model's) reported each step."""
     X, y = _tall_data(600, 12, seed=seed)
     lp = SampleWorkingSetLP(X, y, 1.0, column_generation=True, sample_batch=40)
     fast = successive_linearisation(lp, LogSurrogate(), normalise_weights=True)
@@ -228,7 +229,8 @@ def test_pruned_rows_and_priced_features_of_the_dual_reach_the_declarative_run(s
         MarginFormulation(X, y, penalty="l1", C=1.0), LogSurrogate(), normalise_weights=True
     )
     _assert_same_run(fast, ref)
-    assert lp.problem_size()[0] == 1 + lp.in_model.sum() < 1 + X.shape[1]  # rows were deleted
+    # Rows were deleted; those of the features pruned since, freed.
+    assert 1 + lp.in_model.sum() <= lp.problem_size()[0] < 1 + X.shape[1]
     whole = SplitMarginLP(X, y, 1.0)
     weights = np.random.default_rng(seed).uniform(0.5, 2.0, X.shape[1])
     fresh = SampleWorkingSetLP(X, y, 1.0)
@@ -331,8 +333,8 @@ def test_the_interior_point_guesses_reach_the_declarative_run(method, seed, monk
     guesses = []
     found = SampleWorkingSetLP._interior_point_margins
 
-    def counted(self):
-        guesses.append(found(self))
+    def counted(self, *args):
+        guesses.append(found(self, *args))
         return guesses[-1]
 
     monkeypatch.setattr(SampleWorkingSetLP, "_interior_point_margins", counted)
@@ -381,3 +383,65 @@ def test_a_later_interior_point_on_the_pulled_features_reaches_the_declarative_r
     _assert_same_run(fast, ref)
     assert shapes[0] == (40, 40) and len(shapes) >= 2
     assert any(features < active for features, active in shapes[1:])
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_interior_points_partition_is_the_first_lps_optimal_basis(seed, monkeypatch):
+    """The first LP's starting basis from the interior point's ranking of the samples' and
+    the features' ratios (dual slack / value of the variables vanishing at a basic one), one
+    basic variable per row: the optimal basis here (no simplex iteration; the k + 1 samples
+    nearest the guessed margin took 2), and the optimum the whole LP's."""
+    from zeronorm_opt.fast import working_set_lp
+
+    monkeypatch.setattr(working_set_lp, "INTERIOR_POINT_GUESS_MIN_FEATURES", 10)
+    X, y = _tall_data(1000, 100, seed=seed)
+    lp = SampleWorkingSetLP(X, y, 1.0)
+    guessed = []
+    guess_basis = SampleWorkingSetLP._guess_basis
+
+    def recorded(self, margins, coef, partition=None):
+        guessed.append(partition)
+        guess_basis(self, margins, coef, partition)
+        basis = self.highs.getBasis()
+        basic = highspy.HighsBasisStatus.kBasic
+        statuses = [*basis.col_status, *basis.row_status]
+        assert sum(status == basic for status in statuses) == self.highs.getNumRow()
+
+    monkeypatch.setattr(SampleWorkingSetLP, "_guess_basis", recorded)
+    step = lp.solve_weighted(np.ones(100))
+    assert len(guessed) == 1 and guessed[0] is not None
+    assert step.simplex_iterations == 0
+    whole = SplitMarginLP(X, y, 1.0).solve_weighted(np.ones(100))
+    np.testing.assert_allclose(step.coef, whole.coef, atol=1e-6 * np.abs(whole.coef).max())
+
+
+@pytest.mark.parametrize("share", [0.0, 1.0])
+@pytest.mark.parametrize("method", ["l1-AROM", "FSV"])
+def test_freed_rows_of_pruned_features_reach_the_declarative_run(method, share, monkeypatch):
+    """A pruned feature's row freed (bounds ±∞, HiGHS's factorisation kept; the model's rows
+    all counted large here) until the freed rows are ``FREED_ROWS_SHARE`` of the rows,
+    then deleted: never (1.0) or at once (0.0), the declarative run's path; freed rows stay
+    out of the costs and coefficients."""
+    from zeronorm_opt.fast import working_set_lp
+
+    monkeypatch.setattr(working_set_lp, "LARGE_BASIS_ROWS", 1)
+    monkeypatch.setattr(working_set_lp, "FREED_ROWS_SHARE", share)
+    X, y = _tall_data(400, 30, seed=11)
+    lp = SampleWorkingSetLP(X, y, 1.0, sample_batch=60)
+    if method == "l1-AROM":
+        fast = successive_linearisation(lp, LogSurrogate(), normalise_weights=True)
+        formulation, surrogate = MarginFormulation(X, y, penalty="l1", C=1.0), LogSurrogate()
+        ref = successive_linearisation(formulation, surrogate, normalise_weights=True)
+    else:
+        start = np.full(30, 5.0)
+        fast = successive_linearisation(lp, ExpSurrogate(5.0), initial_weights=start)
+        ref = successive_linearisation(
+            FSVFormulation(X, y, C=1.0), ExpSurrogate(5.0), initial_weights=start
+        )
+    _assert_same_run(fast, ref)
+    rows = lp.problem_size()[0]
+    assert fast.support.sum() < 30
+    if share == 1.0:
+        assert rows == 1 + 30  # every pruned row freed, none deleted
+    else:
+        assert rows == 1 + lp.in_model.sum()
