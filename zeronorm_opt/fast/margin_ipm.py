@@ -179,6 +179,9 @@ def margin_interior_point(B, y, costs, slack_costs, tol=TOL, max_iter=MAX_ITER) 
             if error < tol or iteration - best[2] >= patience:
                 break
             D = x / z
+            # The last step's factor is dropped before the next matrix is formed: both are
+            # m × m (32 MB each at m = 2000), and held together they set the peak.
+            solve = newton = None
             solve = _normal_factor(
                 B, Bt, y, D[P] + D[Q], D[2 * k] + D[2 * k + 1], D[XI] + D[S], threads, gram
             )
