@@ -26,20 +26,13 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ._numba import compiled
+
 __all__ = ["scan_filling", "scan_in_place"]
 
 
-def _compiled(func):
-    """``numba.njit`` with the on-disk cache (compiled once per installation, ~1 s).
-
-    Without a writable cache location (a read-only install and no writable user cache
-    directory) numba refuses ``cache=True``; the scans are then compiled in each process.
-    """
-    options = {"nogil": True, "boundscheck": False, "error_model": "numpy"}
-    try:
-        return numba.njit(cache=True, **options)(func)
-    except RuntimeError:  # numba: "cannot cache function ...: no locator available"
-        return numba.njit(**options)(func)
+#: The scans' decorator: vectorised divisions (``error_model="numpy"``, see above).
+_compiled = compiled(error_model="numpy")
 
 
 # One source of truth for the arithmetic of a row, inlined into both scans. The update of a row

@@ -49,7 +49,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 import scipy.sparse as sp
 from scipy.linalg import LinAlgError, cho_factor, cho_solve
@@ -57,6 +56,7 @@ from scipy.linalg.blas import dsyr, dsyrk
 from scipy.sparse.linalg import LinearOperator, cg
 
 from .._threads import blas_controller, blas_threads
+from ._numba import compiled
 
 __all__ = ["InteriorPoint", "margin_interior_point"]
 
@@ -231,17 +231,7 @@ def _normal_factor(B, Bt, y, d_coef, d_bias, d_diag, threads=1, gram=None):
     return None if factor is None else lambda r: cho_solve(factor, r, check_finite=False)
 
 
-def _compiled(func):
-    """``numba.njit`` with the on-disk cache (compiled once per installation), as in
-    :mod:`zeronorm_opt.fast._greedy_kernel`."""
-    options = {"nogil": True, "boundscheck": False}
-    try:
-        return numba.njit(cache=True, **options)(func)
-    except RuntimeError:  # no writable cache location: compiled in each process
-        return numba.njit(**options)(func)
-
-
-@_compiled
+@compiled
 def _accumulate_gram(indptr, indices, data, d, block, M):  # pragma: no cover
     """``M[i_p, i_q] += d_j a_p a_q`` over each column ``j`` of a CSC matrix (indices sorted,
     no duplicates) and each pair of its non-zeros ``p ≤ q``: the upper triangle of

@@ -38,6 +38,7 @@ import scipy.sparse as sp
 
 from ..exceptions import InputError, SolverInaccurateError
 from ..solvers import SolveInfo
+from ._numba import compiled
 from .rescaled_step import RescaledSVMStep
 from .svm_primal_ipm import svm_primal_ipm
 
@@ -83,16 +84,6 @@ PRIMAL_MAX_ENTRIES = 2**20
 DCD_RHO = 0.1
 
 
-def _compiled(func):
-    """``numba.njit`` with the on-disk cache (compiled once per installation), as in
-    :mod:`zeronorm_opt.fast._greedy_kernel`."""
-    options = {"nogil": True, "boundscheck": False}
-    try:
-        return numba.njit(cache=True, **options)(func)
-    except RuntimeError:  # no writable cache location: compiled in each process
-        return numba.njit(**options)(func)
-
-
 @numba.njit(inline="always", boundscheck=False)
 def _row_dot(w, indptr, indices, data, width, i):  # pragma: no cover
     """``w·x̃_i``: row ``i`` of a CSR matrix, or of a dense C-order one when ``width > 0``."""
@@ -119,7 +110,7 @@ def _row_axpy(w, step, indptr, indices, data, width, i):  # pragma: no cover
             w[indices[k]] += step * data[k]
 
 
-@_compiled
+@compiled
 def dual_coordinate_descent(
     indptr, indices, data, width, y, qdiag, C, rho, lam, alpha, w, s, tol, max_passes, seed
 ):  # pragma: no cover
