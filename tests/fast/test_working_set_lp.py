@@ -46,6 +46,19 @@ _SHAPES = [
 ]
 
 
+def _fast_and_declarative_runs(lp, X, y, method):
+    """``method``'s run ("l1-AROM" or "FSV", C = 1) on the working-set LP ``lp`` and on the
+    declarative formulation of the same data."""
+    if method == "l1-AROM":
+        fast = successive_linearisation(lp, LogSurrogate(), normalise_weights=True)
+        formulation, surrogate = MarginFormulation(X, y, penalty="l1", C=1.0), LogSurrogate()
+        return fast, successive_linearisation(formulation, surrogate, normalise_weights=True)
+    start = np.full(X.shape[1], 5.0)
+    fast = successive_linearisation(lp, ExpSurrogate(5.0), initial_weights=start)
+    formulation = FSVFormulation(X, y, C=1.0)
+    return fast, successive_linearisation(formulation, ExpSurrogate(5.0), initial_weights=start)
+
+
 def _working_set_expected(m, n, sparse):
     """margin_lp's documented rule: 3 samples per feature, or dense from 300 samples."""
     return m > 3 * n or (not sparse and m >= 300 and m > n / 4)
@@ -340,16 +353,7 @@ def test_the_interior_point_guesses_reach_the_declarative_run(method, seed, monk
     monkeypatch.setattr(SampleWorkingSetLP, "_interior_point_margins", counted)
     X, y = _tall_data(500, 24, seed=seed)
     lp = SampleWorkingSetLP(X, y, 1.0)
-    if method == "l1-AROM":
-        fast = successive_linearisation(lp, LogSurrogate(), normalise_weights=True)
-        formulation, surrogate = MarginFormulation(X, y, penalty="l1", C=1.0), LogSurrogate()
-        ref = successive_linearisation(formulation, surrogate, normalise_weights=True)
-    else:
-        start = np.full(24, 5.0)
-        fast = successive_linearisation(lp, ExpSurrogate(5.0), initial_weights=start)
-        ref = successive_linearisation(
-            FSVFormulation(X, y, C=1.0), ExpSurrogate(5.0), initial_weights=start
-        )
+    fast, ref = _fast_and_declarative_runs(lp, X, y, method)
     _assert_same_run(fast, ref)
     assert len(guesses) >= 2 and all(guess is not None for guess in guesses)
 
@@ -428,16 +432,7 @@ def test_freed_rows_of_pruned_features_reach_the_declarative_run(method, share, 
     monkeypatch.setattr(working_set_lp, "FREED_ROWS_SHARE", share)
     X, y = _tall_data(400, 30, seed=11)
     lp = SampleWorkingSetLP(X, y, 1.0, sample_batch=60)
-    if method == "l1-AROM":
-        fast = successive_linearisation(lp, LogSurrogate(), normalise_weights=True)
-        formulation, surrogate = MarginFormulation(X, y, penalty="l1", C=1.0), LogSurrogate()
-        ref = successive_linearisation(formulation, surrogate, normalise_weights=True)
-    else:
-        start = np.full(30, 5.0)
-        fast = successive_linearisation(lp, ExpSurrogate(5.0), initial_weights=start)
-        ref = successive_linearisation(
-            FSVFormulation(X, y, C=1.0), ExpSurrogate(5.0), initial_weights=start
-        )
+    fast, ref = _fast_and_declarative_runs(lp, X, y, method)
     _assert_same_run(fast, ref)
     rows = lp.problem_size()[0]
     assert fast.support.sum() < 30
