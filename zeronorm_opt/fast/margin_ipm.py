@@ -13,13 +13,10 @@ interior-point method needs a few dozen Newton steps instead, each the normal eq
 upper triangle accumulated by a compiled loop over the pairs of non-zeros sharing a column
 (``Σ_j nnz(x_j)²/2`` multiply–adds straight into the dense ``m × m`` matrix, no pair stored),
 solved by a dense Cholesky factorisation. Mehrotra's predictor–corrector (``b`` split into
-two non-negative parts), from Mehrotra's starting point and with Gondzio's centrality
-correctors on this order-``m`` path, where a solve is cheap beside a factorisation (the
-first l1-AROM LP on 2000 × 20 000 at 0.5 %: 24 factorisations → 16). Its result is only a
-guess of the optimal partition: :class:`~zeronorm_opt.fast.highs_model.SplitMarginLP` turns
-it into basis statuses, and the simplex of HiGHS starts from them and ends at an exact
-optimal vertex (the first l1-AROM LP on 1000 × 5000 at 1 %: 17 factorisations, then no
-simplex iteration).
+two non-negative parts). Its result is only a guess of the optimal partition:
+:class:`~zeronorm_opt.fast.highs_model.SplitMarginLP` turns it into basis statuses, and the
+simplex of HiGHS starts from them and ends at an exact optimal vertex (on 1000 × 5000 at 1 %,
+16 Newton steps, then one simplex iteration).
 
 With more samples than coefficients the same equations are solved through the matrix of
 order ``k + 1`` (the Sherman–Morrison–Woodbury identity, as Ferris and Munson's interior
@@ -40,9 +37,6 @@ References
 ----------
 S. Mehrotra, "On the implementation of a primal-dual interior point method", SIAM Journal on
 Optimization 2(4), 575–601, 1992.
-
-J. Gondzio, "Multiple centrality corrections in a primal-dual method for linear
-programming", Computational Optimization and Applications 6, 137–156, 1996.
 
 N. Megiddo, "On finding primal- and dual-optimal bases", ORSA Journal on Computing 3(1),
 63–65, 1991.
@@ -89,24 +83,6 @@ REFINEMENT_STEPS = 10
 #: earlier two-index form of the loop, 8 MB and more lost (0.92, 0.56, 0.57, 1.0, 1.4 s
 #: against 2.2 s).
 GRAM_BLOCK_BYTES = 1 << 22
-#: On the order-``m`` path (a factorisation costs ``m³/3``, a solve ``m²``): Gondzio's
-#: centrality correctors, each one more solve with the step's factor, at most this many a
-#: step, kept while each lengthens the step by 1 % or more. Replayed on the first l1-AROM
-#: LP (factorisations, the start's included, with Mehrotra's start): 1000 × 5000 at 1 % 25
-#: → 24 without, 17 with two or four; 2000 × 20 000 at 0.5 % 24 → 22, 18 with two, 16 with
-#: four (and the simplex after the guess 0 iterations, as before; 2 with two). On eight
-#: smaller such LPs (300 × 1500, 600 × 3000) 153 in all → 130 with two (one LP 19 → 23),
-#: 121 with four (none more). Through the matrix of order ``k + 1`` a solve is ten CG
-#: steps, each two products with ``B``, as dear as the factorisation: dense 10⁴ × 1000,
-#: two correctors 20 → 19 Newton steps but 13.5 → 18 s, stalled at 2.8e-5 (tol 1e-5):
-#: none there.
-CORRECTORS = 4
-#: A corrector aims at the step lengthened by this (Gondzio's ``δ_α``; 2000 × 20 000 with
-#: two: 0.1 19 factorisations, 0.2 18) ...
-CORRECTOR_REACH = 0.2
-#: ... and moves the products ``x_i z_i`` of that trial point below ``β_min σμ`` or above
-#: ``β_max σμ`` back into that band.
-BETA_MIN, BETA_MAX = 0.1, 10.0
 
 
 @dataclass
@@ -129,9 +105,7 @@ class InteriorPoint:
 
 
 def margin_interior_point(B, y, costs, slack_costs, tol=TOL, max_iter=MAX_ITER) -> InteriorPoint:
-    """Mehrotra's predictor–corrector on the soft-margin LP above (``B = diag(y) X``); with
-    more coefficients than samples from Mehrotra's starting point, with Gondzio's centrality
-    correctors.
+    """Mehrotra's predictor–corrector on the soft-margin LP above (``B = diag(y) X``).
 
     Returns the iterate of least error (residuals and gap) met; it is a guess for a basis,
     never used as the solution.
@@ -186,18 +160,11 @@ def margin_interior_point(B, y, costs, slack_costs, tol=TOL, max_iter=MAX_ITER) 
 
     # Bt's arrays are B's CSC form (sorted by scipy's conversion): no copy.
     gram = _SparseGram(Bt.T) if sp.issparse(B) and k + 1 >= m else None
-    threads = blas_threads()  # the caller's, for the dense factorisations and products
+    x, z, pi = np.ones(c.size), 1.0 + np.abs(c), np.zeros(m)
     best, best_error = None, np.inf
     norm_c = 1.0 + np.linalg.norm(c)
-    order_m = k + 1 >= m
+    threads = blas_threads()  # the caller's, for the dense factorisations and products
     with blas_controller().limit(limits=1, user_api="blas"):
-        if order_m:
-            # Mehrotra's start, one more factorisation (D = I): 2000 × 20 000, 24 → 22 with it
-            # alone. Through the order-(k + 1) matrix it lost (dense 10⁴ × 1000: 20 → 22 Newton
-            # steps, its error 2.5e-6 → 7.9e-6): there the start stays x = 1, z = 1 + |c|.
-            x, z, pi = _mehrotra_start(B, Bt, y, c, matvec, rmatvec, threads, gram)
-        else:
-            x, z, pi = np.ones(c.size), 1.0 + np.abs(c), np.zeros(m)
         for iteration in range(max_iter):
             rp, rd = 1.0 - matvec(x), c - rmatvec(pi) - z
             primal, dual = c @ x, pi.sum()
@@ -225,17 +192,8 @@ def margin_interior_point(B, y, costs, slack_costs, tol=TOL, max_iter=MAX_ITER) 
             ap, ad = _step(x, dx), _step(z, dz)
             mu = x @ z / x.size
             sigma = ((x + ap * dx) @ (z + ad * dz) / x.size / mu) ** 3
-            rc = sigma * mu - x * z - dx * dz
-            dx, dpi, dz = _direction(*newton, rc)  # corrector
-            ap, ad = _step(x, dx), _step(z, dz)
-            for _ in range(CORRECTORS if order_m else 0):
-                t = _centrality_target(x, z, dx, dz, ap, ad, sigma * mu)
-                cdx, cdpi, cdz = _direction(*newton, rc + t)
-                cap, cad = _step(x, cdx), _step(z, cdz)
-                if min(cap, cad) < 1.01 * min(ap, ad):
-                    break
-                rc, dx, dpi, dz, ap, ad = rc + t, cdx, cdpi, cdz, cap, cad
-            ap, ad = 0.995 * ap, 0.995 * ad
+            dx, dpi, dz = _direction(*newton, sigma * mu - x * z - dx * dz)  # corrector
+            ap, ad = 0.995 * _step(x, dx), 0.995 * _step(z, dz)
             x, pi, z = x + ap * dx, pi + ad * dpi, z + ad * dz
             # b = b⁺ − b⁻ unchanged, both parts shrunk: otherwise they grow together and the
             # primal residual with them (1000 × 5000: stalled at 1.5e-6, now 2e-10).
@@ -409,40 +367,6 @@ def _cholesky(M: np.ndarray, diagonal_term: np.ndarray, relative_shift: float = 
         except LinAlgError:
             shift *= 100.0
     return None
-
-
-def _mehrotra_start(B, Bt, y, c, matvec, rmatvec, threads, gram):
-    """Mehrotra's starting point ``(x, z, π)``: the least-norm solution of ``A x = 1`` and the
-    least-squares dual slacks ``z = c − Aᵀ π``, shifted positive, then shifted again so that
-    ``x`` and ``z`` are of the size of their complementarity (one factorisation of ``A Aᵀ``,
-    the normal matrix with ``D = I``)."""
-    m, k = B.shape
-    solve = _normal_factor(B, Bt, y, np.full(k, 2.0), 2.0, np.full(m, 2.0), threads, gram)
-    if solve is None:
-        return np.ones(c.size), 1.0 + np.abs(c), np.zeros(m)
-    x = rmatvec(solve(np.ones(m)))
-    pi = solve(matvec(c))
-    z = c - rmatvec(pi)
-    x += max(-1.5 * x.min(), 0.0)
-    z += max(-1.5 * z.min(), 0.0)
-    xz = x @ z
-    return x + 0.5 * xz / z.sum(), z + 0.5 * xz / x.sum(), pi
-
-
-def _centrality_target(x, z, dx, dz, ap, ad, target):
-    """Gondzio's corrector term: at the trial point of the steps ``ap, ad`` lengthened by
-    ``CORRECTOR_REACH``, the change that brings each product ``x_i z_i`` into
-    ``[β_min, β_max] · target`` (those far above pulled down by at most ``β_max · target``).
-
-    References
-    ----------
-    J. Gondzio, "Multiple centrality corrections in a primal-dual method for linear
-    programming", Computational Optimization and Applications 6, 137–156, 1996.
-    """
-    tx, tz = min(1.0, ap + CORRECTOR_REACH), min(1.0, ad + CORRECTOR_REACH)
-    v = (x + tx * dx) * (z + tz * dz)
-    t = np.clip(v, BETA_MIN * target, BETA_MAX * target) - v
-    return np.maximum(t, -BETA_MAX * target)
 
 
 def _direction(solve, matvec, rmatvec, x, z, D, rp, rd, rc):
