@@ -539,15 +539,21 @@ class SplitMarginLP:
         """
         h = self.highs
         m = self.X.shape[0]
-        rows, upper = np.arange(m, dtype=np.int32), np.full(m, _INF)
         raised = 1.0 + IPX_MARGIN_PERTURBATION * np.random.default_rng(0).random(m)
+
+        def set_margins(values):
+            # Row by row: highspy's changeRowsBounds is newer than the highspy floor (1.11);
+            # about a millisecond per thousand rows. (Each call resets HiGHS's model status.)
+            for row, value in enumerate(values.tolist()):
+                h.changeRowBounds(row, value, _INF)
+
         h.setOptionValue("solver", "ipm")
-        h.changeRowsBounds(m, rows, raised, upper)
+        set_margins(raised)
         try:
             h.run()
             status = h.getModelStatus()
         finally:
-            h.changeRowsBounds(m, rows, np.ones(m), upper)  # (resets HiGHS's model status)
+            set_margins(np.ones(m))
         if status != _STATUS.kOptimal:
             # IPX on the LP itself, from scratch (raised margins are infeasible, with the hard
             # margin, exactly when margins of 1 are: scale w and b).
