@@ -284,7 +284,7 @@ def test_pricing_completes_a_guessed_working_set(margin, own_interior_point, mon
     lp = SplitMarginLP(X, y, 1.0, algorithm="ipm")
     runs = []
     run = lp._run
-    monkeypatch.setattr(lp, "_run", lambda: runs.append(lp.in_model.sum()) or run())
+    monkeypatch.setattr(lp, "_run", lambda *a: runs.append(lp.in_model.sum()) or run(*a))
     step = lp.solve_weighted(costs)
     assert lp.highs.getInfo().ipm_iteration_count == 0  # the simplex from the guess
     assert len(runs) > 1 and runs[-1] > runs[0]  # pricing rounds added coefficients

@@ -335,8 +335,6 @@ class SplitMarginLP:
         if algorithm not in ("auto", "simplex", "ipm"):
             raise InputError(f"algorithm must be 'auto', 'simplex' or 'ipm'; got {algorithm!r}.")
         self.algorithm = algorithm
-        self._from_guess = False
-        self._by_ipx = False
         self.solver_path: list[str] = []
         self.remove = remove
         self.n_features = n
@@ -493,27 +491,37 @@ class SplitMarginLP:
         self._in_model &= ~mask
 
     # -- solving ----------------------------------------------------------------------------
-    def _run(self) -> tuple[object, float, int]:
-        """One HiGHS run (retried from scratch with its defaults on a failure)."""
+    def _run(self, start: str = "warm", costs: np.ndarray | None = None):
+        """One HiGHS run (retried from scratch with its defaults on a failure); returns its
+        status, seconds and simplex iterations.
+
+        ``start``: ``"warm"``, the solver as set, from the model's basis; ``"ipx"``,
+        :meth:`_run_ipx`; ``"guess"``, the primal simplex from the interior point's basis
+        (set by :meth:`_interior_point_basis`), and, when it hits its iteration limit (the
+        guess was off), :meth:`_run_ipx` on the whole LP at ``costs``.
+        """
         h = self.highs
-        start = time.perf_counter()
-        if self._by_ipx:
-            self._by_ipx = False
+        start_time = time.perf_counter()
+        if start == "ipx":
             self._run_ipx()
+        elif start == "guess":
+            h.setOptionValue("solver", "simplex")
+            # The primal simplex: the guessed vertex is (nearly) primal feasible; from the
+            # same basis of 2000 × 20 000 it took 10 iterations (3 s), the dual simplex had
+            # not finished after 600 (20 s).
+            h.setOptionValue("simplex_strategy", _PRIMAL_SIMPLEX)
+            limit = max(GUESS_ITERATIONS, self.X.shape[0] // 10)
+            h.setOptionValue("simplex_iteration_limit", limit)
+            h.run()
+            h.setOptionValue("simplex_iteration_limit", _NO_LIMIT)
+            h.setOptionValue("simplex_strategy", _DUAL_SIMPLEX)
+            if h.getModelStatus() == _STATUS.kIterationLimit:
+                self._complete_model(costs)
+                h.clearSolver()
+                self._run_ipx()
         else:
             h.run()
         status = h.getModelStatus()
-        if self._from_guess:
-            # The simplex started from the interior point's basis: an exact partition ends in
-            # a few iterations; otherwise IPX solves the LP from scratch.
-            self._from_guess = False
-            h.setOptionValue("simplex_iteration_limit", _NO_LIMIT)
-            h.setOptionValue("simplex_strategy", _DUAL_SIMPLEX)
-            if status == _STATUS.kIterationLimit:
-                self._complete_model(self._guess_costs)
-                h.clearSolver()
-                self._run_ipx()
-                status = h.getModelStatus()
         if status != _STATUS.kOptimal and status not in _INFEASIBLE:
             # A second opinion from scratch with HiGHS's defaults (presolve, fresh basis).
             h.clearSolver()
@@ -521,7 +529,7 @@ class SplitMarginLP:
             h.run()
             h.setOptionValue("presolve", _FAST_OPTIONS["presolve"])
             status = h.getModelStatus()
-        elapsed = time.perf_counter() - start
+        elapsed = time.perf_counter() - start_time
         return status, elapsed, int(h.getInfo().simplex_iteration_count)
 
     def _run_ipx(self) -> None:
@@ -617,25 +625,19 @@ class SplitMarginLP:
         solver = self._choose_solver(costs)
         self.solver_path.append(solver)
         self.highs.setOptionValue("solver", solver)
+        # How the first run starts (see _run); the pricing rounds' runs are warm.
+        start = "warm"
         if solver == "ipm":
-            self._guess_costs = costs  # (for _run's fallback, which completes the model)
             if self._interior_point_basis(costs):
                 # The simplex finishes from the interior point's basis (exact, usually in a
-                # few iterations; see _run); IPX otherwise.
-                self._from_guess = True
-                self.highs.setOptionValue("solver", "simplex")
-                limit = max(GUESS_ITERATIONS, self.X.shape[0] // 10)
-                self.highs.setOptionValue("simplex_iteration_limit", limit)
-                # The primal simplex: the guessed vertex is (nearly) primal feasible; from the
-                # same basis of 2000 × 20 000 it took 10 iterations (3 s), the dual simplex
-                # had not finished after 600 (20 s).
-                self.highs.setOptionValue("simplex_strategy", _PRIMAL_SIMPLEX)
+                # few iterations); IPX otherwise.
+                start = "guess"
             else:
                 # IPX does not start warm: it solves the whole LP (on a working set of columns
                 # it would solve it again after each pricing round; 2000 × 20 000: 198 s
                 # against 51 s).
                 self._complete_model(costs)
-                self._by_ipx = True
+                start = "ipx"
         if self.column_generation and not self._in_model.any():
             self._add_first_columns(costs)
         columns = self._model_columns(self._active & self._in_model)
@@ -644,7 +646,8 @@ class SplitMarginLP:
         tolerance = self._dual_tolerance()
         elapsed, iterations = 0.0, 0
         while True:
-            status, seconds, its = self._run()
+            status, seconds, its = self._run(start, costs)
+            start = "warm"
             elapsed, iterations = elapsed + seconds, iterations + its
             outside = np.flatnonzero(self._active & ~self._in_model)
             if not outside.size:

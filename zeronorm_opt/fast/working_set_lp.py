@@ -313,9 +313,6 @@ default="auto"
         self._col_sample = np.empty(0, dtype=np.int64)
         #: Feature of each model row after the bias row (row 0).
         self._row_feature = np.empty(0, dtype=np.int64)
-        #: Whether each of those rows still holds its feature (False: freed, see
-        #: :meth:`remove_coefficients`).
-        self._row_live = np.empty(0, dtype=bool)
         self._in_model = np.zeros(self.n_coef, dtype=bool)
         h = highspy.Highs()
         for name, value in _FAST_OPTIONS.items():
@@ -325,6 +322,12 @@ default="auto"
         self._add_samples(samples)
         if groups is not None:
             self._set_groups(groups)
+
+    @property
+    def _row_live(self) -> np.ndarray:
+        """Whether each feature row still holds its feature (False: freed, see
+        :meth:`remove_coefficients`): a row is freed exactly when its feature is removed."""
+        return self._active[self._row_feature]
 
     def _signed_block(self, samples: np.ndarray, features: np.ndarray):
         """``y_i x_ij`` for ``samples`` × ``features`` (sparse if X is)."""
@@ -464,7 +467,6 @@ default="auto"
             matrix.data.astype(float),
         )
         self._row_feature = np.concatenate([self._row_feature, coefs])
-        self._row_live = np.concatenate([self._row_live, np.ones(k, dtype=bool)])
         self._in_model[coefs] = True
 
     def remove_coefficients(self, mask) -> None:
@@ -482,16 +484,15 @@ default="auto"
         mask = np.asarray(mask, dtype=bool) & self._active
         if not mask.any():
             return
+        leaving = np.flatnonzero(mask[self._row_feature] & self._row_live)
+        large = np.count_nonzero(self._row_live) >= LARGE_BASIS_ROWS
         self._active &= ~mask
         self._in_model &= ~mask
-        leaving = np.flatnonzero(mask[self._row_feature] & self._row_live)
         if not leaving.size:
             return
         h = self.highs
         basic = highspy.HighsBasisStatus.kBasic
         status = h.getBasis().row_status
-        large = np.count_nonzero(self._row_live) >= LARGE_BASIS_ROWS
-        self._row_live[leaving] = False
         freed = ~self._row_live
         if (
             not large
@@ -501,7 +502,6 @@ default="auto"
             gone = np.flatnonzero(freed)
             h.deleteRows(gone.size, (1 + gone).astype(np.int32))
             self._row_feature = self._row_feature[~freed]
-            self._row_live = self._row_live[~freed]
             return
         for row in leaving.tolist():
             h.changeRowBounds(1 + row, -highspy.kHighsInf, highspy.kHighsInf)
