@@ -157,3 +157,40 @@ def test_the_dense_order_k_normal_matrix_is_one_symmetric_update():
     reference = U.T @ (e[:, None] * U)
     scale = np.abs(reference).max()
     np.testing.assert_allclose(np.triu(K), np.triu(reference), rtol=1e-10, atol=1e-13 * scale)
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_the_cholesky_factor_takes_the_matrix_memory_and_reads_its_upper_triangle(order):
+    """The factor of ``M + diag(t)`` is made in ``M``'s own memory (no copy of order ``m``),
+    from ``M``'s upper triangle only, whichever its memory order (syrk's is Fortran's)."""
+    rng = np.random.default_rng(4)
+    A = rng.standard_normal((7, 7))
+    M = A @ A.T
+    built = []
+
+    def build():
+        built.append(np.array(np.triu(M), order=order))  # the lower triangle 0
+        return built[-1]
+
+    factor = margin_ipm._cholesky(build, np.ones(7))
+    assert len(built) == 1 and np.shares_memory(factor[0], built[0])
+    r = rng.standard_normal(7)
+    np.testing.assert_allclose((M + np.eye(7)) @ cho_solve(factor, r), r, atol=1e-10)
+
+
+def test_a_failed_cholesky_factorisation_is_retried_shifted_on_a_rebuilt_matrix():
+    """A slightly indefinite ``M`` (its least eigenvalue −5·10⁻¹⁰) fails at the first shifts;
+    the attempt that succeeds starts from a fresh ``M`` (the failed one overwrote its own), so
+    the factor is that of ``M`` plus a small shift; an ``M`` far from definite gives None."""
+    M = np.array([[1.0, 1.0], [1.0, 1.0 - 1e-9]])
+    built = []
+
+    def build():
+        built.append(M.copy())
+        return built[-1]
+
+    c, lower = margin_ipm._cholesky(build, np.zeros(2))
+    assert len(built) > 1
+    L = np.tril(c) if lower else np.triu(c).T
+    np.testing.assert_allclose(L @ L.T, M, atol=1e-6)
+    assert margin_ipm._cholesky(lambda: np.array([[1.0, 2.0], [2.0, 1.0]]), np.zeros(2)) is None

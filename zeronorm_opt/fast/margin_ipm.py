@@ -216,18 +216,26 @@ def _normal_factor(B, Bt, y, d_coef, d_bias, d_diag, threads=1, gram=None):
     if k + 1 < m:
         return _woodbury_solver(B, Bt, y, d_coef, d_bias, d_diag, threads)
     if sp.issparse(B):
-        # Its upper triangle, all the Cholesky factorisation reads (m × m: the size of the LU
-        # of a basis with m columns), and d_bias y yᵀ's added in place (BLAS syr; Mᵀ is
-        # Fortran-ordered, M's upper triangle its lower one): np.outer and its product were two
-        # more m × m arrays at once (2000 × 20 000: the interior point's traced peak in
-        # l1-AROM 136 MB, 104 MB without them).
-        M = (gram if gram is not None else _SparseGram(B))(d_coef)
-        dsyr(d_bias, y, lower=1, a=M.T, overwrite_a=True)
+        gram = gram if gram is not None else _SparseGram(B)
+
+        def build():
+            # Its upper triangle, all the Cholesky factorisation reads (m × m: the size of the
+            # LU of a basis with m columns), and d_bias y yᵀ's added in place (BLAS syr; Mᵀ
+            # is Fortran-ordered, M's upper triangle its lower one): np.outer and its product
+            # were two more m × m arrays at once (2000 × 20 000: the interior point's traced
+            # peak in l1-AROM 136 MB, 104 MB without them).
+            M = gram(d_coef)
+            dsyr(d_bias, y, lower=1, a=M.T, overwrite_a=True)
+            return M
     else:
-        M = (B * d_coef) @ Bt
-        M += d_bias * np.outer(y, y)
+
+        def build():
+            M = (B * d_coef) @ Bt
+            M += d_bias * np.outer(y, y)
+            return M
+
     with blas_controller().limit(limits=threads, user_api="blas"):
-        factor = _cholesky(M, d_diag)
+        factor = _cholesky(build, d_diag)
     return None if factor is None else lambda r: cho_solve(factor, r, check_finite=False)
 
 
@@ -298,16 +306,19 @@ def _woodbury_solver(B, Bt, y, d_coef, d_bias, d_diag, threads):
     ``threads``)."""
     e_inv = 1.0 / d_diag
     g = np.append(d_coef, d_bias)
-    if sp.issparse(B):
+
+    def build():
+        if not sp.issparse(B):
+            return _upper_gram(B, y, np.sqrt(e_inv), threads)
         K = np.empty((g.size, g.size))
         with blas_controller().limit(limits=threads, user_api="blas"):
             K[:-1, :-1] = (Bt @ (sp.diags(e_inv) @ B)).toarray()
         K[-1, :-1] = K[:-1, -1] = np.asarray(Bt @ (e_inv * y)).ravel()
         K[-1, -1] = e_inv @ (y * y)
-    else:
-        K = _upper_gram(B, y, np.sqrt(e_inv), threads)
+        return K
+
     # A smaller shift than the order-m matrix's: a larger one costs the refinement digits.
-    factor = _cholesky(K, 1.0 / g, 1e-14)
+    factor = _cholesky(build, 1.0 / g, 1e-14)
     if factor is None:
         return None
 
@@ -355,17 +366,30 @@ def _upper_gram(B: np.ndarray, y: np.ndarray, root: np.ndarray, threads: int) ->
         return dsyrk(1.0, scaled.T, trans=0, lower=0)
 
 
-def _cholesky(M: np.ndarray, diagonal_term: np.ndarray, relative_shift: float = 1e-12):
-    """Cholesky factor of ``M + diag(diagonal_term)``, shifted up when nearly singular (None
-    if even that fails); overwrites ``M``."""
+def _cholesky(build, diagonal_term: np.ndarray, relative_shift: float = 1e-12):
+    """Cholesky factor (for ``cho_solve``) of ``M + diag(diagonal_term)``, ``M = build()`` of
+    which the upper triangle is read, computed in ``M``'s own memory: a copy would be one
+    more matrix of that order at the interior point's peak (32 MB at ``m`` = 2000). Shifted
+    up when nearly singular, from a rebuilt ``M`` (the failed attempt overwrote it); None if
+    even that fails."""
+    M = build()
     diagonal = M.diagonal() + diagonal_term
     shift = relative_shift * max(float(diagonal.max()), 1e-300)
-    for _ in range(6):
-        M[np.diag_indices_from(M)] = diagonal + shift
-        try:
-            return cho_factor(M, check_finite=False)
-        except LinAlgError:
+    for attempt in range(6):
+        if attempt:
+            M = None  # (freed before its rebuild)
+            M = build()
             shift *= 100.0
+        M[np.diag_indices_from(M)] = diagonal + shift
+        # LAPACK factorises a Fortran-ordered array in place: M itself (syrk's), or Mᵀ,
+        # whose lower triangle is M's upper one.
+        fortran = M.flags.f_contiguous
+        try:
+            return cho_factor(
+                M if fortran else M.T, lower=not fortran, overwrite_a=True, check_finite=False
+            )
+        except LinAlgError:
+            pass
     return None
 
 
