@@ -35,9 +35,10 @@ this package's (:mod:`~zeronorm_opt.fast.margin_ipm`, normal equations of order 
 the optimal basis and HiGHS's simplex finishes from it, or HiGHS's IPX with crossover solves
 the LP when the guess is off — both end at an optimal vertex of the same LP (2000 × 20 000 at
 0.5 %: whole l1-AROM fits 348 s → 9.3 s; ``docs/about/benchmarks.rst``, "Many samples").
-From 10⁴ rows a solve expected to have fewer non-zeros, a tenth of ``m``, goes to IPX already:
-the dual simplex needs about one pivot per row and more (the first l1-AROM LP of a 20 000 ×
-50 000 tf-idf corpus: 48 424 iterations, 265 s; IPX with crossover 83 s). IPX solves the LP
+From 4000 rows a solve expected to have fewer non-zeros, a tenth of ``m``, leaves the simplex
+already: the dual simplex needs about one pivot per row and more (the first l1-AROM LP of a
+20 000 × 50 000 tf-idf corpus: 48 424 iterations, 265 s, IPX with crossover 83 s; whole FSV
+fits at 5000 × 50 000 and 0.5 %: 882 s, from the interior point 89 s). IPX solves the LP
 with its margins raised by random amounts below 10⁻⁴, where its crossover pivots a handful of
 times instead of once per margin sample of this degenerate LP, and the dual simplex finishes
 on the LP itself, warm (there, in whole fits back to back: 81 s → 52 s).
