@@ -182,9 +182,10 @@ def test_a_wrong_algorithm_is_an_input_error():
         SplitMarginLP(X, y, 1.0, algorithm="pdlp")
 
 
-def test_the_interior_point_guesses_an_optimal_basis(own_interior_point):
+def test_the_interior_point_guesses_an_optimal_basis(own_interior_point, monkeypatch):
     """Its iterate nearly solves the LP, and the simplex of HiGHS started from the basis it
     guesses reaches the optimum in a few iterations (a cold start takes hundreds)."""
+    monkeypatch.setattr(highs_model, "DENSE_CHECK_FRACTION", np.inf)  # HiGHS from the guess
     X, y = _sparse_wide(2)
     m, n = X.shape
     signed = sp.diags(y.astype(float)) @ X
@@ -438,3 +439,126 @@ def test_ipx_on_inseparable_data_under_the_hard_margin_is_infeasible():
     with pytest.raises(highs_model.NotSeparableError):
         lp.solve_weighted(np.ones(X.shape[1]))
     assert np.all(np.asarray(lp.highs.getLp().row_lower_) == 1.0)
+
+
+@pytest.mark.parametrize("n", [1200, 2000], ids=["every column", "column generation"])
+@pytest.mark.parametrize("seed", [0, 2])
+def test_a_checked_guess_is_the_vertex_highs_returns(
+    n, seed, own_interior_point, highs_runs, monkeypatch
+):
+    """A guessed basis of many coefficient columns, optimal within HiGHS's tolerances, is
+    solved by a dense LU factorisation without a HiGHS run: the same coefficients and
+    objective as HiGHS's simplex from that basis and as a cold simplex solve; the next solve
+    starts warm from it."""
+    X, y = _sparse_wide(seed, n=n)
+    m, n = X.shape
+    costs = np.random.default_rng(seed).uniform(0.5, 2.0, n)
+    checked = SplitMarginLP(X, y, 1.0, algorithm="ipm")
+    vertices = []
+    check = SplitMarginLP._checked_guess
+    monkeypatch.setattr(
+        SplitMarginLP,
+        "_checked_guess",
+        lambda self, c: vertices.append(check(self, c)) or vertices[-1],
+    )
+    step = checked.solve_weighted(costs)
+    value = checked._value
+    assert highs_runs == []  # the basis was checked optimal: HiGHS did not run
+    monkeypatch.setattr(highs_model, "DENSE_CHECK_FRACTION", np.inf)
+    by_highs = SplitMarginLP(X, y, 1.0, algorithm="ipm")
+    reference = by_highs.solve_weighted(costs)
+    assert highs_runs[-1][3] == 0  # HiGHS from the same basis: no iteration
+    # The row duals (which price the coefficients outside a working set) are HiGHS's.
+    duals = np.asarray(by_highs.highs.getSolution().row_dual)
+    np.testing.assert_allclose(vertices[0][1], duals, atol=1e-7)
+    whole = SplitMarginLP(X, y, 1.0, column_generation=False, algorithm="simplex")
+    cold = whole.solve_weighted(costs)
+    for other, lp in ((reference, by_highs), (cold, whole)):
+        assert value == pytest.approx(lp.highs.getInfo().objective_function_value, rel=1e-9)
+        np.testing.assert_array_equal(step.coef != 0, other.coef != 0)
+        np.testing.assert_allclose(step.coef, other.coef, atol=1e-7)
+    np.testing.assert_allclose(step.xi, cold.xi, atol=1e-7)
+    # The next solve (the simplex) starts warm from the checked basis, as from HiGHS's.
+    weights = 1.0 / np.maximum(np.abs(step.coef), 1e-3)
+    checked.algorithm = by_highs.algorithm = "simplex"
+    again, fresh = checked.solve_weighted(weights), by_highs.solve_weighted(weights)
+    assert checked.highs.getInfo().objective_function_value == pytest.approx(
+        by_highs.highs.getInfo().objective_function_value, rel=1e-9
+    )
+    np.testing.assert_array_equal(again.coef != 0, fresh.coef != 0)
+
+
+def _hiding(point):
+    """The interior point's 5 smallest non-zeros look zero, with large dual slacks (a basis
+    that is not dual feasible)."""
+    size = np.maximum(point.p - point.z_p, point.q - point.z_q)
+    smallest = np.flatnonzero(size > 0)[np.argsort(size[size > 0])[:5]]
+    point.p[smallest] = point.q[smallest] = 0.0
+    point.z_p[smallest] = point.z_q[smallest] = 1e3
+    return point
+
+
+def _misjudging(point):
+    """The 3 largest slacks look zero and their rows slack (a basis with these margin
+    violators' rows basic, ``ξ_i`` not: not primal feasible)."""
+    largest = np.argsort(point.xi)[-3:]
+    point.xi[largest], point.z_xi[largest] = 0.0, 1e3
+    point.surplus[largest], point.z_surplus[largest] = 1e3, 0.0
+    return point
+
+
+@pytest.mark.parametrize("alter", [_hiding, _misjudging], ids=["dual", "primal"])
+def test_a_guess_that_is_not_optimal_is_left_to_highs(
+    alter, own_interior_point, highs_runs, monkeypatch
+):
+    """A guessed basis that is not dual feasible (coefficients of the optimum hidden from
+    it) or not primal feasible (margin violators' rows basic) fails the dense check: HiGHS's
+    simplex runs from it and ends at the optimum."""
+    monkeypatch.setattr(
+        highs_model, "margin_interior_point", lambda *a, **k: alter(margin_interior_point(*a, **k))
+    )
+    X, y = _sparse_wide(1)
+    n = X.shape[1]
+    costs = np.random.default_rng(0).uniform(0.5, 2.0, n)
+    lp = SplitMarginLP(X, y, 1.0, algorithm="ipm")
+    step = lp.solve_weighted(costs)
+    assert highs_runs and highs_runs[0][0] == "simplex" and highs_runs[0][3] > 0
+    whole = SplitMarginLP(X, y, 1.0, algorithm="simplex")
+    reference = whole.solve_weighted(costs)
+    assert lp.highs.getInfo().objective_function_value == pytest.approx(
+        whole.highs.getInfo().objective_function_value, rel=1e-9
+    )
+    np.testing.assert_allclose(step.coef, reference.coef, atol=1e-7)
+
+
+def test_the_check_refuses_a_basis_a_cheaper_coefficient_would_enter(
+    own_interior_point, monkeypatch
+):
+    """The same guessed basis under costs where one coefficient outside it costs less than its
+    pricing at the basis' row duals: the basic values and the duals are unchanged (primal and
+    slack-dual feasible), only that column's reduced cost is negative, and the check refuses
+    the basis (under the costs it was guessed for it accepts it)."""
+    X, y = _sparse_wide(0)
+    n = X.shape[1]
+    costs = np.random.default_rng(0).uniform(0.5, 2.0, n)
+    check = SplitMarginLP._checked_guess
+    results = []
+
+    def checking_under(c):
+        monkeypatch.setattr(
+            SplitMarginLP,
+            "_checked_guess",
+            lambda self, _: results.append((self, check(self, c))) or results[-1][1],
+        )
+        SplitMarginLP(X, y, 1.0, algorithm="ipm").solve_weighted(costs)
+        return results[-1]
+
+    lp, vertex = checking_under(costs)
+    assert vertex is not None
+    x, duals, _ = vertex
+    step = lp.last_step
+    pull = np.abs(lp._pricing(np.arange(n), duals))
+    outside = np.flatnonzero((step.coef == 0) & (pull > 0.1))
+    cheaper = costs.copy()
+    cheaper[outside[0]] = 0.5 * pull[outside[0]]
+    assert checking_under(cheaper)[1] is None
