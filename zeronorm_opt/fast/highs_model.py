@@ -35,6 +35,9 @@ this package's (:mod:`~zeronorm_opt.fast.margin_ipm`, normal equations of order 
 the optimal basis and HiGHS's simplex finishes from it, or HiGHS's IPX with crossover solves
 the LP when the guess is off — both end at an optimal vertex of the same LP (2000 × 20 000 at
 0.5 %: whole l1-AROM fits 348 s → 9.3 s; ``docs/about/benchmarks.rst``, "Many samples").
+A guessed basis of many coefficient columns is first checked optimal with a dense LU
+factorisation (HiGHS's sparse one of it fills in: about 50 s at 5000 rows, LAPACK's 2.5 s),
+and HiGHS runs from it only when it is not.
 From 4000 rows a solve expected to have fewer non-zeros, a tenth of ``m``, leaves the simplex
 already: the dual simplex needs about one pivot per row and more (the first l1-AROM LP of a
 20 000 × 50 000 tf-idf corpus: 48 424 iterations, 265 s, IPX with crossover 83 s; whole FSV
@@ -72,6 +75,7 @@ from dataclasses import dataclass
 
 import highspy
 import numpy as np
+import scipy.linalg as sla
 import scipy.sparse as sp
 
 from .. import scaling, solvers  # noqa: F401  (importing solvers constructs the first Highs object silently)
@@ -578,8 +582,6 @@ class SplitMarginLP:
             or np.count_nonzero(col_basic & (owner >= 0)) <= DENSE_CHECK_FRACTION * m
         ):
             return None
-        import scipy.linalg as sla  # (only on this path)
-
         basic = np.flatnonzero(col_basic)
         nonbasic_rows = np.flatnonzero(~row_basic)
         if basic.size != nonbasic_rows.size:
@@ -589,10 +591,7 @@ class SplitMarginLP:
         coef_cols = np.flatnonzero(owner >= 0)
         costs[coef_cols] = coef_costs[owner[coef_cols]]
         A = self._model_matrix(basic)  # m × |B|, sparse
-        block = A[nonbasic_rows]
-        dense = np.zeros(block.shape)
-        coo = block.tocoo()
-        dense[coo.row, coo.col] = coo.data
+        dense = A[nonbasic_rows].toarray()  # |B| × |B|, the size of the normal matrix
         with warnings.catch_warnings():
             warnings.simplefilter("error")  # an exactly singular basis: HiGHS repairs it
             try:
