@@ -406,7 +406,8 @@ default="auto"
         (``|y_i f(x_i) − 1| > SHRINK_MARGIN``, their columns nonbasic) out of the model: those
         above left out, those below errors in new groups; the retired groups' nonbasic columns
         deleted too. HiGHS keeps its basis (only nonbasic columns go) and its pricing passes
-        get shorter; a misjudged sample comes back through the checks of :meth:`_run`."""
+        get shorter; a misjudged sample comes back through the checks of
+        :meth:`_solve_working_sets`."""
         S = highspy.HighsBasisStatus
         h = self.highs
         if np.count_nonzero(self._row_live) >= LARGE_BASIS_ROWS:
@@ -527,7 +528,8 @@ default="auto"
         model (this LP differs from the last in its costs only: the dual's row bounds, so
         HiGHS's dual simplex restarts from the last basis). After each run every sample's
         margin is checked and the features outside the model priced; the misjudged ones are
-        added until none is left (see :meth:`_run`): the optimum returned is the whole LP's.
+        added until none is left (see :meth:`_solve_working_sets`): the optimum returned is
+        the whole LP's.
         """
         weights = check_weights(weights, self.n_coef)
         self._costs = costs = self.penalty_scale * weights
@@ -562,7 +564,7 @@ default="auto"
             and _cost_change(self._last_costs[rows], costs[rows]) > IPM_COST_CHANGE
         )
         self._last_costs = costs
-        status, elapsed, iterations = self._run(ipm)
+        status, elapsed, iterations = self._solve_working_sets(ipm)
         if status != highspy.HighsModelStatus.kOptimal:
             raise self._not_solved(status)
         coef, b = self._primal()
@@ -597,7 +599,7 @@ default="auto"
         pi[self._col_sample[live]] = x[live]
         return pi
 
-    def _run(self, ipm: bool = False):
+    def _solve_working_sets(self, ipm: bool = False):
         """Solve the working sets (the first run by HiGHS's interior-point method if ``ipm``,
         the others by its dual simplex); add the samples misjudged and the features violated,
         and re-solve until none is left.
@@ -618,7 +620,7 @@ default="auto"
         while True:
             if ipm:
                 h.setOptionValue("solver", "ipm")
-            status, seconds, its = super()._run()
+            status, seconds, its = self._run()
             elapsed, iterations = elapsed + seconds, iterations + its
             if ipm:
                 h.setOptionValue("solver", "simplex")
