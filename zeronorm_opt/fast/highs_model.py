@@ -622,7 +622,9 @@ class SplitMarginLP:
         reduced = costs.copy()
         reduced[0] -= self.y @ duals
         reduced[1 : 1 + m] -= duals
-        g = np.asarray(self.X.T @ (duals * self.y)).ravel()  # one pass over X
+        coefs = np.unique(owner[coef_cols])
+        g = np.zeros(self.n_coef)
+        g[coefs] = self._pricing(coefs, duals)
         reduced[coef_cols] -= sign[coef_cols] * g[owner[coef_cols]]
         reduced[basic] = 0.0
         reduced[coef_cols[~self._active[owner[coef_cols]]]] = 0.0  # remove="fix": at [0, 0]
@@ -631,8 +633,9 @@ class SplitMarginLP:
         return x, duals, float(costs @ x)
 
     def _model_matrix(self, columns: np.ndarray):
-        """The model's columns ``columns`` (the bias, slacks and features; no augmented ``u``)
-        as a sparse ``m × k`` CSC matrix, in that order."""
+        """The model's columns ``columns`` (the bias, slacks and coefficients) as a sparse
+        ``m × k`` CSC matrix, in that order; a coefficient's column is its signed
+        :meth:`_signed_columns` one."""
         m = self.X.shape[0]
         owner, sign = self._col_coef[columns], self._col_sign[columns]
         coef = np.flatnonzero(owner >= 0)
@@ -644,7 +647,11 @@ class SplitMarginLP:
         starts = np.concatenate([[0], np.cumsum(np.where(bias, m, 1))])
         values = np.concatenate([self.y if bias.any() else np.zeros(0), np.ones(rows[1].size)])
         fixed = sp.csc_matrix((values, np.concatenate(rows), starts), shape=(m, other.size))
-        signed = sp.diags(self.y) @ self.X[:, owner[coef]] @ sp.diags(sign[coef].astype(float))
+        coefs, where = np.unique(owner[coef], return_inverse=True)
+        counts, coef_rows, coef_values = self._signed_columns(coefs)
+        coef_starts = np.concatenate([[0], np.cumsum(counts)])
+        signed = sp.csc_matrix((coef_values, coef_rows, coef_starts), shape=(m, coefs.size))
+        signed = signed[:, where] @ sp.diags(sign[coef].astype(float))
         order = np.argsort(np.concatenate([other, coef]), kind="stable")
         return sp.hstack([fixed, sp.csc_matrix(signed)], format="csc")[:, order]
 
