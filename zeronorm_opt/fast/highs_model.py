@@ -884,9 +884,9 @@ class SplitMarginLP:
         """
         m = self.X.shape[0]
         active = np.flatnonzero(self._active)
-        # Fewer coefficients than rows: IPX. The interior point's order-k Woodbury form
-        # measured slower there (whole l1-AROM fits with it, 5000 × 50 000 at 0.5 %: 46 s →
-        # 77 s; 2000 × 20 000: 2.8 s → 4.6 s).
+        # With fewer coefficients than rows, IPX solves the LP: this interior point in its
+        # order-k Woodbury form measured slower there (whole l1-AROM fits with it, 5000 ×
+        # 50 000 at 0.5 %: 46 s → 77 s; 2000 × 20 000: 2.8 s → 4.6 s).
         if (
             self.slack_costs is None
             or self.slack_scale is not None
