@@ -531,6 +531,50 @@ def test_a_guess_that_is_not_optimal_is_left_to_highs(
     np.testing.assert_allclose(step.coef, reference.coef, atol=1e-7)
 
 
+def _hiding_one(point):
+    """The interior point's smallest non-zero looks zero (a guess one index off)."""
+    size = np.maximum(point.p - point.z_p, point.q - point.z_q)
+    smallest = np.flatnonzero(size > 0)[np.argmin(size[size > 0])]
+    point.p[smallest] = point.q[smallest] = 0.0
+    point.z_p[smallest] = point.z_q[smallest] = 1e3
+    return point
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_guess_a_pivot_or_two_off_is_repaired_on_its_dense_block(
+    seed, own_interior_point, highs_runs, monkeypatch
+):
+    """A guessed basis that misses one coefficient of the optimum fails the check and is
+    repaired by simplex pivots on its dense block: HiGHS does not run, the vertex is the
+    whole LP's optimum (the cold simplex's objective and coefficients), and HiGHS holds the
+    repaired basis (its next run from it takes no iteration)."""
+    monkeypatch.setattr(
+        highs_model,
+        "margin_interior_point",
+        lambda *a, **k: _hiding_one(margin_interior_point(*a, **k)),
+    )
+    X, y = _sparse_wide(seed)
+    n = X.shape[1]
+    costs = np.random.default_rng(seed).uniform(0.5, 2.0, n)
+    vertices = []
+    repair = highs_model.optimal_vertex
+    monkeypatch.setattr(
+        highs_model,
+        "optimal_vertex",
+        lambda *a, **k: vertices.append(repair(*a, **k)) or vertices[-1],
+    )
+    lp = SplitMarginLP(X, y, 1.0, algorithm="ipm")
+    step = lp.solve_weighted(costs)
+    assert vertices[0] is not None and vertices[0].pivots >= 1 and highs_runs == []
+    whole = SplitMarginLP(X, y, 1.0, column_generation=False, algorithm="simplex")
+    cold = whole.solve_weighted(costs)
+    assert lp._value == pytest.approx(whole.highs.getInfo().objective_function_value, rel=1e-9)
+    np.testing.assert_allclose(step.coef, cold.coef, atol=1e-7)
+    lp.highs.setOptionValue("solver", "simplex")
+    lp.highs.run()
+    assert highs_runs[-1][3] == 0
+
+
 def test_the_check_refuses_a_basis_a_cheaper_coefficient_would_enter(
     own_interior_point, monkeypatch
 ):

@@ -75,7 +75,6 @@ from dataclasses import dataclass
 
 import highspy
 import numpy as np
-import scipy.linalg as sla
 import scipy.sparse as sp
 
 from .. import scaling, solvers  # noqa: F401  (importing solvers constructs the first Highs object silently)
@@ -84,6 +83,7 @@ from ..exceptions import InputError, NotSeparableError, SolverError
 from ..formulations.binary import HARD_MARGIN_HINT
 from ..formulations.penalty import check_weights
 from ..solvers import SolveInfo
+from .dense_basis import optimal_vertex
 from .margin_ipm import margin_interior_point
 
 __all__ = ["HighsStepResult", "SplitMarginLP"]
@@ -179,6 +179,10 @@ GUESS_MARGIN = 0.25
 #: simplex starts from it. Below this fraction HiGHS's factorisation is cheap (few columns to
 #: eliminate).
 DENSE_CHECK_FRACTION = 0.5
+#: A checked guess that is not optimal is repaired by at most this many simplex pivots on its
+#: dense block (each one more LAPACK factorisation; see :mod:`~zeronorm_opt.fast.dense_basis`)
+#: before HiGHS's simplex starts from the guess instead.
+REPAIR_PIVOTS = 4
 #: IPX solves the LP with its margins raised to ``1 + ε u_i`` by this ``ε`` (see
 #: ``SplitMarginLP._run_ipx``); the dual simplex then finishes on the LP itself. First l1-AROM
 #: LP of the text set (20 000 × 50 000, C = 1): 15 645 crossover iterations unperturbed, 0
@@ -562,78 +566,57 @@ class SplitMarginLP:
         return status, elapsed, int(h.getInfo().simplex_iteration_count)
 
     def _checked_guess(self, coef_costs: np.ndarray):
-        """The vertex of the guessed basis, ``(column values, row duals, objective)``, when
-        it holds more than :data:`DENSE_CHECK_FRACTION` of ``m`` coefficient columns and is
-        optimal on the model's columns within HiGHS's feasibility tolerances; else None.
+        """The optimal vertex ``(column values, row duals, objective)`` of the guessed basis,
+        or of one at most :data:`REPAIR_PIVOTS` simplex pivots from it, when the guess holds
+        more than :data:`DENSE_CHECK_FRACTION` of ``m`` coefficient columns; else None, and
+        HiGHS's simplex starts from the guessed basis as before.
 
-        Every non-basic column sits at its lower bound 0 (the bias, free, is basic) and every
-        non-basic row at its margin 1, so the basic columns ``B`` solve ``A[N, B] x_B = 1`` on
-        the non-basic rows ``N`` (``|N| = |B|``: the basis has exactly ``m`` members) and the
-        row duals ``A[N, B]ᵀ π_N = c_B`` (``π`` = 0 on basic rows): one dense LU factorisation.
-        A singular or ill-conditioned block, a residual, a bound, a row or a reduced cost
-        outside HiGHS's tolerances: None, and HiGHS's simplex starts from the basis as before
-        (2000 × 10⁵ at 0.5 %: the guess needs 2 iterations; the check cost 0.14 s there).
+        Checked on the model's columns within HiGHS's feasibility tolerances, one dense LU
+        factorisation of the basis's block a check (:func:`~zeronorm_opt.fast.dense_basis.
+        optimal_vertex`); a repaired basis becomes HiGHS's, its later runs starting from it.
         """
         if self._guess is None:
             return None
         col_basic, row_basic = self._guess
         self._guess = None
         m = self.X.shape[0]
-        owner, sign = self._col_coef, self._col_sign
+        owner = self._col_coef
         if (
             col_basic.size != owner.size
             or np.count_nonzero(col_basic & (owner >= 0)) <= DENSE_CHECK_FRACTION * m
         ):
             return None
-        basic = np.flatnonzero(col_basic)
-        nonbasic_rows = np.flatnonzero(~row_basic)
-        if basic.size != nonbasic_rows.size:
-            return None
         costs = np.zeros(owner.size)
         costs[1 : 1 + m] = self.slack_costs
         coef_cols = np.flatnonzero(owner >= 0)
         costs[coef_cols] = coef_costs[owner[coef_cols]]
-        A = self._model_matrix(basic)  # m × |B|, sparse
-        dense = A[nonbasic_rows].toarray()  # |B| × |B|, the size of the normal matrix
-        with warnings.catch_warnings():
-            warnings.simplefilter("error")  # an exactly singular basis: HiGHS repairs it
-            try:
-                lu = sla.lu_factor(dense, overwrite_a=True, check_finite=False)
-            except (sla.LinAlgWarning, RuntimeWarning, ValueError):
-                return None
-        pivots = np.abs(np.diag(lu[0]))
-        if not pivots.size or pivots.min() <= 1e-12 * pivots.max():
+        fixed = np.zeros(owner.size, dtype=bool)
+        fixed[coef_cols[~self._active[owner[coef_cols]]]] = True  # remove="fix": at [0, 0]
+        vertex = optimal_vertex(
+            col_basic, row_basic, costs, self._model_matrix, self._column_products, free=0,
+            fixed=fixed, primal_tol=self._tolerance("primal_feasibility_tolerance"),
+            dual_tol=self._dual_tolerance(), max_pivots=REPAIR_PIVOTS,
+        )  # fmt: skip
+        if vertex is None:
             return None
-        x_basic = sla.lu_solve(lu, np.ones(basic.size), check_finite=False)
-        pi_rows = sla.lu_solve(lu, costs[basic], trans=1, check_finite=False)
-        primal_tol = self._tolerance("primal_feasibility_tolerance")
-        dual_tol = self._dual_tolerance()
-        duals = np.zeros(m)
-        duals[nonbasic_rows] = pi_rows
-        x = np.zeros(owner.size)
-        x[basic] = x_basic
-        activity = A @ x_basic
-        bounded = basic[basic != 0]  # every column but the bias has lower bound 0
-        if (
-            np.abs(activity[nonbasic_rows] - 1.0).max() > primal_tol
-            or (x[bounded] < -primal_tol).any()
-            or (activity[row_basic] < 1.0 - primal_tol).any()
-            or (pi_rows < -dual_tol).any()
-        ):
-            return None
-        # Reduced costs of every model column: c − Aᵀπ (the slacks' columns are unit vectors).
-        reduced = costs.copy()
-        reduced[0] -= self.y @ duals
-        reduced[1 : 1 + m] -= duals
+        if vertex.pivots:
+            self._set_basis(vertex.col_basic, vertex.row_basic)
+        return vertex.x, vertex.duals, vertex.objective
+
+    def _column_products(self, v: np.ndarray) -> np.ndarray:
+        """``Aᵀ v`` over the model's columns: the bias's ``yᵀv``, the slacks' ``v``, and each
+        coefficient column's signed :meth:`_pricing`."""
+        m = self.X.shape[0]
+        owner, sign = self._col_coef, self._col_sign
+        out = np.empty(owner.size)
+        out[0] = self.y @ v
+        out[1 : 1 + m] = v
+        coef_cols = np.flatnonzero(owner >= 0)
         coefs = np.unique(owner[coef_cols])
         g = np.zeros(self.n_coef)
-        g[coefs] = self._pricing(coefs, duals)
-        reduced[coef_cols] -= sign[coef_cols] * g[owner[coef_cols]]
-        reduced[basic] = 0.0
-        reduced[coef_cols[~self._active[owner[coef_cols]]]] = 0.0  # remove="fix": at [0, 0]
-        if (reduced < -dual_tol).any():
-            return None
-        return x, duals, float(costs @ x)
+        g[coefs] = self._pricing(coefs, v)
+        out[coef_cols] = sign[coef_cols] * g[owner[coef_cols]]
+        return out
 
     def _model_matrix(self, columns: np.ndarray):
         """The model's columns ``columns`` (the bias, slacks and coefficients) as a sparse
@@ -936,6 +919,11 @@ class SplitMarginLP:
         col_ratio[0] = np.inf  # the bias, free
         col_basic, row_basic = _basis_of_rank(*map(np.nan_to_num, (col_ratio, row_ratio)), m)
         self._guess = (col_basic, row_basic)
+        return self._set_basis(col_basic, row_basic)
+
+    def _set_basis(self, col_basic: np.ndarray, row_basic: np.ndarray) -> bool:
+        """Make the basis of those basic columns and rows HiGHS's (non-basic ones at their
+        lower bounds); True when HiGHS took it."""
         S = highspy.HighsBasisStatus
         basis = highspy.HighsBasis()
         basis.col_status = [S.kBasic if b else S.kLower for b in col_basic.tolist()]

@@ -1,0 +1,96 @@
+"""The vertex of a guessed basis of the soft-margin LP, checked and repaired on its dense block."""
+
+import highspy
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from zeronorm_opt.fast.dense_basis import optimal_vertex
+
+
+def _margin_lp(m, n, seed):
+    """The soft-margin LP's columns ``[y, I, B, −B]`` (bias, slacks, ``p``, ``q``), rows
+    ``A x ≥ 1``, costs ``[0, 1, c, c]``, with HiGHS's optimal basis and objective."""
+    rng = np.random.default_rng(seed)
+    X = sp.random(m, n, density=0.1, format="csr", random_state=seed)
+    score = np.asarray(X[:, :3].sum(axis=1)).ravel() + 0.05 * rng.standard_normal(m)
+    y = np.where(score > 0.15, 1.0, -1.0)
+    B = sp.diags(y) @ X
+    A = sp.hstack([sp.csc_matrix(y[:, None]), sp.identity(m), B, -B], format="csc")
+    costs = np.concatenate([[0.0], np.ones(m), np.full(2 * n, 0.5)])
+    h = highspy.Highs()
+    h.silent()
+    lower = np.concatenate([[-highspy.kHighsInf], np.zeros(m + 2 * n)])
+    h.addCols(A.shape[1], costs, lower, np.full(A.shape[1], highspy.kHighsInf), 0,
+              np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0))  # fmt: skip
+    rows = A.tocsr()
+    starts, indices = rows.indptr[:-1].astype(np.int32), rows.indices.astype(np.int32)
+    h.addRows(m, np.ones(m), np.full(m, highspy.kHighsInf), rows.nnz, starts, indices, rows.data)
+    h.run()
+    basis = h.getBasis()
+    basic = highspy.HighsBasisStatus.kBasic
+    col_basic = np.array([s == basic for s in basis.col_status])
+    row_basic = np.array([s == basic for s in basis.row_status])
+    objective = h.getInfo().objective_function_value
+    return A, costs, col_basic, row_basic, objective
+
+
+def _vertex(A, costs, col_basic, row_basic, max_pivots):
+    return optimal_vertex(
+        col_basic, row_basic, costs, lambda idx: A[:, idx], lambda v: A.T @ v, free=0,
+        fixed=np.zeros(costs.size, dtype=bool), primal_tol=1e-7, dual_tol=1e-7,
+        max_pivots=max_pivots,
+    )  # fmt: skip
+
+
+def _assert_optimal(A, costs, vertex, objective):
+    """Feasible (bounds, margins), dual feasible (row duals, reduced costs) and HiGHS's
+    objective."""
+    x, pi = vertex.x, vertex.duals
+    assert (x[1:] >= -1e-7).all() and (A @ x >= 1 - 1e-7).all()
+    assert (pi >= -1e-7).all() and (costs - A.T @ pi)[1:].min() >= -1e-7
+    assert abs((costs - A.T @ pi)[0]) <= 1e-7  # the free bias: its reduced cost is 0
+    assert vertex.objective == pytest.approx(objective, rel=1e-9, abs=1e-9)
+    assert vertex.objective == pytest.approx(pi.sum(), rel=1e-9, abs=1e-9)  # strong duality
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_optimal_basis_is_its_own_vertex(seed):
+    """HiGHS's optimal basis passes the check with no pivot, at HiGHS's objective."""
+    A, costs, col_basic, row_basic, objective = _margin_lp(40, 80, seed)
+    vertex = _vertex(A, costs, col_basic, row_basic, max_pivots=0)
+    assert vertex is not None and vertex.pivots == 0
+    _assert_optimal(A, costs, vertex, objective)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_basis_one_exchange_away_is_repaired_to_an_optimum(seed):
+    """The optimal basis with one basic coefficient column exchanged for a non-basic one (a
+    guess wrong on two indices, its block non-singular): refused without pivots, repaired to
+    an optimal vertex with them (1 to 19 here)."""
+    A, costs, col_basic, row_basic, objective = _margin_lp(40, 80, seed)
+    rng = np.random.default_rng(seed)
+    coefs = np.arange(41, costs.size)
+    tight = ~row_basic
+    while True:  # an exchange that leaves the block non-singular: a vertex, not optimal
+        guess = col_basic.copy()
+        guess[rng.choice(coefs[col_basic[coefs]])] = False
+        guess[rng.choice(coefs[~col_basic[coefs]])] = True
+        block = A[:, np.flatnonzero(guess)][tight].toarray()
+        if np.linalg.matrix_rank(block) == block.shape[0]:
+            break
+    assert _vertex(A, costs, guess, row_basic, max_pivots=0) is None
+    vertex = _vertex(A, costs, guess, row_basic, max_pivots=30)
+    assert vertex is not None and vertex.pivots >= 1
+    _assert_optimal(A, costs, vertex, objective)
+
+
+def test_a_singular_block_is_refused():
+    """A basis whose block is singular (two copies of one column basic) is no vertex."""
+    A, costs, col_basic, row_basic, _ = _margin_lp(40, 80, 0)
+    n = 80
+    guess = col_basic.copy()
+    p = np.flatnonzero(guess[41 : 41 + n])[0]
+    guess[41 + p + n] = True  # q_p beside p_p: columns a and −a
+    guess[np.flatnonzero(guess[1:41])[0] + 1] = False
+    assert _vertex(A, costs, guess, row_basic, max_pivots=3) is None
