@@ -36,8 +36,9 @@ the optimal basis and HiGHS's simplex finishes from it, or HiGHS's IPX with cros
 the LP when the guess is off — both end at an optimal vertex of the same LP (2000 × 20 000 at
 0.5 %: whole l1-AROM fits 348 s → 9.3 s; ``docs/about/benchmarks.rst``, "Many samples").
 A guessed basis of many coefficient columns is first checked optimal with a dense LU
-factorisation (HiGHS's sparse one of it fills in: about 50 s at 5000 rows, LAPACK's 2.5 s),
-and HiGHS runs from it only when it is not.
+factorisation (HiGHS's sparse one of it fills in: about 50 s at 5000 rows, LAPACK's 2.5 s)
+and, when it is a few pivots off, repaired there (:mod:`~zeronorm_opt.fast.dense_basis`);
+HiGHS runs from it only when neither succeeds.
 From 4000 rows a solve expected to have fewer non-zeros, a tenth of ``m``, leaves the simplex
 already: the dual simplex needs about one pivot per row and more (the first l1-AROM LP of a
 20 000 × 50 000 tf-idf corpus: 48 424 iterations, 265 s, IPX with crossover 83 s; whole FSV
@@ -175,9 +176,9 @@ GUESS_MARGIN = 0.25
 #: 0 iterations), 7.3 s at 3000 × 30 000 and about 50 s at 5000 × 50 000, where
 #: ``scipy.linalg.lu_factor`` takes about 0.15, 0.5 and 2.5 s. When the basis is primal and
 #: dual feasible (HiGHS's tolerances, every active coefficient priced) its vertex is the
-#: optimum HiGHS would return after 0 iterations, and HiGHS does not run; otherwise HiGHS's
-#: simplex starts from it. Below this fraction HiGHS's factorisation is cheap (few columns to
-#: eliminate).
+#: optimum HiGHS would return after 0 iterations, and HiGHS does not run; otherwise it is
+#: repaired there (``REPAIR_PIVOTS``) or HiGHS's simplex starts from it. Below this fraction
+#: HiGHS's factorisation is cheap (few columns to eliminate).
 DENSE_CHECK_FRACTION = 0.5
 #: A checked guess that is not optimal is repaired by at most this many simplex pivots on its
 #: dense block (each one more LAPACK factorisation; see :mod:`~zeronorm_opt.fast.dense_basis`)
@@ -278,7 +279,8 @@ class SplitMarginLP:
         :data:`INTERIOR_POINT_MAX_ROWS` rows, this
         package's (:func:`~zeronorm_opt.fast.margin_ipm.margin_interior_point`) guesses the
         optimal basis and HiGHS's primal simplex finishes from it, or a dense check finds it
-        optimal already, :data:`DENSE_CHECK_FRACTION` (with column generation,
+        optimal already or a few pivots from an optimum, :data:`DENSE_CHECK_FRACTION` and
+        :data:`REPAIR_PIVOTS` (with column generation,
         on the working set of the coefficients it predicts non-zero and
         :data:`GUESS_MARGIN` · m others, completed by pricing); otherwise, or if the guess is
         off, HiGHS's IPX with crossover on every column, on margins raised by up to
