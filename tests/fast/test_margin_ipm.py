@@ -21,7 +21,7 @@ def _tall(m, n, seed=0):
 @pytest.mark.parametrize("sparse", [False, True])
 @pytest.mark.parametrize("span", [1, 3, 5])
 def test_the_order_k_solve_is_as_accurate_as_the_order_m_cholesky(sparse, span, monkeypatch):
-    """``E + U G Uᵀ`` solved through the matrix of order k + 1 (``k + 1 < m``): with its
+    """``E + B G Bᵀ`` solved through the matrix of order k (``k < m``): with its
     refinement steps, a residual no larger than the order-m Cholesky solve's, also when the
     diagonals span 2·``span`` orders of magnitude as near an optimum; without them, far
     larger there (the identity loses digits)."""
@@ -30,24 +30,39 @@ def test_the_order_k_solve_is_as_accurate_as_the_order_m_cholesky(sparse, span, 
     B = rng.standard_normal((m, k))
     if sparse:
         B = sp.csr_matrix(np.where(rng.random((m, k)) < 0.3, B, 0.0))
-    y = np.sign(rng.standard_normal(m))
     d_coef = 10.0 ** rng.uniform(-span, span, k)
     d_diag = 10.0 ** rng.uniform(-span, span, m)
     r = rng.standard_normal(m)
     dense = B.toarray() if sparse else B
-    M = (dense * d_coef) @ dense.T + 0.7 * np.outer(y, y) + np.diag(d_diag)
+    M = (dense * d_coef) @ dense.T + np.diag(d_diag)
     order_m = np.abs(M @ cho_solve(cho_factor(M), r) - r).max()
-    refined = margin_ipm._normal_factor(B, B.T, y, d_coef, 0.7, d_diag)(r)
+    refined = margin_ipm._normal_factor(B, B.T, d_coef, d_diag)(r)
     assert np.abs(M @ refined - r).max() <= 2 * order_m + 1e-9 * np.abs(r).max()
     monkeypatch.setattr(margin_ipm, "REFINEMENT_STEPS", 0)
-    raw = margin_ipm._normal_factor(B, B.T, y, d_coef, 0.7, d_diag)(r)
+    raw = margin_ipm._normal_factor(B, B.T, d_coef, d_diag)(r)
     if span == 5:
         assert np.abs(M @ raw - r).max() > 10 * order_m
 
 
+def test_the_bias_border_solves_the_saddle_point_system():
+    """The free bias borders the normal equations: ``[M y; yᵀ 0] (Δπ, Δb) = (r, r_b)`` is
+    solved from ``M``'s solver alone, for any right-hand side, the same factor reused."""
+    rng = np.random.default_rng(6)
+    A = rng.standard_normal((40, 40))
+    M = A @ A.T + np.eye(40)
+    y = np.sign(rng.standard_normal(40))
+    saddle = np.block([[M, y[:, None]], [y[None, :], np.zeros((1, 1))]])
+    for rd_b in (0.0, 2.5):
+        solve = margin_ipm._bordered(lambda r: np.linalg.solve(M, r), y, rd_b)
+        for _ in range(2):
+            r = rng.standard_normal(40)
+            dpi, db = solve(r)
+            np.testing.assert_allclose(saddle @ np.append(dpi, db), np.append(r, rd_b), atol=1e-9)
+
+
 @pytest.mark.parametrize(("m", "n"), [(400, 30), (1200, 60)])
 def test_the_interior_point_with_more_samples_than_features_nearly_solves_the_lp(m, n):
-    """Normal equations of order n + 1: the iterate's objective is the LP's optimum (HiGHS's
+    """Normal equations of order n: the iterate's objective is the LP's optimum (HiGHS's
     vertex) to the accuracy reached, and its coefficients are the optimum's."""
     X, y = _tall(m, n)
     point = margin_interior_point(y[:, None] * X, y, np.ones(n), np.ones(m))
@@ -145,16 +160,14 @@ def test_the_interior_point_on_sparse_input_is_the_one_on_dense_input(m, n, seed
 
 
 def test_the_dense_order_k_normal_matrix_is_one_symmetric_update():
-    """``Uᵀ diag(e) U`` with ``U = [B y]`` from one ``syrk``: its upper triangle is the general
-    product's, with the diagonal weights spanning the range met near an optimum."""
+    """``Bᵀ diag(e) B`` from one ``syrk``: its upper triangle is the general product's, with
+    the diagonal weights spanning the range met near an optimum."""
     rng = np.random.default_rng(3)
     m, k = 500, 60
     B = rng.standard_normal((m, k))
-    y = np.sign(rng.standard_normal(m))
     e = 10.0 ** rng.uniform(-8, 8, m)
-    U = np.column_stack([B, y])
-    K = margin_ipm._upper_gram(B, y, np.sqrt(e), threads=1)
-    reference = U.T @ (e[:, None] * U)
+    K = margin_ipm._upper_gram(B, np.sqrt(e), threads=1)
+    reference = B.T @ (e[:, None] * B)
     scale = np.abs(reference).max()
     np.testing.assert_allclose(np.triu(K), np.triu(reference), rtol=1e-10, atol=1e-13 * scale)
 
