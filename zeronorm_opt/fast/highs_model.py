@@ -182,8 +182,12 @@ GUESS_MARGIN = 0.25
 DENSE_CHECK_FRACTION = 0.5
 #: A checked guess that is not optimal is repaired by at most this many simplex pivots on its
 #: dense block (each one more LAPACK factorisation; see :mod:`~zeronorm_opt.fast.dense_basis`)
-#: before HiGHS's simplex starts from the guess instead.
-REPAIR_PIVOTS = 4
+#: before HiGHS's simplex starts from the guess instead. Guesses that failed the check took 1
+#: pivot at 2000 × 20 000 (0.11 s each, HiGHS's factorisation of the guess 1 s), 2 at 5000 ×
+#: 50 000 (about 1.2 s each, HiGHS 47 s) and 5 for FSV's first LP at 10⁴ × 10⁵ (63 s in
+#: all, HiGHS 253 s): with at most 8, even a failed repair costs less than HiGHS's
+#: factorisation.
+REPAIR_PIVOTS = 8
 #: IPX solves the LP with its margins raised to ``1 + ε u_i`` by this ``ε`` (see
 #: ``SplitMarginLP._run_ipx``); the dual simplex then finishes on the LP itself. First l1-AROM
 #: LP of the text set (20 000 × 50 000, C = 1): 15 645 crossover iterations unperturbed, 0
