@@ -137,7 +137,7 @@ def optimal_vertex(
             x[basic] = x_basic
             return BasisVertex(x, duals, float(costs @ x), col_basic, row_basic, pivots)
         if pivots == max_pivots:
-            return None
+            break
         state = (col_basic, row_basic, basic, rows, A, lu, x_basic, activity)
         if primal_violation > primal_tol:
             swap = _dual_pivot(state, below_bound, below_margin, reduced, duals, products, fixed)
