@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from zeronorm_opt.fast.dense_basis import optimal_vertex
+from zeronorm_opt.fast import dense_basis
+from zeronorm_opt.fast.dense_basis import _BasisFactor, optimal_vertex
 
 
 def _margin_lp(m, n, seed):
@@ -54,6 +55,22 @@ def _assert_optimal(A, costs, vertex, objective):
     assert vertex.objective == pytest.approx(pi.sum(), rel=1e-9, abs=1e-9)  # strong duality
 
 
+def _repaired_guess(seed):
+    """The optimal basis of :func:`_margin_lp` with one basic coefficient column exchanged
+    for a non-basic one, the block non-singular: a vertex a few pivots from the optimum."""
+    A, costs, col_basic, row_basic, objective = _margin_lp(40, 80, seed)
+    rng = np.random.default_rng(seed)
+    coefs = np.arange(41, costs.size)
+    tight = ~row_basic
+    while True:
+        guess = col_basic.copy()
+        guess[rng.choice(coefs[col_basic[coefs]])] = False
+        guess[rng.choice(coefs[~col_basic[coefs]])] = True
+        block = A[:, np.flatnonzero(guess)][tight].toarray()
+        if np.linalg.matrix_rank(block) == block.shape[0]:
+            return A, costs, guess, row_basic, objective
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_the_optimal_basis_is_its_own_vertex(seed):
     """HiGHS's optimal basis passes the check with no pivot, at HiGHS's objective."""
@@ -68,21 +85,54 @@ def test_a_basis_one_exchange_away_is_repaired_to_an_optimum(seed):
     """The optimal basis with one basic coefficient column exchanged for a non-basic one (a
     guess wrong on two indices, its block non-singular): refused without pivots, repaired to
     an optimal vertex with them (1 to 19 here)."""
-    A, costs, col_basic, row_basic, objective = _margin_lp(40, 80, seed)
-    rng = np.random.default_rng(seed)
-    coefs = np.arange(41, costs.size)
-    tight = ~row_basic
-    while True:  # an exchange that leaves the block non-singular: a vertex, not optimal
-        guess = col_basic.copy()
-        guess[rng.choice(coefs[col_basic[coefs]])] = False
-        guess[rng.choice(coefs[~col_basic[coefs]])] = True
-        block = A[:, np.flatnonzero(guess)][tight].toarray()
-        if np.linalg.matrix_rank(block) == block.shape[0]:
-            break
+    A, costs, guess, row_basic, objective = _repaired_guess(seed)
     assert _vertex(A, costs, guess, row_basic, max_pivots=0) is None
     vertex = _vertex(A, costs, guess, row_basic, max_pivots=30)
     assert vertex is not None and vertex.pivots >= 1
     _assert_optimal(A, costs, vertex, objective)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_product_form_solves_with_the_basis_it_holds(seed):
+    """After pivots recorded as eta vectors, the factor's solves and transposed solves equal
+    those with the explicit basis matrix (a column ``a_j`` or ``−e_i`` per position)."""
+    A, _, col_basic, row_basic, _ = _margin_lp(40, 80, seed)
+    m = row_basic.size
+    factor = _BasisFactor.of(col_basic, row_basic, lambda idx: A[:, idx])
+    rng = np.random.default_rng(seed)
+    for _ in range(6):
+        j = int(rng.choice(np.flatnonzero(~col_basic)))
+        direction = factor.solve(A[:, j].toarray().ravel())
+        position = int(np.argmax(np.abs(direction)))  # a well-conditioned exchange
+        if factor.is_column[position]:
+            col_basic[factor.index[position]] = False
+        else:
+            row_basic[factor.index[position]] = False
+        factor.replace(position, direction, True, j)
+        col_basic[j] = True
+    M = np.column_stack(
+        [A[:, i].toarray().ravel() if is_column else -np.eye(1, m, i).ravel()
+         for is_column, i in zip(factor.is_column, factor.index, strict=True)]
+    )  # fmt: skip
+    assert len(factor.etas) == 6
+    b, c = rng.standard_normal(m), rng.standard_normal(m)
+    np.testing.assert_allclose(factor.solve(b), np.linalg.solve(M, b), rtol=1e-8, atol=1e-9)
+    np.testing.assert_allclose(
+        factor.solve_transposed(c), np.linalg.solve(M.T, c), rtol=1e-8, atol=1e-9
+    )
+
+
+def test_refactorising_between_pivots_changes_no_pivot(monkeypatch):
+    """A repair of 19 pivots with a new LU factorisation after every second one takes the
+    same pivots to the same vertex as with the eta file alone."""
+    A, costs, guess, row_basic, objective = _repaired_guess(4)
+    kept = _vertex(A, costs, guess, row_basic, max_pivots=30)
+    monkeypatch.setattr(dense_basis, "REFACTOR_PIVOTS", 2)
+    refactored = _vertex(A, costs, guess, row_basic, max_pivots=30)
+    assert kept.pivots == refactored.pivots > 2 * 2
+    np.testing.assert_array_equal(kept.col_basic, refactored.col_basic)
+    np.testing.assert_allclose(kept.x, refactored.x, atol=1e-10)
+    _assert_optimal(A, costs, refactored, objective)
 
 
 def test_a_singular_block_is_refused():

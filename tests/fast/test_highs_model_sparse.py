@@ -450,6 +450,9 @@ def test_a_checked_guess_is_the_vertex_highs_returns(
     solved by a dense LU factorisation without a HiGHS run: the same coefficients and
     objective as HiGHS's simplex from that basis and as a cold simplex solve; the next solve
     starts warm from it."""
+    # Newton steps to a close guess, already optimal (from the default's, a few pivots off,
+    # HiGHS would take those pivots).
+    monkeypatch.setattr(highs_model, "GUESS_TOL", 1e-7)
     X, y = _sparse_wide(seed, n=n)
     m, n = X.shape
     costs = np.random.default_rng(seed).uniform(0.5, 2.0, n)
@@ -513,10 +516,12 @@ def test_a_guess_that_is_not_optimal_is_left_to_highs(
 ):
     """A guessed basis that is not dual feasible (coefficients of the optimum hidden from
     it) or not primal feasible (margin violators' rows basic) fails the dense check: HiGHS's
-    simplex runs from it and ends at the optimum."""
+    simplex runs from it and ends at the optimum (the repair on the dense block not allowed a
+    pivot)."""
     monkeypatch.setattr(
         highs_model, "margin_interior_point", lambda *a, **k: alter(margin_interior_point(*a, **k))
     )
+    monkeypatch.setattr(highs_model, "REPAIR_PIVOTS", 0)
     X, y = _sparse_wide(1)
     n = X.shape[1]
     costs = np.random.default_rng(0).uniform(0.5, 2.0, n)
@@ -581,7 +586,10 @@ def test_the_check_refuses_a_basis_a_cheaper_coefficient_would_enter(
     """The same guessed basis under costs where one coefficient outside it costs less than its
     pricing at the basis' row duals: the basic values and the duals are unchanged (primal and
     slack-dual feasible), only that column's reduced cost is negative, and the check refuses
-    the basis (under the costs it was guessed for it accepts it)."""
+    the basis (under the costs it was guessed for it accepts it). A close guess, and the check
+    alone: no repair pivot."""
+    monkeypatch.setattr(highs_model, "GUESS_TOL", 1e-7)
+    monkeypatch.setattr(highs_model, "REPAIR_PIVOTS", 0)
     X, y = _sparse_wide(0)
     n = X.shape[1]
     costs = np.random.default_rng(0).uniform(0.5, 2.0, n)

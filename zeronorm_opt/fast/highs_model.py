@@ -157,10 +157,14 @@ INTERIOR_POINT_MIN_ROWS = 1000
 #: where IPX had not finished after 45 minutes.
 INTERIOR_POINT_MAX_ROWS = 10_000
 #: An interior point whose residuals and gap are below this gives the starting basis ...
-INTERIOR_POINT_TOL = 1e-6
-#: ... and its Newton steps stop below this (2000 × 20 000 at 0.5 %: 24 steps, then no simplex
-#: iteration; 28 steps to the interior point's own tolerance, where it stalled at 3.6e-8).
-GUESS_TOL = 1e-7
+INTERIOR_POINT_TOL = 1e-4
+#: ... and its Newton steps stop below this. Its guess is then a few pivots from the optimum,
+#: which the repair on the dense block (:data:`REPAIR_PIVOTS`) takes for less than the Newton
+#: steps a closer guess would need (each a Cholesky factorisation of order ``m``). First
+#: l1-AROM LPs, n = 10 m at 0.5 % (the same optima): 10⁻⁷, 16–18 Newton steps and 0–1
+#: pivots; 10⁻⁵, 14–15 steps and 0–10 pivots (whole fits at 2000, 3000 and 5000 rows 13 %,
+#: 15 % and 5–12 % faster); 10⁻⁴, more than 600 pivots at 5000 rows.
+GUESS_TOL = 1e-5
 #: ... and the simplex finishes from it within this many iterations (or ``m / 10`` when more),
 #: or IPX solves the LP (1000 × 5000 at 1 %: 0 iterations; 2000 × 20 000 at 0.5 %: 0–10;
 #: 2000 × 10⁶ at 0.05 %: 17–47, 0.05 s on the working set of columns).
@@ -181,13 +185,11 @@ GUESS_MARGIN = 0.25
 #: HiGHS's factorisation is cheap (few columns to eliminate).
 DENSE_CHECK_FRACTION = 0.5
 #: A checked guess that is not optimal is repaired by at most this many simplex pivots on its
-#: dense block (each one more LAPACK factorisation; see :mod:`~zeronorm_opt.fast.dense_basis`)
-#: before HiGHS's simplex starts from the guess instead. Guesses that failed the check took 1
-#: pivot at 2000 × 20 000 (0.11 s each, HiGHS's factorisation of the guess 1 s), 2 at 5000 ×
-#: 50 000 (about 1.2 s each, HiGHS 47 s) and 5 for FSV's first LP at 10⁴ × 10⁵ (63 s in
-#: all, HiGHS 253 s): with at most 8, even a failed repair costs less than HiGHS's
-#: factorisation.
-REPAIR_PIVOTS = 8
+#: dense block (see :mod:`~zeronorm_opt.fast.dense_basis`) before HiGHS's simplex starts from
+#: the guess instead. A pivot costs a few triangular solves with the block's LU factors (about
+#: 0.01 s at 2000 rows, 0.08 s at 5000) where HiGHS's factorisation of the guess costs 1 s
+#: and 47 s: even a failed repair costs less than that.
+REPAIR_PIVOTS = 100
 #: IPX solves the LP with its margins raised to ``1 + ε u_i`` by this ``ε`` (see
 #: ``SplitMarginLP._run_ipx``); the dual simplex then finishes on the LP itself. First l1-AROM
 #: LP of the text set (20 000 × 50 000, C = 1): 15 645 crossover iterations unperturbed, 0
