@@ -13,7 +13,7 @@ from _sparse_data import refuse_densifying, sparse_classification
 
 from zeronorm_opt import InputError
 from zeronorm_opt.driver import successive_linearisation
-from zeronorm_opt.fast import highs_model
+from zeronorm_opt.fast import highs_model, margin_ipm
 from zeronorm_opt.fast.highs_model import IPM_MIN_ROWS, SplitMarginLP
 from zeronorm_opt.fast.margin_ipm import margin_interior_point
 from zeronorm_opt.formulations import FSVFormulation
@@ -451,8 +451,9 @@ def test_a_checked_guess_is_the_vertex_highs_returns(
     objective as HiGHS's simplex from that basis and as a cold simplex solve; the next solve
     starts warm from it."""
     # Newton steps to a close guess, already optimal (from the default's, a few pivots off,
-    # HiGHS would take those pivots).
+    # HiGHS would take those pivots), all in double precision.
     monkeypatch.setattr(highs_model, "GUESS_TOL", 1e-7)
+    monkeypatch.setattr(margin_ipm, "SINGLE_PRECISION_ERROR", np.inf)
     X, y = _sparse_wide(seed, n=n)
     m, n = X.shape
     costs = np.random.default_rng(seed).uniform(0.5, 2.0, n)
@@ -578,6 +579,44 @@ def test_a_guess_a_pivot_or_two_off_is_repaired_on_its_dense_block(
     lp.highs.setOptionValue("solver", "simplex")
     lp.highs.run()
     assert highs_runs[-1][3] == 0
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_guess_the_repair_gives_up_on_is_refined_from_the_same_iterate(
+    seed, own_interior_point, highs_runs, monkeypatch
+):
+    """When the repair gives up on the first guess, the Newton steps go on from that guess's
+    own iterate to ``REFINED_GUESS_TOL``, and the closer guess is checked and repaired: the
+    whole LP's optimum (the cold simplex's objective and coefficients) without a HiGHS run."""
+    points = []
+    interior_point = highs_model.margin_interior_point
+
+    def recorded(*args, **kwargs):
+        points.append((kwargs["tol"], kwargs.get("start"), interior_point(*args, **kwargs)))
+        return points[-1][2]
+
+    monkeypatch.setattr(highs_model, "margin_interior_point", recorded)
+    vertices = []
+    repair = highs_model.optimal_vertex
+
+    def giving_up_first(*args, **kwargs):  # as if the first guess were too many pivots off
+        vertices.append(repair(*args, **kwargs) if vertices else None)
+        return vertices[-1]
+
+    monkeypatch.setattr(highs_model, "optimal_vertex", giving_up_first)
+    X, y = _sparse_wide(seed)
+    n = X.shape[1]
+    costs = np.random.default_rng(seed).uniform(0.5, 2.0, n)
+    lp = SplitMarginLP(X, y, 1.0, algorithm="ipm")
+    step = lp.solve_weighted(costs)
+    assert [tol for tol, _, _ in points] == [highs_model.GUESS_TOL, highs_model.REFINED_GUESS_TOL]
+    assert points[1][1] is points[0][2]  # from the first guess's iterate
+    assert points[1][2].error < points[0][2].error
+    assert len(vertices) == 2 and vertices[1] is not None and highs_runs == []
+    whole = SplitMarginLP(X, y, 1.0, column_generation=False, algorithm="simplex")
+    cold = whole.solve_weighted(costs)
+    assert lp._value == pytest.approx(whole.highs.getInfo().objective_function_value, rel=1e-9)
+    np.testing.assert_allclose(step.coef, cold.coef, atol=1e-7)
 
 
 def test_the_check_refuses_a_basis_a_cheaper_coefficient_would_enter(

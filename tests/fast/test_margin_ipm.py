@@ -207,3 +207,42 @@ def test_a_failed_cholesky_factorisation_is_retried_shifted_on_a_rebuilt_matrix(
     L = np.tril(c) if lower else np.triu(c).T
     np.testing.assert_allclose(L @ L.T, M, atol=1e-6)
     assert margin_ipm._cholesky(lambda: np.array([[1.0, 2.0], [2.0, 1.0]]), np.zeros(2)) is None
+
+
+def test_the_far_newton_steps_in_single_precision_reach_the_same_point(monkeypatch):
+    """Newton steps whose iterate's error is above ``SINGLE_PRECISION_ERROR`` factorise in
+    single precision (LAPACK sees float32 matrices), the later ones in double: the iterate
+    reaches the same accuracy and the same optimum as with every step in double precision."""
+    m, n, seed = 150, 600, 1
+    B = _sparse_wide(m, n, seed)
+    y = np.where(np.random.default_rng(seed).random(m) < 0.5, -1.0, 1.0)
+    args = (B, y, np.ones(n), np.ones(m))
+    factored = []
+    factor = margin_ipm.cho_factor
+    monkeypatch.setattr(
+        margin_ipm, "cho_factor", lambda a, **k: factored.append(a.dtype) or factor(a, **k)
+    )
+    mixed = margin_interior_point(*args, tol=1e-8)
+    assert {np.dtype(np.float32), np.dtype(np.float64)} <= set(factored)
+    monkeypatch.setattr(margin_ipm, "SINGLE_PRECISION_ERROR", np.inf)
+    factored.clear()
+    double = margin_interior_point(*args, tol=1e-8)
+    assert set(factored) == {np.dtype(np.float64)}
+    assert mixed.error < 1e-8 and double.error < 1e-8
+    scale = max(1.0, np.abs(double.p - double.q).max())
+    np.testing.assert_allclose(mixed.p - mixed.q, double.p - double.q, atol=1e-4 * scale)
+    np.testing.assert_allclose(mixed.xi, double.xi, atol=1e-4 * max(1.0, double.xi.max()))
+
+
+def test_the_newton_steps_go_on_from_an_earlier_iterate():
+    """Started from its own iterate at a loose tolerance, the interior point reaches a tighter
+    one in fewer Newton steps than from its default start, at the same optimum."""
+    X, y = _tall(60, 400, seed=3)
+    args = (y[:, None] * X, y, np.ones(400), np.ones(60))
+    loose = margin_interior_point(*args, tol=1e-3)
+    resumed = margin_interior_point(*args, tol=1e-7, start=loose)
+    direct = margin_interior_point(*args, tol=1e-7)
+    assert loose.error > 1e-5 and resumed.error < 1e-6 and direct.error < 1e-6
+    assert 0 < resumed.iterations < direct.iterations
+    np.testing.assert_allclose(resumed.p - resumed.q, direct.p - direct.q, atol=1e-4)
+    assert resumed.b == pytest.approx(direct.b, abs=1e-4)

@@ -117,6 +117,7 @@ def optimal_vertex(
     factor, pivots = None, 0
     while True:
         if factor is None or len(factor.etas) >= REFACTOR_PIVOTS:
+            factor = None  # (its LU freed before the next one is built: m × m each)
             factor = _BasisFactor.of(col_basic, row_basic, columns)
             if factor is None:
                 return None
@@ -189,7 +190,8 @@ class _BasisFactor:
         if basic.size != block_rows.size or not basic.size:
             return None
         A = columns(basic)
-        lu = _factor(A[block_rows].toarray())
+        # Fortran-ordered: LAPACK factorises it in place (a C-ordered block is copied first).
+        lu = _factor(A[block_rows].toarray(order="F"))
         if lu is None:
             return None
         basic_rows = np.flatnonzero(row_basic)

@@ -85,7 +85,7 @@ from ..formulations.binary import HARD_MARGIN_HINT
 from ..formulations.penalty import check_weights
 from ..solvers import SolveInfo
 from .dense_basis import optimal_vertex
-from .margin_ipm import margin_interior_point
+from .margin_ipm import InteriorPoint, margin_interior_point
 
 __all__ = ["HighsStepResult", "SplitMarginLP"]
 
@@ -165,6 +165,12 @@ INTERIOR_POINT_TOL = 1e-4
 #: pivots; 10⁻⁵, 14–15 steps and 0–10 pivots (whole fits at 2000, 3000 and 5000 rows 13 %,
 #: 15 % and 5–12 % faster); 10⁻⁴, more than 600 pivots at 5000 rows.
 GUESS_TOL = 1e-5
+#: When the repair of that guess fails, the Newton steps go on from the same iterate to this
+#: error, and the closer guess is checked and repaired once more before HiGHS starts from it.
+#: FSV's first LP at 10⁴ × 10⁵ (0.5 %): the guess at 10⁻⁵ was not repaired in 30 pivots
+#: (11 s); two more Newton steps (10 s) to 10⁻⁷ and 5 pivots (6 s), the LP in 121 s instead
+#: of 374 s (HiGHS from the first guess 252 s).
+REFINED_GUESS_TOL = 1e-7
 #: ... and the simplex finishes from it within this many iterations (or ``m / 10`` when more),
 #: or IPX solves the LP (1000 × 5000 at 1 %: 0 iterations; 2000 × 20 000 at 0.5 %: 0–10;
 #: 2000 × 10⁶ at 0.05 %: 17–47, 0.05 s on the working set of columns).
@@ -186,10 +192,11 @@ GUESS_MARGIN = 0.25
 DENSE_CHECK_FRACTION = 0.5
 #: A checked guess that is not optimal is repaired by at most this many simplex pivots on its
 #: dense block (see :mod:`~zeronorm_opt.fast.dense_basis`) before HiGHS's simplex starts from
-#: the guess instead. A pivot costs a few triangular solves with the block's LU factors (about
-#: 0.01 s at 2000 rows, 0.08 s at 5000) where HiGHS's factorisation of the guess costs 1 s
-#: and 47 s: even a failed repair costs less than that.
-REPAIR_PIVOTS = 100
+#: the guess instead (or a closer one, :data:`REFINED_GUESS_TOL`). A pivot costs a few
+#: triangular solves with the block's LU factors (about 0.01 s at 2000 rows, 0.08 s at 5000,
+#: 0.4 s at 10⁴) where HiGHS's factorisation of the guess costs 1 s, 47 s and 250 s. Guesses
+#: at :data:`GUESS_TOL` took 0–2 pivots at 2000 rows, 7 at 3000 and 7–10 at 5000.
+REPAIR_PIVOTS = 30
 #: IPX solves the LP with its margins raised to ``1 + ε u_i`` by this ``ε`` (see
 #: ``SplitMarginLP._run_ipx``); the dual simplex then finishes on the LP itself. First l1-AROM
 #: LP of the text set (20 000 × 50 000, C = 1): 15 645 crossover iterations unperturbed, 0
@@ -372,8 +379,10 @@ class SplitMarginLP:
         if algorithm not in ("auto", "simplex", "ipm"):
             raise InputError(f"algorithm must be 'auto', 'simplex' or 'ipm'; got {algorithm!r}.")
         self.algorithm = algorithm
-        #: The guessed basis (basic model columns, basic rows) of the interior point.
+        #: The guessed basis (basic model columns, basic rows) of the interior point, and its
+        #: iterate (to go on from when the guess is too far to repair).
         self._guess: tuple[np.ndarray, np.ndarray] | None = None
+        self._guess_point: InteriorPoint | None = None
         #: The objective value of the last solve when HiGHS did not run (a checked guess).
         self._value: float | None = None
         self.solver_path: list[str] = []
@@ -577,17 +586,37 @@ class SplitMarginLP:
         """The optimal vertex ``(column values, row duals, objective)`` of the guessed basis,
         or of one at most :data:`REPAIR_PIVOTS` simplex pivots from it, when the guess holds
         more than :data:`DENSE_CHECK_FRACTION` of ``m`` coefficient columns; else None, and
-        HiGHS's simplex starts from the guessed basis as before.
+        HiGHS's simplex starts from the guessed basis as before. When the repair fails, the
+        interior point goes on to :data:`REFINED_GUESS_TOL` and its guess is tried once more.
 
         Checked on the model's columns within HiGHS's feasibility tolerances, one dense LU
         factorisation of the basis's block a check
         (:func:`~zeronorm_opt.fast.dense_basis.optimal_vertex`); a repaired basis becomes
         HiGHS's, its later runs starting from it (2000 × 10⁵ at 0.5 %: a check costs 0.14 s).
         """
-        if self._guess is None:
+        guess, point = self._guess, self._guess_point
+        self._guess = self._guess_point = None
+        vertex = self._repaired(guess, coef_costs)
+        if (
+            vertex is False
+            and point is not None
+            and self._interior_point_basis(coef_costs, start=point)
+        ):
+            guess, self._guess = self._guess, None
+            vertex = self._repaired(guess, coef_costs)
+        if not vertex:
             return None
-        col_basic, row_basic = self._guess
-        self._guess = None
+        if vertex.pivots:
+            self._set_basis(vertex.col_basic, vertex.row_basic)
+        return vertex.x, vertex.duals, vertex.objective
+
+    def _repaired(self, guess, coef_costs: np.ndarray):
+        """:func:`~zeronorm_opt.fast.dense_basis.optimal_vertex` of the guess ``(basic
+        columns, basic rows)``: a ``BasisVertex``, False when it found none, None when the
+        guess is not checked (none, or too few coefficient columns)."""
+        if guess is None:
+            return None
+        col_basic, row_basic = guess
         m = self.X.shape[0]
         owner = self._col_coef
         if (
@@ -606,11 +635,7 @@ class SplitMarginLP:
             fixed=fixed, primal_tol=self._tolerance("primal_feasibility_tolerance"),
             dual_tol=self._dual_tolerance(), max_pivots=REPAIR_PIVOTS,
         )  # fmt: skip
-        if vertex is None:
-            return None
-        if vertex.pivots:
-            self._set_basis(vertex.col_basic, vertex.row_basic)
-        return vertex.x, vertex.duals, vertex.objective
+        return False if vertex is None else vertex
 
     def _column_products(self, v: np.ndarray) -> np.ndarray:
         """``Aᵀ v`` over the model's columns: the bias's ``yᵀv``, the slacks' ``v``, and each
@@ -862,10 +887,12 @@ class SplitMarginLP:
         missing = np.flatnonzero(self._active & ~self._in_model)
         self._add_coefficients(missing, costs[missing])
 
-    def _interior_point_basis(self, costs: np.ndarray) -> bool:
+    def _interior_point_basis(self, costs: np.ndarray, start: InteriorPoint | None = None) -> bool:
         """Set the basis guessed by :func:`~zeronorm_opt.fast.margin_ipm.margin_interior_point`
         (soft-margin hinge form, at least as many coefficients as rows: its normal equations
-        have order ``m``); False when it does not apply or did not converge.
+        have order ``m``); False when it does not apply or did not converge. Given ``start``,
+        its earlier iterate on this LP, it goes on from there to :data:`REFINED_GUESS_TOL`
+        (and keeps no iterate for another retry).
 
         With column generation the model then holds only the coefficients the interior point
         predicts non-zero and the :data:`GUESS_MARGIN` best of the others (least dual slack
@@ -896,10 +923,14 @@ class SplitMarginLP:
             active = active[priceable] if np.count_nonzero(priceable) >= m else active
         X = self.X if active.size == self.n_features else self.X[:, active]
         B = X.multiply(self.y[:, None]).tocsr() if sp.issparse(X) else self.y[:, None] * X
-        point = margin_interior_point(B, self.y, costs[active], self.slack_costs, tol=GUESS_TOL)
+        tol = GUESS_TOL if start is None else REFINED_GUESS_TOL
+        point = margin_interior_point(
+            B, self.y, costs[active], self.slack_costs, tol=tol, start=start
+        )
         del B  # (a copy of X: freed before HiGHS's columns are built)
         if point.error > INTERIOR_POINT_TOL:
             return False
+        self._guess_point = point if start is None else None
         if self.column_generation:
             nonzero = (point.p > point.z_p) | (point.q > point.z_q)
             others = np.flatnonzero(~nonzero)
