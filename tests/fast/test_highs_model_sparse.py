@@ -372,6 +372,43 @@ def highs_runs(monkeypatch):
     return runs
 
 
+@pytest.mark.parametrize(
+    ("change", "fraction"),
+    [(0.002, np.inf), (3.0, np.inf), (0.002, 0.0)],
+    ids=["settling weights", "new weights", "a last optimum of many non-zeros"],
+)
+def test_a_later_interior_point_lp_starts_with_the_primal_simplex_from_the_last_optimum(
+    change, fraction, highs_runs, monkeypatch
+):
+    """A later solve on the interior-point path whose last optimum had few non-zeros runs
+    the primal simplex from that optimal basis first: reweighted a little, it ends there (IPX
+    does not run); reweighted far, it stops at its iteration limit and IPX solves the LP.
+    After an optimum of many non-zeros (``WARM_PRIMAL_SUPPORT_FRACTION``) IPX runs at once.
+    Each time the new costs' optimum (a cold simplex's objective and coefficients)."""
+    monkeypatch.setattr(highs_model, "WARM_PRIMAL_SUPPORT_FRACTION", fraction)
+    X, y = _sparse_wide(0)
+    n = X.shape[1]
+    limit = max(highs_model.GUESS_ITERATIONS, X.shape[0] // 10)
+    lp = SplitMarginLP(X, y, 1.0, algorithm="ipm")
+    lp.solve_weighted(np.ones(n))
+    costs = np.exp(change * np.random.default_rng(1).standard_normal(n))
+    highs_runs.clear()
+    step = lp.solve_weighted(costs)
+    solvers, iterations = [run[0] for run in highs_runs], highs_runs[0][3]
+    if fraction == 0.0:
+        assert solvers[0] == "ipm"
+    elif change < 1:
+        assert solvers[0] == "simplex" and 0 < iterations < limit and "ipm" not in solvers
+    else:
+        assert solvers[0] == "simplex" and iterations >= limit and "ipm" in solvers
+    whole = SplitMarginLP(X, y, 1.0, column_generation=False, algorithm="simplex")
+    cold = whole.solve_weighted(costs)
+    assert lp.highs.getInfo().objective_function_value == pytest.approx(
+        whole.highs.getInfo().objective_function_value, rel=1e-9
+    )
+    np.testing.assert_allclose(step.coef, cold.coef, atol=1e-7)
+
+
 @pytest.mark.parametrize("epsilon", [1e-4, 0.05], ids=["default", "large"])
 @pytest.mark.parametrize("form", ["hinge C=1", "FSV", "hard margin"])
 def test_ipx_solves_raised_margins_then_the_simplex_the_lp_itself(

@@ -197,6 +197,15 @@ DENSE_CHECK_FRACTION = 0.5
 #: 0.4 s at 10⁴) where HiGHS's factorisation of the guess costs 1 s, 47 s and 250 s. Guesses
 #: at :data:`GUESS_TOL` took 0–2 pivots at 2000 rows, 7 at 3000 and 7–10 at 5000.
 REPAIR_PIVOTS = 30
+#: A later solve on the interior-point path whose last optimum had at most this fraction of
+#: ``m`` non-zero coefficients starts with the primal simplex from that optimum (the weights
+#: settle: often a few hundred pivots from the next), IPX when it does not finish within
+#: :data:`GUESS_ITERATIONS` (or ``m / 10``). FSV at 5000 × 50 000 (0.5 %), its 2nd to 15th
+#: LPs: IPX 0.9–1.9 s each; the primal simplex from the last optimum (0.41 m, 0.23 m, 0.17 m
+#: and 0.15 m non-zeros) 93 459, 25 637, 8305 and 2049 iterations in the 2nd to 5th (205 s,
+#: 12 s, 2.3 s, 0.5 s: an iteration 2.2 ms from the largest basis, 0.25 ms from the others),
+#: then 2–461 (0.01–0.12 s).
+WARM_PRIMAL_SUPPORT_FRACTION = 0.3
 #: IPX solves the LP with its margins raised to ``1 + ε u_i`` by this ``ε`` (see
 #: ``SplitMarginLP._run_ipx``); the dual simplex then finishes on the LP itself. First l1-AROM
 #: LP of the text set (20 000 × 50 000, C = 1): 15 645 crossover iterations unperturbed, 0
@@ -546,9 +555,10 @@ class SplitMarginLP:
         status, seconds and simplex iterations.
 
         ``start``: ``"warm"``, the solver as set, from the model's basis; ``"ipx"``,
-        :meth:`_run_ipx`; ``"guess"``, the primal simplex from the interior point's basis
-        (set by :meth:`_interior_point_basis`), and, when it hits its iteration limit (the
-        guess was off), :meth:`_run_ipx` on the whole LP at ``costs``.
+        :meth:`_run_ipx`; ``"guess"``, the primal simplex from the basis HiGHS holds (the
+        interior point's, set by :meth:`_interior_point_basis`, or the last solve's optimum),
+        and, when it hits its iteration limit (the guess was off), :meth:`_run_ipx` on the
+        whole LP at ``costs``.
         """
         h = self.highs
         start_time = time.perf_counter()
@@ -781,6 +791,9 @@ class SplitMarginLP:
                 # The simplex finishes from the interior point's basis (exact, usually in a
                 # few iterations); IPX otherwise.
                 start = "guess"
+            elif self._last_support_fraction() <= WARM_PRIMAL_SUPPORT_FRACTION:
+                # The primal simplex from the last optimum, IPX if it does not finish soon.
+                start = "guess"
             else:
                 # IPX does not start warm: it solves the whole LP (on a working set of columns
                 # it would solve it again after each pricing round; 2000 × 20 000: 198 s
@@ -881,6 +894,12 @@ class SplitMarginLP:
             expected = self._probe_support(costs)
         fraction = IPM_SUPPORT_FRACTION if m < LARGE_IPM_MIN_ROWS else LARGE_IPM_SUPPORT_FRACTION
         return "ipm" if expected > fraction * m else "simplex"
+
+    def _last_support_fraction(self) -> float:
+        """Non-zero coefficients of the last solve per row (infinite before the first)."""
+        if self.last_step is None:
+            return np.inf
+        return np.count_nonzero(self.last_step.coef[self._active]) / self.X.shape[0]
 
     def _complete_model(self, costs: np.ndarray) -> None:
         """Add the columns of every active coefficient not in the model, at ``costs``."""

@@ -14,7 +14,8 @@ bias — on sparse ``B``, ``B D_w Bᵀ``'s upper triangle accumulated by a compi
 pairs of non-zeros sharing a column (``Σ_j nnz(x_j)²/2`` multiply–adds straight into the
 dense ``m × m`` matrix, no pair stored), solved by a dense Cholesky factorisation.
 Mehrotra's predictor–corrector, with Gondzio's centrality correctors where a solve is cheap
-beside a factorisation. Its result is only a guess of the optimal partition:
+beside a factorisation, and the factorisations of the steps far from the optimum in single
+precision (:data:`SINGLE_PRECISION_ERROR`). Its result is only a guess of the optimal partition:
 :class:`~zeronorm_opt.fast.highs_model.SplitMarginLP` turns it into basis statuses, and the
 simplex of HiGHS starts from them and ends at an exact optimal vertex (on 1000 × 5000 at 1 %,
 16 Newton steps, then one simplex iteration).
