@@ -409,42 +409,6 @@ def test_a_later_interior_point_lp_starts_with_the_primal_simplex_from_the_last_
     np.testing.assert_allclose(step.coef, cold.coef, atol=1e-7)
 
 
-@pytest.mark.parametrize("fraction", [0.6, 0.9])
-def test_a_later_lp_of_fewer_coefficients_than_rows_takes_the_order_k_interior_point(
-    fraction, own_interior_point, monkeypatch
-):
-    """After features are removed, an LP with fewer active coefficients than rows but at
-    least ``INTERIOR_POINT_MIN_COEFFICIENTS`` of them gets this package's interior point (its
-    order-k form) and ends at the LP's optimum (a cold simplex on those coefficients); below
-    that fraction IPX solves it."""
-    monkeypatch.setattr(highs_model, "INTERIOR_POINT_MIN_COEFFICIENTS", fraction)
-    shapes = []
-    interior_point = highs_model.margin_interior_point
-    monkeypatch.setattr(
-        highs_model,
-        "margin_interior_point",
-        lambda B, *a, **k: shapes.append(B.shape) or interior_point(B, *a, **k),
-    )
-    X, y = _sparse_wide(0)
-    m, n = X.shape
-    lp = SplitMarginLP(X, y, 1.0, algorithm="ipm")
-    lp.solve_weighted(np.ones(n))
-    kept = np.zeros(n, dtype=bool)
-    kept[np.random.default_rng(0).choice(n, int(0.8 * m), replace=False)] = True
-    lp.remove_coefficients(~kept)
-    shapes.clear()
-    costs = np.random.default_rng(1).uniform(0.5, 2.0, n)
-    step = lp.solve_weighted(costs)
-    assert shapes == ([(m, kept.sum())] if kept.sum() >= fraction * m else [])
-    cold = SplitMarginLP(X[:, kept], y, 1.0, column_generation=False, algorithm="simplex")
-    reference = cold.solve_weighted(costs[kept])
-    assert lp.base_objective_value() + costs @ np.abs(step.coef) == pytest.approx(
-        cold.highs.getInfo().objective_function_value, rel=1e-9
-    )
-    np.testing.assert_allclose(step.coef[kept], reference.coef, atol=1e-7)
-    assert not step.coef[~kept].any()
-
-
 @pytest.mark.parametrize("epsilon", [1e-4, 0.05], ids=["default", "large"])
 @pytest.mark.parametrize("form", ["hinge C=1", "FSV", "hard margin"])
 def test_ipx_solves_raised_margins_then_the_simplex_the_lp_itself(

@@ -156,13 +156,6 @@ INTERIOR_POINT_MIN_ROWS = 1000
 #: against IPX's 153 s; 10⁴ rows (an 800 MB normal matrix), 538 s (the interior point 259 s),
 #: where IPX had not finished after 45 minutes.
 INTERIOR_POINT_MAX_ROWS = 10_000
-#: ... for an LP with at least this fraction of ``m`` active coefficients (below, IPX: the
-#: interior point's order-``k`` form, through the Sherman–Morrison–Woodbury identity, measured
-#: slower on l1-AROM's later LPs of a few hundred coefficients: whole fits at 5000 × 50 000 and
-#: 0.5 %, 46 s → 77 s; 2000 × 20 000, 2.8 s → 4.6 s). FSV's second LP at 10⁴ × 10⁵ (0.5 %;
-#: 7143 coefficients left, 0.71 m): IPX 385 s; this interior point 71 s (17 Newton steps of
-#: order k), then HiGHS's simplex from its guess 41 s.
-INTERIOR_POINT_MIN_COEFFICIENTS = 0.6
 #: An interior point whose residuals and gap are below this gives the starting basis ...
 INTERIOR_POINT_TOL = 1e-4
 #: ... and its Newton steps stop below this. Its guess is then a few pivots from the optimum,
@@ -915,9 +908,8 @@ class SplitMarginLP:
 
     def _interior_point_basis(self, costs: np.ndarray, start: InteriorPoint | None = None) -> bool:
         """Set the basis guessed by :func:`~zeronorm_opt.fast.margin_ipm.margin_interior_point`
-        (soft-margin hinge form, at least :data:`INTERIOR_POINT_MIN_COEFFICIENTS` of ``m``
-        active coefficients: its normal equations have order ``min(m, k)``); False when it
-        does not apply or did not converge. Given ``start``,
+        (soft-margin hinge form, at least as many coefficients as rows: its normal equations
+        have order ``m``); False when it does not apply or did not converge. Given ``start``,
         its earlier iterate on this LP, it goes on from there to :data:`REFINED_GUESS_TOL`
         (and keeps no iterate for another retry).
 
@@ -930,10 +922,13 @@ class SplitMarginLP:
         """
         m = self.X.shape[0]
         active = np.flatnonzero(self._active)
+        # With fewer coefficients than rows, IPX solves the LP: this interior point in its
+        # order-k Woodbury form measured slower there (whole l1-AROM fits with it, 5000 ×
+        # 50 000 at 0.5 %: 46 s → 77 s; 2000 × 20 000: 2.8 s → 4.6 s).
         if (
             self.slack_costs is None
             or self.slack_scale is not None
-            or active.size < INTERIOR_POINT_MIN_COEFFICIENTS * m
+            or active.size < m
             or not INTERIOR_POINT_MIN_ROWS <= m <= INTERIOR_POINT_MAX_ROWS
         ):
             return False
