@@ -100,18 +100,18 @@ CENTRALITY_CORRECTORS = 2
 #: order ``m`` in single precision (LAPACK ``spotrf``, about half of ``dpotrf``'s time: 0.43
 #: against 0.83 s at 5000 rows on one core). Far from the optimum a direction needs few
 #: digits, and the residuals that drive the next step are recomputed in double precision
-#: from the iterate; the first step that does not lower the error ends them. First l1-AROM
-#: LPs, n = 10 m at 0.5 %, one core: 2000 rows 1.65 → 1.25 s, 3000 rows 4.0 → 3.1 s, 5000
-#: rows 17.1 → 14.2 s, the same Newton steps and guesses. From 10⁻³ on, more steps at 5000
-#: rows (10⁻⁴: 15 → 20, 18 s) and other optimal vertices.
+#: from the iterate; the first step that does not lower the error ends them. The interior
+#: point of first l1-AROM LPs, n = 10 m at 0.5 %, one core: 2000 rows 1.65 → 1.25 s, 3000
+#: rows 4.0 → 3.1 s, 5000 rows 17.1 → 14.2 s, the same Newton steps and guesses. From 10⁻³
+#: on, more steps at 5000 rows (10⁻⁴: 15 → 20, 18 s) and other optimal vertices.
 SINGLE_PRECISION_ERROR = 1e-2
 
 
 @dataclass
 class InteriorPoint:
     """An iterate of :func:`margin_interior_point`: primal values and dual slacks of ``p, q``
-    (per coefficient), ``ξ`` and ``s`` (per sample), the bias, the largest relative residual or
-    gap, and the Newton step it was reached at."""
+    (per coefficient), ``ξ`` and ``s`` (per sample), the bias, the row duals ``π``, the largest
+    relative residual or gap, and the Newton step it was reached at."""
 
     p: np.ndarray
     q: np.ndarray
