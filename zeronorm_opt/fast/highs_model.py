@@ -791,7 +791,9 @@ class SplitMarginLP:
                 # The simplex finishes from the interior point's basis (exact, usually in a
                 # few iterations); IPX otherwise.
                 start = "guess"
-            elif self._last_support_fraction() <= WARM_PRIMAL_SUPPORT_FRACTION:
+            elif self.last_step is not None and (
+                self._last_support() <= WARM_PRIMAL_SUPPORT_FRACTION * self.X.shape[0]
+            ):
                 # The primal simplex from the last optimum, IPX if it does not finish soon.
                 start = "guess"
             else:
@@ -887,7 +889,7 @@ class SplitMarginLP:
         ):
             return "simplex"
         if self.last_step is not None:
-            expected = np.count_nonzero(self.last_step.coef[self._active])
+            expected = self._last_support()
         elif self._active.sum() < m:
             return "simplex"
         else:
@@ -895,11 +897,11 @@ class SplitMarginLP:
         fraction = IPM_SUPPORT_FRACTION if m < LARGE_IPM_MIN_ROWS else LARGE_IPM_SUPPORT_FRACTION
         return "ipm" if expected > fraction * m else "simplex"
 
-    def _last_support_fraction(self) -> float:
-        """Non-zero coefficients of the last solve per row (infinite before the first)."""
+    def _last_support(self) -> int | None:
+        """Non-zero active coefficients of the last solve (None before the first)."""
         if self.last_step is None:
-            return np.inf
-        return np.count_nonzero(self.last_step.coef[self._active]) / self.X.shape[0]
+            return None
+        return int(np.count_nonzero(self.last_step.coef[self._active]))
 
     def _complete_model(self, costs: np.ndarray) -> None:
         """Add the columns of every active coefficient not in the model, at ``costs``."""
