@@ -373,29 +373,40 @@ def highs_runs(monkeypatch):
 
 
 @pytest.mark.parametrize(
-    ("change", "fraction"),
-    [(0.002, np.inf), (3.0, np.inf), (0.002, 0.0)],
-    ids=["settling weights", "new weights", "a last optimum of many non-zeros"],
+    ("change", "fraction", "moved"),
+    [(0.002, np.inf, np.inf), (3.0, np.inf, np.inf), (0.002, 0.0, np.inf), (0.002, np.inf, -1)],
+    ids=[
+        "settling weights",
+        "new weights",
+        "a last optimum of many non-zeros",
+        "a last optimum that moved",
+    ],
 )
 def test_a_later_interior_point_lp_starts_with_the_primal_simplex_from_the_last_optimum(
-    change, fraction, highs_runs, monkeypatch
+    change, fraction, moved, highs_runs, monkeypatch
 ):
-    """A later solve on the interior-point path whose last optimum had few non-zeros runs
-    the primal simplex from that optimal basis first: reweighted a little, it ends there (IPX
-    does not run); reweighted far, it stops at its iteration limit and IPX solves the LP.
-    After an optimum of many non-zeros (``WARM_PRIMAL_SUPPORT_FRACTION``) IPX runs at once.
-    Each time the new costs' optimum (a cold simplex's objective and coefficients)."""
+    """A later solve on the interior-point path whose last optimum had few non-zeros and
+    had settled runs the primal simplex from that optimal basis first: reweighted a little,
+    it ends there (IPX does not run); reweighted far, it stops at its iteration limit and IPX
+    solves the LP. After an optimum of many non-zeros (``WARM_PRIMAL_SUPPORT_FRACTION``), or
+    one whose zero pattern changed more (``WARM_PRIMAL_SUPPORT_CHANGE``) — always after the
+    first solve, which has no earlier optimum — IPX runs at once. Each time the new costs'
+    optimum (a cold simplex's objective and coefficients)."""
     monkeypatch.setattr(highs_model, "WARM_PRIMAL_SUPPORT_FRACTION", fraction)
+    monkeypatch.setattr(highs_model, "WARM_PRIMAL_SUPPORT_CHANGE", moved)
     X, y = _sparse_wide(0)
     n = X.shape[1]
     limit = max(highs_model.GUESS_ITERATIONS, X.shape[0] // 10)
     lp = SplitMarginLP(X, y, 1.0, algorithm="ipm")
     lp.solve_weighted(np.ones(n))
+    highs_runs.clear()
+    lp.solve_weighted(np.ones(n))  # the same costs: no coefficient changes
+    assert highs_runs[0][0] == "ipm"  # (after the first solve, whose change is unknown)
     costs = np.exp(change * np.random.default_rng(1).standard_normal(n))
     highs_runs.clear()
     step = lp.solve_weighted(costs)
     solvers, iterations = [run[0] for run in highs_runs], highs_runs[0][3]
-    if fraction == 0.0:
+    if fraction == 0.0 or moved < 0:
         assert solvers[0] == "ipm"
     elif change < 1:
         assert solvers[0] == "simplex" and 0 < iterations < limit and "ipm" not in solvers

@@ -124,6 +124,15 @@ IPM_MIN_ROWS = 200
 #: basis, 0.085 s with IPX. FSV's sparse optima (12 and 28 non-zeros; probes 319 and 849) stay
 #: on the simplex: 0.08 s and 0.21 s there against 0.20 s and 0.90 s with IPX.
 IPM_SUPPORT_FRACTION = 0.6
+#: liblinear's outer iterations in that probe (its default is 1000): only its count of
+#: non-zeros is read, and liblinear ran all 1000 on the sparse sets of
+#: ``benchmarks/bench_many_samples.py`` (C = 1). 100 of them, at 2000, 3000 and 5000 rows
+#: (n = 10 m, 0.5 %), 2000 × 10⁶ and the text set: 0.13 → 0.02 s, 0.30 → 0.04 s, 0.79 →
+#: 0.15 s, 2.0 → 1.2 s, 2.9 → 0.34 s; the count 1642 → 1452, 2587 → 2220, 4265 → 3667,
+#: 1638 → 1642, 4858 → 4207 (the LP's own optimum: 1855 non-zeros at 2000 rows). A looser
+#: tolerance instead (1e-2) was as fast on the smaller sets but slower at 10⁶ features (4.4 s:
+#: liblinear then shrinks its working set of features later).
+PROBE_ITERATIONS = 100
 #: From this many rows on, the interior point is taken already for an optimum expected to have
 #: more than :data:`LARGE_IPM_SUPPORT_FRACTION` of ``m`` non-zero coefficients: the dual simplex
 #: needs at least about one pivot per row from the slack basis, and its iterations grow faster
@@ -206,6 +215,12 @@ REPAIR_PIVOTS = 30
 #: 12 s, 2.3 s, 0.5 s: an iteration 2.2 ms from the largest basis, 0.25 ms from the others),
 #: then 2–461 (0.01–0.12 s).
 WARM_PRIMAL_SUPPORT_FRACTION = 0.3
+#: ... and whose last solve changed the zero pattern of at most this fraction of ``m``
+#: coefficients (those that became or stopped being non-zero): the next optimum is then near.
+#: FSV at 5000 × 50 000, the 3rd to 6th LPs after changes of 899, 298, 120 and 25 coefficients
+#: (0.18 m to 0.005 m): the primal simplex needed 25 637, 8305, 2049 and 403 iterations; those
+#: beyond the limit ran 500 iterations (0.33 s) before IPX.
+WARM_PRIMAL_SUPPORT_CHANGE = 0.01
 #: IPX solves the LP with its margins raised to ``1 + ε u_i`` by this ``ε`` (see
 #: ``SplitMarginLP._run_ipx``); the dual simplex then finishes on the LP itself. First l1-AROM
 #: LP of the text set (20 000 × 50 000, C = 1): 15 645 crossover iterations unperturbed, 0
@@ -427,6 +442,9 @@ class SplitMarginLP:
         self._weights = np.ones(self.n_coef)
         #: The last solve (None before the first): signed coefficients, bias, slacks.
         self.last_step: HighsStepResult | None = None
+        #: Coefficients that became or stopped being non-zero at the last solve (None before
+        #: the second): how far the optimum moved.
+        self._support_change: int | None = None
         #: Sentence of the InfeasibleError (what to pass instead), as the formulations say it.
         self.infeasible_hint = HARD_MARGIN_HINT
         self.highs = self._build()
@@ -791,9 +809,7 @@ class SplitMarginLP:
                 # The simplex finishes from the interior point's basis (exact, usually in a
                 # few iterations); IPX otherwise.
                 start = "guess"
-            elif self.last_step is not None and (
-                self._last_support() <= WARM_PRIMAL_SUPPORT_FRACTION * self.X.shape[0]
-            ):
+            elif self._support_settled():
                 # The primal simplex from the last optimum, IPX if it does not finish soon.
                 start = "guess"
             else:
@@ -866,6 +882,8 @@ class SplitMarginLP:
         coef[owner[sign < 0]] -= x[sign < 0]
         if self.slack_costs is not None:
             self._xi = self._slack_values(x)
+        if self.last_step is not None:
+            self._support_change = int(np.count_nonzero((self.last_step.coef != 0) ^ (coef != 0)))
         self.last_step = HighsStepResult(
             coef=coef,
             b=float(x[0]),
@@ -896,6 +914,17 @@ class SplitMarginLP:
             expected = self._probe_support(costs)
         fraction = IPM_SUPPORT_FRACTION if m < LARGE_IPM_MIN_ROWS else LARGE_IPM_SUPPORT_FRACTION
         return "ipm" if expected > fraction * m else "simplex"
+
+    def _support_settled(self) -> bool:
+        """Whether the last optimum is a good start for the primal simplex: at most
+        :data:`WARM_PRIMAL_SUPPORT_FRACTION` of ``m`` non-zero coefficients, and at most
+        :data:`WARM_PRIMAL_SUPPORT_CHANGE` of ``m`` of them changed at the last solve."""
+        m = self.X.shape[0]
+        return (
+            self._support_change is not None
+            and self._support_change <= WARM_PRIMAL_SUPPORT_CHANGE * m
+            and self._last_support() <= WARM_PRIMAL_SUPPORT_FRACTION * m
+        )
 
     def _last_support(self) -> int | None:
         """Non-zero active coefficients of the last solve (None before the first)."""
@@ -996,11 +1025,12 @@ class SplitMarginLP:
         basis.valid = True
         return self.highs.setBasis(basis) == highspy.HighsStatus.kOk
 
-    def _liblinear_guess(self, costs: np.ndarray):
+    def _liblinear_guess(self, costs: np.ndarray, max_iter: int = 1000):
         """liblinear's l1-regularised squared-hinge SVM on this LP's costs: the active
         features divided by ``c_j`` (so its penalty is this LP's weighted l1 norm), the
-        samples weighted by ``d_i``. Returns ``(svc, scaled X, active, scale)``; a guess of the
-        optimum in about one liblinear fit."""
+        samples weighted by ``d_i``, within ``max_iter`` outer iterations (its default by
+        default). Returns ``(svc, scaled X, active, scale)``; a guess of the optimum in
+        about one liblinear fit."""
         from sklearn.svm import LinearSVC
 
         active = np.flatnonzero(self._active)
@@ -1009,13 +1039,16 @@ class SplitMarginLP:
         X = X @ sp.diags(scale) if sp.issparse(X) else X * scale
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # liblinear's ConvergenceWarning: a guess anyway
-            svc = LinearSVC(penalty="l1", loss="squared_hinge", dual=False, C=1.0)
+            svc = LinearSVC(
+                penalty="l1", loss="squared_hinge", dual=False, C=1.0, max_iter=max_iter
+            )
             svc.fit(X, self.y, sample_weight=self.slack_costs)
         return svc, X, active, scale
 
     def _probe_support(self, costs: np.ndarray) -> int:
-        """Non-zero coefficients of :meth:`_liblinear_guess`: the optimum's, guessed."""
-        return int(np.count_nonzero(self._liblinear_guess(costs)[0].coef_))
+        """Non-zero coefficients of :meth:`_liblinear_guess` after :data:`PROBE_ITERATIONS`:
+        the optimum's, guessed."""
+        return int(np.count_nonzero(self._liblinear_guess(costs, PROBE_ITERATIONS)[0].coef_))
 
     def _add_first_columns(self, costs: np.ndarray) -> None:
         """The first working set of coefficients: the ``2·pricing_batch`` best priced at
