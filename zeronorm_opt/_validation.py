@@ -183,20 +183,24 @@ def validates_params(fit):
     return checked_fit
 
 
-def check_finite_matrix(X, name: str = "X"):
-    """``X`` as a 2-D float64 array (a copy), checked by scikit-learn's ``check_array``.
+def check_finite_matrix(X, name: str = "X", *, copy: bool = True):
+    """``X`` as a 2-D float64 array (a copy, or with ``copy=False`` ``X`` itself when it is
+    one already), checked by scikit-learn's ``check_array``.
 
     A ``scipy.sparse`` matrix stays sparse (float64 CSR, or CSC when given CSC; canonical:
-    sorted indices, no repeated entries): the code that takes it (the split-variable LPs,
-    (F)ISTA) never densifies it, and the estimators whose mathematics needs dense data reject
-    sparse input first with a TypeError. Every failure is an :class:`InputError`
-    (:class:`InputTypeError` for values that are not numbers) saying what to pass.
+    sorted indices, no repeated entries, made so in a copy): the code that takes it (the
+    split-variable LPs, (F)ISTA) never densifies it, and the estimators whose mathematics needs
+    dense data reject sparse input first with a TypeError. Every failure is an
+    :class:`InputError` (:class:`InputTypeError` for values that are not numbers) saying what
+    to pass.
     """
     from sklearn.utils.validation import check_array
 
+    if sp.issparse(X) and not getattr(X, "has_canonical_format", True):
+        copy = True  # (sum_duplicates below works in place)
     try:
         X = check_array(
-            X, accept_sparse=("csr", "csc"), dtype=np.float64, copy=True, input_name=name
+            X, accept_sparse=("csr", "csc"), dtype=np.float64, copy=copy, input_name=name
         )
     except (TypeError, ValueError) as exc:
         raise (InputTypeError if isinstance(exc, TypeError) else InputError)(

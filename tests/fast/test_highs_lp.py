@@ -171,6 +171,32 @@ def test_model_has_the_size_of_the_hand_written_lp_and_shrinks_with_the_support(
     assert lp.problem_size() == (m, 2 * k + 1 + m, 2 * nnz_k + 2 * m)
 
 
+def test_the_lp_reads_a_float64_x_in_place_and_never_writes_a_users_matrix():
+    """A float64 X (a formulation's own copy) is held as it is, not copied again; one of
+    other values is converted; a sparse X with repeated entries is summed in a copy, the
+    user's matrix untouched. The LP never writes X: the user's array is the same after a
+    run."""
+    X, y = make_weston_linear(30, random_state=0)
+    before = X.copy()
+    lp = SplitMarginLP(X, y, 1.0)
+    assert lp.X is X
+    successive_linearisation(lp, LogSurrogate(), normalise_weights=True)
+    np.testing.assert_array_equal(X, before)
+    assert SplitMarginLP(X.astype(np.float32), y, 1.0).X.dtype == np.float64
+    # Each entry of X stored twice, as two halves, in its row of a CSR matrix.
+    csr = scipy.sparse.csr_matrix(X)
+    halves = np.repeat(csr.data / 2, 2)
+    repeated = scipy.sparse.csr_matrix(
+        (halves, np.repeat(csr.indices, 2), 2 * csr.indptr), shape=X.shape
+    )
+    assert not repeated.has_canonical_format
+    data = repeated.data.copy()
+    held = SplitMarginLP(repeated, y, 1.0).X
+    assert held.has_canonical_format and held.nnz == csr.nnz
+    np.testing.assert_array_equal(repeated.data, data)
+    np.testing.assert_allclose(held.toarray(), X)
+
+
 def test_fixing_bounds_and_deleting_columns_give_the_same_run():
     X, y = make_weston_linear(30, random_state=2)
     runs = [
