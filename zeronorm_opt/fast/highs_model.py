@@ -391,7 +391,7 @@ class SplitMarginLP:
         algorithm: str = "auto",
     ) -> None:
         # Read, never written: no copy of an X that is already float64 (built from a
-        # formulation, the formulation's own copy; 80 MB and 0.2 s at 10⁴ × 1000).
+        # formulation, the formulation's own copy: 80 MB at 10⁴ × 1000).
         self.X = check_finite_matrix(X, copy=False)
         _, self.y = check_binary_labels(y, self.X.shape[0])
         m, n = self.X.shape
