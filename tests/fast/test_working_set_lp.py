@@ -358,6 +358,46 @@ def test_the_interior_point_guesses_reach_the_declarative_run(method, seed, monk
     assert len(guesses) >= 2 and all(guess is not None for guess in guesses)
 
 
+@pytest.mark.parametrize(("method", "warm"), [("FSV", True), ("FSV", False), ("l1-AROM", True)])
+def test_a_later_interior_point_starts_from_the_last_one_when_the_costs_moved_little(
+    method, warm, monkeypatch
+):
+    """FSV's reweightings change the costs little: its later interior points start from the
+    last one's iterate and take fewer Newton steps than from the default start, to a guess
+    of the same quality; l1-AROM's change them far (its second LP: a median factor of tens),
+    and a bound at 0 turns the warm starts off: the default start then. Either way the run
+    is the declarative formulation's."""
+    from zeronorm_opt.fast import working_set_lp
+
+    monkeypatch.setattr(working_set_lp, "INTERIOR_POINT_GUESS_MIN_FEATURES", 10)
+    monkeypatch.setattr(working_set_lp, "INTERIOR_POINT_GUESS_MAX_RATIO", 100)
+    if not warm:
+        monkeypatch.setattr(working_set_lp, "WARM_INTERIOR_POINT_COST_CHANGE", -1.0)
+    calls = []
+    interior_point = working_set_lp.margin_interior_point
+
+    def recorded(B, y, costs, slack_costs, tol, start=None):
+        point = interior_point(B, y, costs, slack_costs, tol=tol, start=start)
+        cold = interior_point(B, y, costs, slack_costs, tol=tol) if start is not None else None
+        calls.append((start, point, cold))
+        return point
+
+    monkeypatch.setattr(working_set_lp, "margin_interior_point", recorded)
+    X, y = _tall_data(500, 40, seed=8)
+    lp = SampleWorkingSetLP(X, y, 1.0)
+    fast, ref = _fast_and_declarative_runs(lp, X, y, method)
+    _assert_same_run(fast, ref)
+    assert len(calls) >= 2 and calls[0][0] is None
+    warm_calls = [(point, cold) for start, point, cold in calls if start is not None]
+    if method == "FSV" and warm:
+        assert warm_calls
+        for point, cold in warm_calls:
+            assert point.iterations < cold.iterations
+            assert point.error <= working_set_lp.INTERIOR_POINT_GUESS_MAX_ERROR
+    else:
+        assert not warm_calls
+
+
 @pytest.mark.parametrize("min_pull", [0.005, 0.3])
 def test_a_later_interior_point_on_the_pulled_features_reaches_the_declarative_run(
     min_pull, monkeypatch
