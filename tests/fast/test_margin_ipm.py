@@ -109,6 +109,7 @@ def test_the_sparse_gram_is_the_upper_triangle_of_b_d_bt(shape, block_rows, monk
     m = shape[0]
     block_bytes = 8 * m * block_rows if block_rows else 8 * m * m
     monkeypatch.setattr(margin_ipm, "GRAM_BLOCK_BYTES", block_bytes)
+    monkeypatch.setattr(margin_ipm, "SCIPY_GRAM_PAIRS", 0)  # the compiled loop
     B = _sparse_wide(*shape, seed=4)
     gram = margin_ipm._SparseGram(B)
     dense = B.toarray()
@@ -120,6 +121,27 @@ def test_the_sparse_gram_is_the_upper_triangle_of_b_d_bt(shape, block_rows, monk
         # Threads dealt the blocks in turn sum each entry in the same order: the same bits.
         for threads in (2, 3):
             np.testing.assert_array_equal(gram(d, threads), gram(d))
+
+
+def test_a_small_sparse_gram_is_scipys_product_until_the_loop_is_loaded(monkeypatch):
+    """Below ``SCIPY_GRAM_PAIRS`` pairs, before the compiled loop has run in the process,
+    the matrix is scipy's sparse product (both triangles, the loop's upper one); once the
+    loop is loaded (or above the bound), the loop's."""
+    B = _sparse_wide(40, 300, seed=4)
+    dense = B.toarray()
+    d = 10.0 ** np.random.default_rng(2).uniform(-3, 3, 300)
+    reference = (dense * d) @ dense.T
+    monkeypatch.setattr(margin_ipm, "_gram_loop_loaded", lambda: False)
+    small = margin_ipm._SparseGram(B)(d)
+    np.testing.assert_allclose(small, reference, rtol=1e-12, atol=1e-14 * abs(reference).max())
+    monkeypatch.undo()
+    monkeypatch.setattr(margin_ipm, "SCIPY_GRAM_PAIRS", 0)
+    looped = margin_ipm._SparseGram(B)(d)
+    np.testing.assert_allclose(looped, np.triu(small), rtol=1e-12, atol=1e-14 * abs(small).max())
+    monkeypatch.undo()
+    # Loaded in this process now: the loop, however few the pairs.
+    assert margin_ipm._accumulate_gram.signatures
+    np.testing.assert_array_equal(margin_ipm._SparseGram(B)(d), looped)
 
 
 def test_the_sparse_gram_reads_any_sparse_form():

@@ -90,6 +90,11 @@ REFINEMENT_STEPS = 10
 #: earlier two-index form of the loop, 8 MB and more lost (0.92, 0.56, 0.57, 1.0, 1.4 s
 #: against 2.2 s).
 GRAM_BLOCK_BYTES = 1 << 22
+#: Below this many pairs of non-zeros sharing a column (``Σ_j nnz(b_j)(nnz(b_j) + 1)/2``),
+#: scipy's sparse product forms ``B D Bᵀ`` until the compiled loop is loaded in the process
+#: (see :class:`_SparseGram`). n = 10 m at 0.5 %: 1000 rows, 1.5·10⁵ pairs, 7 ms a product
+#: against 0.2 s of loading; 2000 rows, 1.1·10⁶ pairs, 36 ms against 10 ms compiled.
+SCIPY_GRAM_PAIRS = 5 * 10**5
 #: Gondzio's multiple centrality correctors after Mehrotra's, at most this many a Newton step
 #: (each one more solve with the step's factor), on the normal equations of order ``m`` only:
 #: there a solve is two triangular ones, ``m²`` against the factorisation's ``m³/3``; through
@@ -343,12 +348,18 @@ def _accumulate_gram(indptr, indices, data, d, block, first, stride, M):  # prag
             start[j] = p
 
 
+def _gram_loop_loaded() -> bool:
+    """Whether :func:`_accumulate_gram` has run in this process (numba's dispatcher lists the
+    signatures it holds: compiled, or loaded from its cache, at a first call)."""
+    return bool(_accumulate_gram.signatures)
+
+
 class _SparseGram:
     """``B diag(d) Bᵀ`` of a sparse ``B`` (``m × k``) for any ``d``, upper triangle only (the
-    rest 0): a compiled loop over the pairs of non-zeros that share a column, accumulated
-    straight into the dense ``m × m`` matrix (``Σ_j nnz(b_j)²/2`` multiply–adds, no pair
-    stored: memory ``B``'s CSC form and the result), ``GRAM_BLOCK_BYTES`` of its rows at a
-    time.
+    rest 0, but see below): a compiled loop over the pairs of non-zeros that share a column,
+    accumulated straight into the dense ``m × m`` matrix (``Σ_j nnz(b_j)²/2`` multiply–adds,
+    no pair stored: memory ``B``'s CSC form and the result), ``GRAM_BLOCK_BYTES`` of its rows
+    at a time.
 
     A sparse product rebuilt the pattern of ``B D Bᵀ`` at each Newton step (2000 × 10⁶ at
     0.5 %: 2 s a step, most of FSV's time), and a list of the pairs, built once, held 12 bytes
@@ -357,6 +368,11 @@ class _SparseGram:
     out in turn to that many threads: n = 10 m at 0.5 %, two threads, 5000 rows 0.092 →
     0.060 s a matrix, 10⁴ rows 1.17 → 0.53 s (the first l1-AROM interior point at 5000 rows
     9.3–9.7 → 8.7–8.8 s); at 3000 rows and below, no faster.
+
+    Below :data:`SCIPY_GRAM_PAIRS` pairs, while the compiled loop is not yet loaded in the
+    process, scipy's sparse product gives the matrix instead (both triangles): loading the
+    loop from numba's cache costs about 0.2 s at its first call in a process, more than all
+    of a small interior point's products (1000 × 10⁴ at 0.5 %: about 7 ms a Newton step).
 
     Parameters
     ----------
@@ -374,8 +390,13 @@ class _SparseGram:
         self.indices = C.indices
         self.data = np.asarray(C.data, dtype=float)
         self.m = C.shape[0]
+        counts = np.diff(self.indptr)
+        small = int(counts @ (counts + 1)) // 2 < SCIPY_GRAM_PAIRS
+        self._scipy = C if small and not _gram_loop_loaded() else None
 
     def __call__(self, d: np.ndarray, threads: int = 1) -> np.ndarray:
+        if self._scipy is not None:
+            return (self._scipy @ sp.diags(d) @ self._scipy.T).toarray()
         M = np.zeros((self.m, self.m))
         block = max(1, GRAM_BLOCK_BYTES // (8 * self.m))
         d = np.ascontiguousarray(d, dtype=float)  # one compiled signature
