@@ -286,9 +286,9 @@ default="auto"
             )
         self._sample_batch = sample_batch
         self.first_guess = _check_guess(first_guess, np.shape(X)[1])
-        #: The last interior point's iterate, features, column scales and costs (a later one
-        #: may start from it: see :data:`WARM_INTERIOR_POINT_COST_CHANGE`).
-        self._last_point: tuple[InteriorPoint, np.ndarray, np.ndarray, np.ndarray] | None = None
+        #: The last interior point's iterate, features and costs (a later one may start from
+        #: it: see :data:`WARM_INTERIOR_POINT_COST_CHANGE`).
+        self._last_point: tuple[InteriorPoint, np.ndarray, np.ndarray] | None = None
         super().__init__(
             X,
             y,
@@ -752,25 +752,21 @@ default="auto"
         if self._margins is not None:
             pull = np.abs(np.asarray(self.X.T @ (self.y * self._last_duals)).ravel()[active])
             active = active[pull >= INTERIOR_POINT_MIN_PULL * self._costs[active]]
-        # Costs above 1 in their own units (w_j' = c_j w_j at cost 1): a reweighting's costs
-        # span orders of magnitude (l1-AROM's second LP at 3000 × 1000: 1 to 3e4, where the
-        # unscaled Newton steps stalled at an error of 2e-2). Costs below 1 stay: in their
-        # units the columns would grow as large (FSV's e^(−5 v_j) down to 1e-6 or less).
-        scale = 1.0 / np.maximum(self._costs[active], 1.0)
+        costs = self._costs[active]
+        scale = _column_scale(costs)
         X = self.X[:, active]
         B = (
             sp.diags(self.y) @ X @ sp.diags(scale)
             if sp.issparse(X)
             else self.y[:, None] * X * scale
         )
-        costs = self._costs[active]
-        start = self._warm_start(active, scale, costs)
+        start = self._warm_start(active, costs)
         point = margin_interior_point(
             B, self.y, costs * scale, self.slack_costs, tol=tol, start=start
         )
         if start is not None and point.error > INTERIOR_POINT_GUESS_MAX_ERROR:
             point = margin_interior_point(B, self.y, costs * scale, self.slack_costs, tol=tol)
-        self._last_point = (point, active, scale, costs)
+        self._last_point = (point, active, costs)
         if point.error > INTERIOR_POINT_GUESS_MAX_ERROR:
             return None
         w = np.where((point.p < point.z_p) & (point.q < point.z_q), 0.0, point.p - point.q)
@@ -779,16 +775,14 @@ default="auto"
         margins = self.y * (np.asarray(X @ coef[active]).ravel() + point.b)
         return margins, coef, _Partition.of(point, active, self.n_coef)
 
-    def _warm_start(
-        self, active: np.ndarray, scale: np.ndarray, costs: np.ndarray
-    ) -> InteriorPoint | None:
+    def _warm_start(self, active: np.ndarray, costs: np.ndarray) -> InteriorPoint | None:
         """The last interior point's iterate on the features ``active`` (a subset of its own)
         in this LP's column scales, each value and dual slack raised to at least
         :data:`WARM_INTERIOR_POINT_SHIFT`, when the costs changed by a median factor of at most
         ``exp(WARM_INTERIOR_POINT_COST_CHANGE)``; None otherwise."""
         if self._last_point is None:
             return None
-        point, last_active, last_scale, last_costs = self._last_point
+        point, last_active, last_costs = self._last_point
         where = np.minimum(np.searchsorted(last_active, active), last_active.size - 1)
         if not np.array_equal(last_active[where], active) or (
             _cost_change(last_costs[where], costs) > WARM_INTERIOR_POINT_COST_CHANGE
@@ -796,7 +790,7 @@ default="auto"
             return None
         # p and q in this LP's units (w_j / scale_j), their dual slacks in the inverse ones;
         # off the boundary, where the last optimum's iterate sits, to a centred start.
-        ratio = last_scale[where] / scale
+        ratio = _column_scale(last_costs[where]) / _column_scale(costs)
 
         def raised(v):
             return np.maximum(v, WARM_INTERIOR_POINT_SHIFT)
@@ -932,6 +926,15 @@ class _Partition:
         basic = np.zeros(ratio.size, dtype=bool)
         basic[chosen] = True
         return basic[: samples.size], basic[samples.size :]
+
+
+def _column_scale(costs: np.ndarray) -> np.ndarray:
+    """The interior point's column scales ``1 / max(c_j, 1)``: costs above 1 become 1 in
+    their own units (``w_j' = c_j w_j``), since a reweighting's costs span orders of
+    magnitude (l1-AROM's second LP at 3000 × 1000: 1 to 3e4, where the unscaled Newton steps
+    stalled at an error of 2e-2). Costs below 1 stay: in their units the columns would grow
+    as large (FSV's ``e^(−5 v_j)`` down to 1e-6 or less)."""
+    return 1.0 / np.maximum(costs, 1.0)
 
 
 def _cost_change(old: np.ndarray, new: np.ndarray) -> float:
