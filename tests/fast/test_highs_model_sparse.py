@@ -262,6 +262,39 @@ def test_l1_arom_from_a_guessed_working_set_is_the_declarative_run(
     _same_run(fast, ref)
 
 
+@pytest.mark.parametrize("seed", [0, 2])
+def test_the_interior_point_runs_on_a_working_set_of_columns(seed, own_interior_point, monkeypatch):
+    """With many non-zeros per row the interior point runs on the columns best priced at the
+    all-error duals, then on more until none of the others prices out at its duals; the
+    fit is the declarative one's."""
+    monkeypatch.setattr(highs_model, "INTERIOR_POINT_SET_NONZEROS", 0)
+    monkeypatch.setattr(highs_model, "INTERIOR_POINT_SET", 2)
+    runs = []
+
+    def recording(B, *args, **kwargs):
+        point = margin_interior_point(B, *args, **kwargs)
+        runs.append((B.shape[1], point))
+        return point
+
+    monkeypatch.setattr(highs_model, "margin_interior_point", recording)
+    X, y = _sparse_wide(seed, n=4000)
+    m, n = X.shape
+    lp = SplitMarginLP(X, y, 1.0, algorithm="ipm")
+    costs = np.ones(n)
+    point, held = lp._working_set_interior_point(costs, np.arange(n))
+    widths = [width for width, _ in runs]
+    assert widths[0] == 2 * m and widths == sorted(widths) and len(widths) > 1
+    assert held.size == widths[-1] < n / 2 and point is runs[-1][1]
+    outside = np.setdiff1d(np.arange(n), held)
+    reduced = lp._reduced_costs(outside, costs[outside], point.duals)
+    assert reduced.min() >= -lp._dual_tolerance()  # none prices out: the rounds stopped
+    fast, step = l1_arom(X, y, 1.0)
+    ref, _ = l1_arom(X, y, 1.0, backend="cvxpy")
+    assert step.solver_path[0] == "ipm"
+    assert fast.n_iter == ref.n_iter and fast.stop_reason == ref.stop_reason
+    _same_run(fast, ref)
+
+
 @pytest.mark.parametrize("margin", [0.0, 0.25])
 def test_pricing_completes_a_guessed_working_set(margin, own_interior_point, monkeypatch):
     """A working set that misses coefficients of the optimum (the interior point's smallest

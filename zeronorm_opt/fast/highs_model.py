@@ -122,8 +122,12 @@ IPM_MIN_ROWS = 200
 #: whole LP 51 s, on a working set of columns 198 s. The second l1-AROM LP of 1000 × 5000
 #: (860 features left) took 2.6–3.1 s with the primal or dual simplex warm from the first
 #: basis, 0.085 s with IPX. FSV's sparse optima (12 and 28 non-zeros; probes 319 and 849) stay
-#: on the simplex: 0.08 s and 0.21 s there against 0.20 s and 0.90 s with IPX.
-IPM_SUPPORT_FRACTION = 0.6
+#: on the simplex: 0.08 s and 0.21 s there against 0.20 s and 0.90 s with IPX. FSV's first
+#: LP at 2000 × 10⁶ (0.5 %; the probe's count 1140, 0.57 m) took 50 s on the simplex (13 219
+#: dual simplex iterations, then pricing rounds of 8055, 3251 and 810: every working set
+#: missed much of the optimum) against 2.7 s from the interior point; at 2000 × 10⁵ (999,
+#: 0.50 m) 1.3 s on the simplex against 12 s (the guess refused, IPX on the whole LP).
+IPM_SUPPORT_FRACTION = 0.55
 #: liblinear's outer iterations in that probe (its default is 1000): only its count of
 #: non-zeros is read, and liblinear ran all 1000 on the sparse sets of
 #: ``benchmarks/bench_many_samples.py`` (C = 1). 100 of them, at 2000, 3000 and 5000 rows
@@ -131,7 +135,9 @@ IPM_SUPPORT_FRACTION = 0.6
 #: 0.15 s, 2.0 → 1.2 s, 2.9 → 0.34 s; the count 1642 → 1452, 2587 → 2220, 4265 → 3667,
 #: 1638 → 1642, 4858 → 4207 (the LP's own optimum: 1855 non-zeros at 2000 rows). A looser
 #: tolerance instead (1e-2) was as fast on the smaller sets but slower at 10⁶ features (4.4 s:
-#: liblinear then shrinks its working set of features later).
+#: liblinear then shrinks its working set of features later). Its random permutations are
+#: seeded (``random_state=0``): the same data, the same count and the same path (unseeded,
+#: FSV's count at 2000 × 10⁵ ranged over 999–1024).
 PROBE_ITERATIONS = 100
 #: From this many rows on, the interior point is taken already for an optimum expected to have
 #: more than :data:`LARGE_IPM_SUPPORT_FRACTION` of ``m`` non-zero coefficients: the dual simplex
@@ -184,6 +190,26 @@ REFINED_GUESS_TOL = 1e-7
 #: or IPX solves the LP (1000 × 5000 at 1 %: 0 iterations; 2000 × 20 000 at 0.5 %: 0–10;
 #: 2000 × 10⁶ at 0.05 %: 17–47, 0.05 s on the working set of columns).
 GUESS_ITERATIONS = 50
+#: With column generation, when the coefficients that can price out hold more than
+#: ``INTERIOR_POINT_SET_NONZEROS · m²`` non-zeros (the interior point's passes over them then
+#: cost more than its factorisations of order ``m``), the interior point itself runs on a
+#: working set of them: the ``INTERIOR_POINT_SET · m`` best priced at the all-error dual point
+#: (``π = d``, the hinge's at ``w = 0``); then, while some of the others price out at its
+#: duals, again with those and every other within ``INTERIOR_POINT_NEAR`` of its cost
+#: (reduced cost below ``INTERIOR_POINT_NEAR · c_j``; at most ``INTERIOR_POINT_SET · m``, the
+#: least reduced costs), at most ``INTERIOR_POINT_ROUNDS`` runs; the pricing rounds of the
+#: simplex check the rest. First l1-AROM LP, C = 1, 2000 × 10⁶ at 0.5 % (10⁷ non-zeros): 20
+#: Newton steps and 12.4 s on every column; on the 16 000 best, 15 steps and 1.1 s, after
+#: which 169 others price out (at most 1.21 times their cost), then 4 320 more and 17 steps,
+#: 1.1 s, and none. Adding only the violated ones took five runs (169, 43, 7, 3, 0 left),
+#: and the simplex finishing from the first run's guess with 169 left out 4 011 pivots on
+#: its dense basis (97 s). At 2000 × 10⁵ (10⁶ non-zeros) every column costs less: 2.0 s
+#: against 1.2 s and 1.1 s. liblinear's solution ranks the optimum's columns worse than the
+#: all-error prices (a run on its 16 000 best left 3 956 others priced out at 10⁶ columns).
+INTERIOR_POINT_SET_NONZEROS = 0.5
+INTERIOR_POINT_SET = 8
+INTERIOR_POINT_NEAR = 0.2
+INTERIOR_POINT_ROUNDS = 4
 #: With column generation, the model after the interior point holds the coefficients it
 #: predicts non-zero and this fraction of ``m`` others, those of least dual slack per unit of
 #: cost (the likeliest to enter); pricing adds any other the optimum needs.
@@ -408,7 +434,7 @@ class SplitMarginLP:
         #: The guessed basis (basic model columns, basic rows) of the interior point, and its
         #: iterate (to go on from when the guess is too far to repair).
         self._guess: tuple[np.ndarray, np.ndarray] | None = None
-        self._guess_point: InteriorPoint | None = None
+        self._guess_point: tuple[InteriorPoint, np.ndarray] | None = None
         #: The objective value of the last solve when HiGHS did not run (a checked guess).
         self._value: float | None = None
         self.solver_path: list[str] = []
@@ -939,12 +965,14 @@ class SplitMarginLP:
         missing = np.flatnonzero(self._active & ~self._in_model)
         self._add_coefficients(missing, costs[missing])
 
-    def _interior_point_basis(self, costs: np.ndarray, start: InteriorPoint | None = None) -> bool:
+    def _interior_point_basis(
+        self, costs: np.ndarray, start: tuple[InteriorPoint, np.ndarray] | None = None
+    ) -> bool:
         """Set the basis guessed by :func:`~zeronorm_opt.fast.margin_ipm.margin_interior_point`
         (soft-margin hinge form, at least as many coefficients as rows: its normal equations
         have order ``m``); False when it does not apply or did not converge. Given ``start``,
-        its earlier iterate on this LP, it goes on from there to :data:`REFINED_GUESS_TOL`
-        (and keeps no iterate for another retry).
+        its earlier iterate on this LP and the coefficients it ran on, it goes on from there
+        to :data:`REFINED_GUESS_TOL` (and keeps no iterate for another retry).
 
         With column generation the model then holds only the coefficients the interior point
         predicts non-zero and the :data:`GUESS_MARGIN` best of the others (least dual slack
@@ -965,24 +993,21 @@ class SplitMarginLP:
             or not INTERIOR_POINT_MIN_ROWS <= m <= INTERIOR_POINT_MAX_ROWS
         ):
             return False
-        # A coefficient whose column cannot price out at any dual point, Σ_i d_i |a_ij| < c_j
-        # (the duals lie in [0, d]), is zero at every optimum: the interior point runs
-        # without it (2000 × 10⁶ at 0.05 %, about one non-zero per column: 84 % of them
-        # skipped, Newton steps 9.7 s → 3.9 s).
-        if self.column_generation:
-            reach = np.asarray(abs(self.X).T @ self.slack_costs).ravel()[active]
-            priceable = reach >= costs[active]
-            active = active[priceable] if np.count_nonzero(priceable) >= m else active
-        X = self.X if active.size == self.n_features else self.X[:, active]
-        B = X.multiply(self.y[:, None]).tocsr() if sp.issparse(X) else self.y[:, None] * X
-        tol = GUESS_TOL if start is None else REFINED_GUESS_TOL
-        point = margin_interior_point(
-            B, self.y, costs[active], self.slack_costs, tol=tol, start=start
-        )
-        del B  # (a copy of X: freed before HiGHS's columns are built)
+        if start is not None:
+            point, active = self._margin_interior_point(costs, *start)
+        else:
+            # A coefficient whose column cannot price out at any dual point, Σ_i d_i |a_ij| <
+            # c_j (the duals lie in [0, d]), is zero at every optimum: the interior point runs
+            # without it (2000 × 10⁶ at 0.05 %, about one non-zero per column: 84 % of them
+            # skipped, Newton steps 9.7 s → 3.9 s).
+            if self.column_generation:
+                reach = np.asarray(abs(self.X).T @ self.slack_costs).ravel()[active]
+                priceable = reach >= costs[active]
+                active = active[priceable] if np.count_nonzero(priceable) >= m else active
+            point, active = self._working_set_interior_point(costs, active)
         if point.error > INTERIOR_POINT_TOL:
             return False
-        self._guess_point = point if start is None else None
+        self._guess_point = (point, active) if start is None else None
         if self.column_generation:
             nonzero = (point.p > point.z_p) | (point.q > point.z_q)
             others = np.flatnonzero(~nonzero)
@@ -1013,6 +1038,61 @@ class SplitMarginLP:
         self._guess = (col_basic, row_basic)
         return self._set_basis(col_basic, row_basic)
 
+    def _working_set_interior_point(self, costs: np.ndarray, active: np.ndarray):
+        """:meth:`_margin_interior_point` on the coefficients ``active`` (sorted), or on a
+        working set of them (see :data:`INTERIOR_POINT_SET_NONZEROS`); returns the iterate and
+        the coefficients it ran on."""
+        m = self.X.shape[0]
+        size = INTERIOR_POINT_SET * m
+        if (
+            not self.column_generation
+            or active.size <= 2 * size
+            or self._nonzeros(active) <= INTERIOR_POINT_SET_NONZEROS * m**2
+        ):
+            return self._margin_interior_point(costs, None, active)
+        tiny = np.finfo(float).tiny
+        # Per unit of cost, as the simplex's first working set (_add_first_columns).
+        pull = np.abs(self._pricing(active, self.slack_costs)) / np.maximum(costs[active], tiny)
+        held = np.zeros(active.size, dtype=bool)
+        held[np.argpartition(-pull, size - 1)[:size]] = True
+        tolerance = self._dual_tolerance()
+        for _ in range(INTERIOR_POINT_ROUNDS):
+            point, _ = self._margin_interior_point(costs, None, active[held])
+            others = np.flatnonzero(~held)
+            if point.error > INTERIOR_POINT_TOL or not others.size:
+                break
+            outside = active[others]
+            reduced = self._reduced_costs(outside, costs[outside], point.duals)
+            reduced /= np.maximum(costs[outside], tiny)
+            if not np.any(reduced < -tolerance):
+                break
+            near = np.flatnonzero(reduced < INTERIOR_POINT_NEAR)
+            held[others[near[np.argsort(reduced[near], kind="stable")[:size]]]] = True
+        return point, active[held]
+
+    def _nonzeros(self, features: np.ndarray) -> int:
+        """Stored entries of X's columns ``features``."""
+        X = self.X
+        if not sp.issparse(X):
+            return features.size * X.shape[0]
+        if X.format == "csc":
+            per_column = np.diff(X.indptr)
+        else:  # CSR (check_finite_matrix gives one of the two)
+            per_column = np.bincount(X.indices, minlength=X.shape[1])
+        return int(per_column[features].sum())
+
+    def _margin_interior_point(self, costs, start: InteriorPoint | None, active: np.ndarray):
+        """:func:`~zeronorm_opt.fast.margin_ipm.margin_interior_point` on the coefficients
+        ``active`` (sorted), to :data:`GUESS_TOL`, or from ``start`` (its iterate on them) to
+        :data:`REFINED_GUESS_TOL`; returns the iterate and ``active``."""
+        X = self.X if active.size == self.n_features else self.X[:, active]
+        B = X.multiply(self.y[:, None]).tocsr() if sp.issparse(X) else self.y[:, None] * X
+        tol = GUESS_TOL if start is None else REFINED_GUESS_TOL
+        point = margin_interior_point(
+            B, self.y, costs[active], self.slack_costs, tol=tol, start=start
+        )
+        return point, active
+
     def _set_basis(self, col_basic: np.ndarray, row_basic: np.ndarray) -> bool:
         """Make the basis of those basic columns and rows HiGHS's (non-basic ones at their
         lower bounds); True when HiGHS took it."""
@@ -1042,8 +1122,9 @@ class SplitMarginLP:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # liblinear's ConvergenceWarning: a guess anyway
             svc = LinearSVC(
-                penalty="l1", loss="squared_hinge", dual=False, C=1.0, max_iter=max_iter
-            )
+                penalty="l1", loss="squared_hinge", dual=False, C=1.0, max_iter=max_iter,
+                random_state=0,
+            )  # fmt: skip
             svc.fit(X, self.y, sample_weight=self.slack_costs)
         return svc, X, active, scale
 
