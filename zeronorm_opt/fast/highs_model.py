@@ -1114,11 +1114,17 @@ class SplitMarginLP:
         default). Returns ``(svc, scaled X, active, scale)``; a guess of the optimum in
         about one liblinear fit."""
         from sklearn.svm import LinearSVC
+        from sklearn.utils.sparsefuncs import inplace_column_scale
 
         active = np.flatnonzero(self._active)
         scale = 1.0 / np.maximum(costs[active], np.finfo(float).tiny)
-        X = self.X[:, active]
-        X = X @ sp.diags(scale) if sp.issparse(X) else X * scale
+        if sp.issparse(self.X):
+            # A copy scaled in place: the product with a sparse diagonal matrix took 0.70 s
+            # at 2000 × 10⁶ (10⁷ non-zeros), a third of the probe.
+            X = self.X[:, active] if active.size < self.n_features else self.X.copy()
+            inplace_column_scale(X, scale)
+        else:
+            X = self.X[:, active] * scale
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # liblinear's ConvergenceWarning: a guess anyway
             svc = LinearSVC(
