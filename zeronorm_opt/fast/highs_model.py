@@ -46,11 +46,13 @@ fits at 5000 × 50 000 and 0.5 %: 882 s, from the interior point 89 s). IPX solv
 with its margins raised by random amounts below 10⁻⁴, where its crossover pivots a handful of
 times instead of once per margin sample of this degenerate LP, and the dual simplex finishes
 on the LP itself, warm (there, in whole fits back to back: 81 s → 52 s).
-The interior point runs on every coefficient, but with column generation the simplex then
-holds only those it predicts non-zero and a margin of the others, and pricing adds any other
-the optimum needs (2000 × 10⁶ at 0.05 %: HiGHS's part of the first LP 99 s → 0.1 s); the
-interior point skips the coefficients that cannot price out at any dual point (there, 84 % of
-them). FSV's optima stay sparse: the simplex.
+With column generation the simplex then holds only the coefficients the interior point
+predicts non-zero and a margin of the others, and pricing adds any other the optimum needs
+(2000 × 10⁶ at 0.05 %: HiGHS's part of the first LP 99 s → 0.1 s); the interior point skips
+the coefficients that cannot price out at any dual point (there, 84 % of them), and when the
+others hold many non-zeros per row it runs on a working set of them, grown by pricing until
+none of the rest prices out at its duals (2000 × 10⁶ at 0.5 %: 12.4 s → 2.0 s). FSV's optima
+stay sparse: the simplex.
 
 :class:`SplitMarginLP` implements the driver's
 :class:`~zeronorm_opt.formulations.contract.Linearisable` protocol (``set_weights`` changes the
@@ -125,7 +127,7 @@ IPM_MIN_ROWS = 200
 #: on the simplex: 0.08 s and 0.21 s there against 0.20 s and 0.90 s with IPX. FSV's first
 #: LP at 2000 × 10⁶ (0.5 %; the probe's count 1140, 0.57 m) took 50 s on the simplex (13 219
 #: dual simplex iterations, then pricing rounds of 8055, 3251 and 810: every working set
-#: missed much of the optimum) against 2.7 s from the interior point; at 2000 × 10⁵ (999,
+#: missed much of the optimum) against 2.5 s from the interior point; at 2000 × 10⁵ (999,
 #: 0.50 m) 1.3 s on the simplex against 12 s (the guess refused, IPX on the whole LP).
 IPM_SUPPORT_FRACTION = 0.55
 #: liblinear's outer iterations in that probe (its default is 1000): only its count of
@@ -204,8 +206,9 @@ GUESS_ITERATIONS = 50
 #: 1.1 s, and none. Adding only the violated ones took five runs (169, 43, 7, 3, 0 left),
 #: and the simplex finishing from the first run's guess with 169 left out 4 011 pivots on
 #: its dense basis (97 s). At 2000 × 10⁵ (10⁶ non-zeros) every column costs less: 2.0 s
-#: against 1.2 s and 1.1 s. liblinear's solution ranks the optimum's columns worse than the
-#: all-error prices (a run on its 16 000 best left 3 956 others priced out at 10⁶ columns).
+#: against two runs on working sets, 1.2 s and 1.1 s. liblinear's solution ranks the
+#: optimum's columns worse than the all-error prices (a run on its 16 000 best left 3 956
+#: others priced out at 10⁶ columns).
 INTERIOR_POINT_SET_NONZEROS = 0.5
 INTERIOR_POINT_SET = 8
 INTERIOR_POINT_NEAR = 0.2
