@@ -405,6 +405,36 @@ def highs_runs(monkeypatch):
     return runs
 
 
+@pytest.mark.parametrize("sparse_basis", [True, False])
+def test_a_guess_of_few_coefficient_columns_goes_on_with_the_simplex(
+    sparse_basis, own_interior_point, highs_runs, monkeypatch
+):
+    """A rough guess (the interior point stopped early) that the primal simplex does not
+    finish within its limit: from a basis of few coefficient columns the dual simplex goes
+    on from there (IPX does not run); from one of many (as HiGHS is told here), IPX solves
+    the whole LP. Both end at the optimum of a cold simplex."""
+    monkeypatch.setattr(highs_model, "GUESS_TOL", 0.3)
+    monkeypatch.setattr(highs_model, "INTERIOR_POINT_TOL", 1.0)
+    if not sparse_basis:
+        monkeypatch.setattr(highs_model, "DENSE_CHECK_FRACTION", -1.0)
+        monkeypatch.setattr(highs_model, "REPAIR_PIVOTS", 0)
+        monkeypatch.setattr(highs_model, "REFINED_GUESS_TOL", 0.3)
+    X, y = _sparse_wide(0)
+    costs = np.full(X.shape[1], 2.0)  # an FSV-like LP: few non-zeros at its optimum
+    lp = SplitMarginLP(X, y, 1.0, algorithm="ipm")
+    step = lp.solve_weighted(costs)
+    limit = max(highs_model.GUESS_ITERATIONS, X.shape[0] // 10)
+    solvers, iterations = [run[0] for run in highs_runs], highs_runs[0][3]
+    assert solvers[0] == "simplex" and iterations >= limit  # the guess was off
+    assert ("ipm" in solvers) != sparse_basis
+    cold = SplitMarginLP(X, y, 1.0, column_generation=False, algorithm="simplex")
+    reference = cold.solve_weighted(costs)
+    assert lp.highs.getInfo().objective_function_value == pytest.approx(
+        cold.highs.getInfo().objective_function_value, rel=1e-9
+    )
+    np.testing.assert_array_equal(step.coef != 0, reference.coef != 0)
+
+
 @pytest.mark.parametrize(
     ("change", "fraction", "moved"),
     [(0.002, np.inf, np.inf), (3.0, np.inf, np.inf), (0.002, 0.0, np.inf), (0.002, np.inf, -1)],

@@ -607,13 +607,16 @@ class SplitMarginLP:
         :meth:`_run_ipx`; ``"guess"``, the primal simplex from the basis HiGHS holds (the
         interior point's, set by :meth:`_interior_point_basis`, or the last solve's optimum),
         and, when it hits its iteration limit (the guess was off), :meth:`_run_ipx` on the
-        whole LP at ``costs``.
+        whole LP at ``costs``; ``"sparse guess"``, the same from an interior point's basis of
+        at most :data:`DENSE_CHECK_FRACTION` of ``m`` coefficient columns, whose iterations are
+        cheap: past the limit the dual simplex goes on from where it stopped instead (FSV's
+        first LP at 2000 × 10⁵, 0.5 %: 1 s against 10 s for IPX on the whole LP).
         """
         h = self.highs
         start_time = time.perf_counter()
         if start == "ipx":
             self._run_ipx()
-        elif start == "guess":
+        elif start in ("guess", "sparse guess"):
             h.setOptionValue("solver", "simplex")
             # The primal simplex: the guessed vertex is (nearly) primal feasible; from the
             # same basis of 2000 × 20 000 it took 10 iterations (3 s), the dual simplex had
@@ -625,9 +628,12 @@ class SplitMarginLP:
             h.setOptionValue("simplex_iteration_limit", _NO_LIMIT)
             h.setOptionValue("simplex_strategy", _DUAL_SIMPLEX)
             if h.getModelStatus() == _STATUS.kIterationLimit:
-                self._complete_model(costs)
-                h.clearSolver()
-                self._run_ipx()
+                if start == "sparse guess":
+                    h.run()  # the dual simplex (set back above), warm from where it stopped
+                else:
+                    self._complete_model(costs)
+                    h.clearSolver()
+                    self._run_ipx()
         else:
             h.run()
         status = h.getModelStatus()
@@ -838,8 +844,12 @@ class SplitMarginLP:
         if solver == "ipm":
             if self._interior_point_basis(costs):
                 # The simplex finishes from the interior point's basis (exact, usually in a
-                # few iterations); IPX otherwise.
-                start = "guess"
+                # few iterations); when it does not soon, IPX, or the simplex goes on from
+                # there on a basis of few coefficient columns (see _run).
+                col_basic, _ = self._guess
+                few = np.count_nonzero(col_basic & (self._col_coef >= 0))
+                sparse_basis = few <= DENSE_CHECK_FRACTION * self.X.shape[0]
+                start = "sparse guess" if sparse_basis else "guess"
             elif self._support_settled():
                 # The primal simplex from the last optimum, IPX if it does not finish soon.
                 start = "guess"
@@ -858,7 +868,7 @@ class SplitMarginLP:
         elapsed, iterations = 0.0, 0
         self._value = None
         began = time.perf_counter()
-        checked = self._checked_guess(costs) if start == "guess" else None
+        checked = self._checked_guess(costs) if start.endswith("guess") else None
         elapsed += time.perf_counter() - began
         while True:
             if checked is not None:
