@@ -200,8 +200,11 @@ GUESS_ITERATIONS = 50
 #: duals, again with those and every other within ``INTERIOR_POINT_NEAR`` of its cost
 #: (reduced cost below ``INTERIOR_POINT_NEAR · c_j``; at most ``INTERIOR_POINT_SET · m``, the
 #: least reduced costs), at most ``INTERIOR_POINT_ROUNDS`` runs; the pricing rounds of the
-#: simplex check the rest. First l1-AROM LP, C = 1, 2000 × 10⁶ at 0.5 % (10⁷ non-zeros): 20
-#: Newton steps and 12.4 s on every column; on the 16 000 best, 15 steps and 1.1 s, after
+#: simplex check the rest. There the first solve takes the interior point without
+#: liblinear's probe, which costs about one liblinear fit (2000 × 10⁶: 1.7 s of a 6.2 s
+#: l1-AROM fit; FSV's guess of few coefficient columns is finished by the simplex). First
+#: l1-AROM LP, C = 1, 2000 × 10⁶ at 0.5 % (10⁷ non-zeros): 20 Newton steps and 12.4 s on
+#: every column; on the 16 000 best, 15 steps and 1.1 s, after
 #: which 169 others price out (at most 1.21 times their cost), then 4 320 more and 17 steps,
 #: 1.1 s, and none. Adding only the violated ones took five runs (169, 43, 7, 3, 0 left),
 #: and the simplex finishing from the first run's guess with 169 left out 4 011 pivots on
@@ -951,6 +954,12 @@ class SplitMarginLP:
             expected = self._last_support()
         elif self._active.sum() < m:
             return "simplex"
+        elif INTERIOR_POINT_MIN_ROWS <= m <= INTERIOR_POINT_MAX_ROWS and self._on_working_set(
+            np.flatnonzero(self._active)
+        ):
+            # Its runs on working sets cost less than the probe's pass over every column
+            # (see INTERIOR_POINT_SET_NONZEROS).
+            return "ipm"
         else:
             expected = self._probe_support(costs)
         fraction = IPM_SUPPORT_FRACTION if m < LARGE_IPM_MIN_ROWS else LARGE_IPM_SUPPORT_FRACTION
@@ -1055,14 +1064,9 @@ class SplitMarginLP:
         """:meth:`_margin_interior_point` on the coefficients ``active`` (sorted), or on a
         working set of them (see :data:`INTERIOR_POINT_SET_NONZEROS`); returns the iterate and
         the coefficients it ran on."""
-        m = self.X.shape[0]
-        size = INTERIOR_POINT_SET * m
-        if (
-            not self.column_generation
-            or active.size <= 2 * size
-            or self._nonzeros(active) <= INTERIOR_POINT_SET_NONZEROS * m**2
-        ):
+        if not self._on_working_set(active):
             return self._margin_interior_point(costs, None, active)
+        size = INTERIOR_POINT_SET * self.X.shape[0]
         tiny = np.finfo(float).tiny
         # Per unit of cost, as the simplex's first working set (_add_first_columns).
         pull = np.abs(self._pricing(active, self.slack_costs)) / np.maximum(costs[active], tiny)
@@ -1082,6 +1086,16 @@ class SplitMarginLP:
             near = np.flatnonzero(reduced < INTERIOR_POINT_NEAR)
             held[others[near[np.argsort(reduced[near], kind="stable")[:size]]]] = True
         return point, active[held]
+
+    def _on_working_set(self, active: np.ndarray) -> bool:
+        """Whether the interior point runs on a working set of the coefficients ``active``
+        (see :data:`INTERIOR_POINT_SET_NONZEROS`)."""
+        m = self.X.shape[0]
+        return (
+            self.column_generation
+            and active.size > 2 * INTERIOR_POINT_SET * m
+            and self._nonzeros(active) > INTERIOR_POINT_SET_NONZEROS * m**2
+        )
 
     def _nonzeros(self, features: np.ndarray) -> int:
         """Stored entries of X's columns ``features``."""
