@@ -60,6 +60,42 @@ def test_the_bias_border_solves_the_saddle_point_system():
             np.testing.assert_allclose(saddle @ np.append(dpi, db), np.append(r, rd_b), atol=1e-9)
 
 
+def test_the_bias_border_solves_m_y_with_the_first_right_hand_side():
+    """``M⁻¹y`` and the first ``M⁻¹r`` in one call of the solver (one pass over the factor),
+    each later ``r`` alone."""
+    rng = np.random.default_rng(7)
+    A = rng.standard_normal((30, 30))
+    M = A @ A.T + np.eye(30)
+    y = np.sign(rng.standard_normal(30))
+    widths = []
+
+    def solve(r):
+        widths.append(1 if r.ndim == 1 else r.shape[1])
+        return np.linalg.solve(M, r)
+
+    bordered = margin_ipm._bordered(solve, y, 0.0)
+    for _ in range(3):
+        bordered(rng.standard_normal(30))
+    assert widths == [2, 1, 1]
+
+
+@pytest.mark.parametrize("path", ["order m", "order m, single precision", "order k"])
+def test_the_normal_solvers_take_several_right_hand_sides_at_once(path):
+    """Each solver of the normal equations gives each column of a matrix of right-hand sides
+    what it gives that column alone, also for columns of magnitudes far apart (each scaled
+    into single precision's range on its own)."""
+    rng = np.random.default_rng(3)
+    m, k = (60, 40) if path == "order k" else (40, 60)
+    B = rng.standard_normal((m, k))
+    d_coef, d_diag = 10.0 ** rng.uniform(-2, 2, k), 10.0 ** rng.uniform(-2, 2, m)
+    dtype = np.float32 if "single" in path else np.float64
+    solve = margin_ipm._normal_factor(B, B.T, d_coef, d_diag, dtype=dtype)
+    R = rng.standard_normal((m, 2)) * [1e-6, 1e6]
+    both = solve(R)
+    for j in range(2):
+        np.testing.assert_allclose(both[:, j], solve(R[:, j]), rtol=1e-12)
+
+
 @pytest.mark.parametrize(("m", "n"), [(400, 30), (1200, 60)])
 def test_the_interior_point_with_more_samples_than_features_nearly_solves_the_lp(m, n):
     """Normal equations of order n: the iterate's objective is the LP's optimum (HiGHS's
