@@ -176,6 +176,26 @@ def test_sparse_x_is_never_densified(no_densifying, own_interior_point, monkeypa
         X.toarray()  # (the patch is live)
 
 
+@pytest.mark.parametrize("fmt", ["csr", "csc"])
+@pytest.mark.parametrize("removed", [False, True])
+def test_liblinears_guess_scales_a_copy_and_is_reproducible(fmt, removed):
+    """The probe's liblinear fit sees the active columns divided by their costs, in a copy
+    (the model's X is untouched), and the same data give the same solution every time."""
+    X, y = _sparse_wide(1)
+    X = X.asformat(fmt)
+    lp = SplitMarginLP(X, y, 1.0)
+    before = lp.X.copy()
+    if removed:
+        lp.set_active(np.arange(X.shape[1]) % 3 != 0)
+    costs = np.random.default_rng(0).uniform(0.5, 2.0, X.shape[1])
+    svc, scaled, active, scale = lp._liblinear_guess(costs, max_iter=100)
+    np.testing.assert_allclose(scale, 1.0 / costs[active])
+    np.testing.assert_allclose(scaled.toarray(), X.toarray()[:, active] / costs[active])
+    assert (lp.X != before).nnz == 0
+    again = lp._liblinear_guess(costs, max_iter=100)[0]
+    np.testing.assert_array_equal(svc.coef_, again.coef_)
+
+
 def test_a_wrong_algorithm_is_an_input_error():
     X, y = _sparse_wide(0)
     with pytest.raises(InputError, match="algorithm must be 'auto', 'simplex' or 'ipm'"):
