@@ -75,6 +75,7 @@ from __future__ import annotations
 import time
 import warnings
 from dataclasses import dataclass
+from functools import cached_property
 
 import highspy
 import numpy as np
@@ -1102,11 +1103,15 @@ class SplitMarginLP:
         X = self.X
         if not sp.issparse(X):
             return features.size * X.shape[0]
-        if X.format == "csc":
-            per_column = np.diff(X.indptr)
-        else:  # CSR (check_finite_matrix gives one of the two)
-            per_column = np.bincount(X.indices, minlength=X.shape[1])
-        return int(per_column[features].sum())
+        return int(self._column_nonzeros[features].sum())
+
+    @cached_property
+    def _column_nonzeros(self) -> np.ndarray:
+        """Stored entries of each column of a sparse X (X is never written: counted once)."""
+        if self.X.format == "csc":
+            return np.diff(self.X.indptr)
+        # CSR (check_finite_matrix gives one of the two)
+        return np.bincount(self.X.indices, minlength=self.X.shape[1])
 
     def _margin_interior_point(self, costs, start: InteriorPoint | None, active: np.ndarray):
         """:func:`~zeronorm_opt.fast.margin_ipm.margin_interior_point` on the coefficients

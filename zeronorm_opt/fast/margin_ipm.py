@@ -270,15 +270,16 @@ def _bordered(solve, y, rd_b):
     two non-negative parts instead had dual slacks that both tend to 0 (the bias's dual
     constraint ``yᵀπ = 0`` is an equation) and limited the dual step at a third of the Newton
     steps (2000 × 20 000 at 0.5 %: 24 steps, now 20)."""
-    first: dict[str, np.ndarray] = {}
+    m_y = y_m_y = None
 
     def solve_bordered(r):
-        if first:
-            m_r = solve(r)
+        nonlocal m_y, y_m_y
+        if m_y is None:
+            m_y, m_r = solve(np.column_stack([y, r])).T
+            y_m_y = float(y @ m_y)
         else:
-            first["m_y"], m_r = solve(np.column_stack([y, r])).T
-        m_y = first["m_y"]
-        db = (float(y @ m_r) - rd_b) / float(y @ m_y)
+            m_r = solve(r)
+        db = (float(y @ m_r) - rd_b) / y_m_y
         return m_r - db * m_y, db
 
     return solve_bordered
