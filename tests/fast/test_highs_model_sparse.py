@@ -128,7 +128,7 @@ def test_many_rows_send_a_moderately_dense_optimum_to_ipx(monkeypatch):
     LARGE_IPM_SUPPORT_FRACTION (not IPM_SUPPORT_FRACTION) of m non-zeros goes to IPX — not to
     this package's interior point above INTERIOR_POINT_MAX_ROWS — with the cvxpy run's result."""
     X, y = _sparse_wide(0)  # 240 × 1200; at C = 0.3 liblinear's probe has 0.42 m non-zeros
-    probe = SplitMarginLP(X, y, 0.3)._probe_support(np.ones(X.shape[1]))
+    probe = SplitMarginLP(X, y, 0.3)._probe_support(np.ones(X.shape[1])).size
     m = X.shape[0]
     assert highs_model.LARGE_IPM_SUPPORT_FRACTION * m < probe < highs_model.IPM_SUPPORT_FRACTION * m
     monkeypatch.setattr(highs_model, "LARGE_IPM_MIN_ROWS", m)
@@ -144,6 +144,71 @@ def test_many_rows_send_a_moderately_dense_optimum_to_ipx(monkeypatch):
     assert lp.solver_path[0] == "ipm"
     assert fast.n_iter == ref.n_iter and fast.stop_reason == ref.stop_reason
     _same_run(fast, ref)
+
+
+@pytest.mark.parametrize("path", ["ipm", "ipx", "simplex"])
+def test_the_probes_entries_per_row_choose_the_first_solver(path, own_interior_point, monkeypatch):
+    """Below LARGE_IPM_MIN_ROWS a first LP whose probe's support holds more than
+    IPM_ROW_NONZEROS stored entries of X per row goes to this package's interior point, more
+    than IPX_ROW_NONZEROS to IPX on the working set (its pricing rounds by the simplex), fewer
+    to the simplex; each ends at the whole LP's optimum."""
+    X, y = _sparse_wide(0, n=2000)  # (column generation from n > 5 m)
+    m, costs = X.shape[0], np.ones(X.shape[1])
+    monkeypatch.setattr(highs_model, "IPM_SUPPORT_FRACTION", 1.0)  # (the support's size: off)
+    ipx_runs = []
+    run_ipx = SplitMarginLP._run_ipx
+    monkeypatch.setattr(SplitMarginLP, "_run_ipx", lambda lp: ipx_runs.append(1) or run_ipx(lp))
+    support = SplitMarginLP(X, y, 1.0)._probe_support(costs)
+    per_row = X[:, support].nnz / m
+    below, above = 0.99 * per_row, 1.01 * per_row
+    ipm, ipx = {"ipm": (below, below), "ipx": (above, below), "simplex": (above, above)}[path]
+    monkeypatch.setattr(highs_model, "IPM_ROW_NONZEROS", ipm)
+    monkeypatch.setattr(highs_model, "IPX_ROW_NONZEROS", ipx)
+    lp = SplitMarginLP(X, y, 1.0)
+    assert lp.column_generation
+    step = lp.solve_weighted(costs)
+    assert lp.solver_path == [path]
+    whole = SplitMarginLP(X, y, 1.0, column_generation=False, algorithm="simplex")
+    reference = whole.solve_weighted(costs)
+
+    def objective(lp, step):
+        return costs @ np.abs(step.coef) + lp.base_objective_value()
+
+    assert objective(lp, step) == pytest.approx(objective(whole, reference), rel=1e-9)
+    np.testing.assert_array_equal(step.coef != 0, reference.coef != 0)
+    # IPX ran once, on the working set (its pricing rounds by the simplex, warm).
+    assert len(ipx_runs) == (path == "ipx") and not (path == "ipx" and lp.in_model.all())
+
+
+def test_fsv_through_ipx_on_the_working_set_is_the_declarative_run(monkeypatch):
+    """FSV's first LP by IPX on the working set, the later ones warm on the simplex: the same
+    steps, supports and objectives as the cvxpy run."""
+    X, y = _sparse_wide(1, n=2000)
+    monkeypatch.setattr(highs_model, "INTERIOR_POINT_MIN_ROWS", 0)
+    monkeypatch.setattr(highs_model, "IPM_SUPPORT_FRACTION", 1.0)
+    monkeypatch.setattr(highs_model, "IPM_ROW_NONZEROS", np.inf)
+    monkeypatch.setattr(highs_model, "IPX_ROW_NONZEROS", 0.0)
+    fast, lp = fsv(X, y, C=1.0)
+    ref, _ = fsv(X, y, backend="cvxpy", C=1.0)
+    assert lp.solver_path[0] == "ipx" and set(lp.solver_path[1:]) == {"simplex"}
+    assert fast.n_iter == ref.n_iter
+    _same_run(fast, ref, coef=False)
+
+
+def test_later_solves_take_the_interior_point_path_from_their_rows(monkeypatch):
+    """From LATER_IPM_MIN_ROWS rows every later solve takes the interior-point path (FSV's
+    pruned LPs by IPX or the primal simplex from the last optimum), below them the sparse
+    optima's stay on the simplex; both are the declarative run."""
+    X, y = _sparse_wide(2)
+    ref, _ = fsv(X, y, backend="cvxpy", C=1.0)
+    below, lp_below = fsv(X, y, C=1.0)
+    assert set(lp_below.solver_path[1:]) == {"simplex"}
+    monkeypatch.setattr(highs_model, "LATER_IPM_MIN_ROWS", X.shape[0])
+    fast, lp = fsv(X, y, C=1.0)
+    assert len(lp.solver_path) > 2 and set(lp.solver_path[1:]) == {"ipm"}
+    for run in (below, fast):
+        assert run.n_iter == ref.n_iter
+        _same_run(run, ref, coef=False)
 
 
 def test_auto_keeps_the_simplex_off_its_ground():

@@ -39,6 +39,11 @@ A guessed basis of many coefficient columns is first checked optimal with a dens
 factorisation (HiGHS's sparse one of it fills in: about 50 s at 5000 rows, LAPACK's 2.5 s)
 and, when it is a few pivots off, repaired there (:mod:`~zeronorm_opt.fast.dense_basis`);
 HiGHS runs from it only when neither succeeds.
+Below 4000 rows the size of the support is not all: a sparser optimum on denser columns fills
+the LU factors as well, so the probe's support is also weighed by its entries per row of X
+(FSV at 3000 × 30 000 and 1 %, 0.53 ``m`` non-zeros guessed, 17 entries per row: 312 s on
+the simplex, 7.3 s by the interior point; between, IPX on the first working set of columns),
+and the later solves, whose weights move, leave the warm dual simplex from 1000 rows.
 From 4000 rows a solve expected to have fewer non-zeros, a tenth of ``m``, leaves the simplex
 already: the dual simplex needs about one pivot per row and more (the first l1-AROM LP of a
 20 000 × 50 000 tf-idf corpus: 48 424 iterations, 265 s, IPX with crossover 83 s; whole FSV
@@ -51,8 +56,7 @@ predicts non-zero and a margin of the others, and pricing adds any other the opt
 (2000 × 10⁶ at 0.05 %: HiGHS's part of the first LP 99 s → 0.1 s); the interior point skips
 the coefficients that cannot price out at any dual point (there, 84 % of them), and when the
 others hold many non-zeros per row it runs on a working set of them, grown by pricing until
-none of the rest prices out at its duals (2000 × 10⁶ at 0.5 %: 12.4 s → 2.0 s). FSV's optima
-stay sparse: the simplex.
+none of the rest prices out at its duals (2000 × 10⁶ at 0.5 %: 12.4 s → 2.0 s).
 
 :class:`SplitMarginLP` implements the driver's
 :class:`~zeronorm_opt.formulations.contract.Linearisable` protocol (``set_weights`` changes the
@@ -142,6 +146,39 @@ IPM_SUPPORT_FRACTION = 0.55
 #: seeded (``random_state=0``): the same data, the same count and the same path (unseeded,
 #: FSV's count at 2000 × 10⁵ ranged over 999–1024).
 PROBE_ITERATIONS = 100
+#: From :data:`INTERIOR_POINT_MIN_ROWS` rows to :data:`LARGE_IPM_MIN_ROWS`, the first solve is
+#: also sent to this package's interior point when the probe's non-zero coefficients hold more
+#: than ``IPM_ROW_NONZEROS`` stored entries of X per row, and (with column generation) to
+#: HiGHS's IPX on the first working set when more than ``IPX_ROW_NONZEROS``: those columns
+#: make the basis of a vertex near the optimum, and past a few entries per row the LU factors
+#: of such a random sparse basis fill in and each dual simplex iteration costs about ``m²``.
+#: The support's size alone (:data:`IPM_SUPPORT_FRACTION`) missed it. FSV, C = 1, whole fits
+#: (the probe's fraction of ``m`` and entries per row; the first LP by the dual simplex, by
+#: IPX on the working set — the later LPs on the simplex — and by this interior point, the
+#: later LPs too; the same steps and supports): 2000 × 20 000 at 1 % (0.46, 10.1) 6.6, 3.7,
+#: 1.6 s; 2500 × 25 000 at 1 % (0.51, 13.6) 54, 30, 3.3 s; 3000 × 30 000 at 1 % (0.53, 16.9)
+#: 312, 218, 8.2 s; 3000 × 10⁵ at 0.5 % (0.51, 9.1) 46, 25, 5.2 s; 3500 × 35 000 at 0.5 %
+#: (0.51, 10.0) 23, 11, 5.0 s; and 3000 × 30 000 at 0.5 % (0.45, 7.8) 4.0, 1.8, 4.1 s; 1500 ×
+#: 15 000 at 1 % (0.45, 7.7) 0.56, 0.41, 1.05 s; 2500 × 25 000 at 0.5 % (0.46, 6.8) 0.63,
+#: 0.54, 2.4 s; 2000 × 10⁵ at 0.5 % (0.50, 6.5) 1.44, 0.87, 2.8 s; 2000 × 20 000 at 0.5 %
+#: (0.42, 5.2) 0.14 s on the simplex, 1.1 s by the interior point; 3000 × 30 000 at 0.2 %
+#: (0.31, 2.6) 0.25, 0.37, 1.5 s. IPX's pricing rounds go on by the dual simplex, warm.
+IPM_ROW_NONZEROS = 8.5
+IPX_ROW_NONZEROS = 6
+#: From this many rows (up to :data:`LARGE_IPM_MIN_ROWS`), a later solve on a sparse X takes
+#: the interior-point path whatever the last support: this package's interior point while
+#: the active coefficients outnumber the rows, then the primal simplex from the last optimum
+#: when it has settled (:data:`WARM_PRIMAL_SUPPORT_FRACTION`), else IPX on the remaining
+#: columns. FSV prunes every zero coefficient: its later LPs have few columns, IPX solves
+#: them in tenths of a second, where the dual simplex warm from the last basis pivots
+#: thousands of times as the weights move (3500 × 35 000 at 0.5 %, its second to fifth LPs:
+#: 14 302, 7144, 3323 and 2538 iterations, 7.3 s, against 1.1 s). Whole fits, C = 1, the
+#: same steps and supports (FSV's optimal vertices differ where its LPs have several),
+#: before (the support-size rule alone) and after: FSV 3500 × 35 000 at 0.5 % 11.5 → 5.2 s,
+#: 3000 × 30 000 1.6 → 1.2 s, 2000 × 20 000 0.16 → 0.17 s; l1-AROM, n = 10 m at 0.5 %,
+#: 1000, 2000 and 3000 rows 0.44, 2.06, 3.93 → 0.37, 1.53, 3.47 s, at 1 %, 2000 and 3000
+#: rows 2.09, 6.16 → 1.93, 4.59 s.
+LATER_IPM_MIN_ROWS = 1000
 #: From this many rows on, the interior point is taken already for an optimum expected to have
 #: more than :data:`LARGE_IPM_SUPPORT_FRACTION` of ``m`` non-zero coefficients: the dual simplex
 #: needs at least about one pivot per row from the slack basis, and its iterations grow faster
@@ -355,11 +392,14 @@ class SplitMarginLP:
         :data:`GUESS_MARGIN` · m others, completed by pricing); otherwise, or if the guess is
         off, HiGHS's IPX with crossover on every column, on margins raised by up to
         :data:`IPX_MARGIN_PERTURBATION`, then the dual simplex warm on the LP itself. All end
-        at an optimal vertex of the same LP. "auto": the interior point for the solves
-        expected to have many non-zero coefficients on a sparse X (see
+        at an optimal vertex of the same LP. "auto", on a sparse X: the interior point for
+        the solves expected to have many non-zero coefficients (see
         :data:`IPM_SUPPORT_FRACTION`, and
-        :data:`LARGE_IPM_SUPPORT_FRACTION` from :data:`LARGE_IPM_MIN_ROWS` rows), the simplex
-        otherwise.
+        :data:`LARGE_IPM_SUPPORT_FRACTION` from :data:`LARGE_IPM_MIN_ROWS` rows) or a basis
+        that fills in (:data:`IPM_ROW_NONZEROS`), for every later solve from
+        :data:`LATER_IPM_MIN_ROWS` rows; IPX on the first working set of columns, its pricing
+        rounds by the dual simplex, for a first solve between (:data:`IPX_ROW_NONZEROS`);
+        the simplex otherwise.
 
     Attributes
     ----------
@@ -368,7 +408,8 @@ class SplitMarginLP:
     column_generation : bool
     algorithm : str
     solver_path : list of str
-        The algorithm of each solve so far (``"simplex"`` or ``"ipm"``).
+        The algorithm of each solve so far: ``"simplex"``, ``"ipm"``, or ``"ipx"`` (IPX on
+        the working set of columns, then the dual simplex).
     pricing_batch : int
         Coefficients added per pricing round: ``max(m, 50)`` (the first working set has twice
         as many).
@@ -779,6 +820,7 @@ class SplitMarginLP:
             # margin, exactly when margins of 1 are: scale w and b).
             h.clearSolver()
             h.run()
+            h.setOptionValue("solver", "simplex")  # (any pricing round's runs: warm)
             return
         h.setOptionValue("solver", "simplex")
         h.run()
@@ -842,10 +884,13 @@ class SplitMarginLP:
         costs = self.penalty_scale * weights
         solver = self._choose_solver(costs)
         self.solver_path.append(solver)
-        self.highs.setOptionValue("solver", solver)
+        self.highs.setOptionValue("solver", "simplex" if solver == "ipx" else solver)
         # How the first run starts (see _run); the pricing rounds' runs are warm.
         start = "warm"
-        if solver == "ipm":
+        if solver == "ipx":
+            # IPX on the working set; its pricing rounds by the dual simplex (see _run_ipx).
+            start = "ipx"
+        elif solver == "ipm":
             if self._interior_point_basis(costs):
                 # The simplex finishes from the interior point's basis (exact, usually in a
                 # few iterations); when it does not soon, IPX, or the simplex goes on from
@@ -940,7 +985,8 @@ class SplitMarginLP:
         return self.last_step
 
     def _choose_solver(self, costs: np.ndarray) -> str:
-        """HiGHS's solver of the next solve (``"simplex"`` or ``"ipm"``; see ``algorithm``)."""
+        """The algorithm of the next solve (``"simplex"``, ``"ipm"`` or ``"ipx"``; see
+        ``algorithm``)."""
         if self.algorithm != "auto":
             return self.algorithm
         m = self.X.shape[0]
@@ -951,20 +997,31 @@ class SplitMarginLP:
             or self.slack_scale is not None
         ):
             return "simplex"
-        if self.last_step is not None:
-            expected = self._last_support()
-        elif self._active.sum() < m:
+        first = self.last_step is None
+        if first and self._active.sum() < m:
             return "simplex"
-        elif INTERIOR_POINT_MIN_ROWS <= m <= INTERIOR_POINT_MAX_ROWS and self._on_working_set(
-            np.flatnonzero(self._active)
-        ):
-            # Its runs on working sets cost less than the probe's pass over every column
-            # (see INTERIOR_POINT_SET_NONZEROS).
-            return "ipm"
+        if first and INTERIOR_POINT_MIN_ROWS <= m <= INTERIOR_POINT_MAX_ROWS:
+            if self._on_working_set(np.flatnonzero(self._active)):
+                # Its runs on working sets cost less than the probe's pass over every column
+                # (see INTERIOR_POINT_SET_NONZEROS).
+                return "ipm"
+        # The optimum's support, guessed: liblinear's, then the last solve's.
+        if first:
+            support = self._probe_support(costs)
         else:
-            expected = self._probe_support(costs)
+            support = np.flatnonzero((self.last_step.coef != 0) & self._active)
         fraction = IPM_SUPPORT_FRACTION if m < LARGE_IPM_MIN_ROWS else LARGE_IPM_SUPPORT_FRACTION
-        return "ipm" if expected > fraction * m else "simplex"
+        if support.size > fraction * m:
+            return "ipm"
+        if not first:
+            return "ipm" if LATER_IPM_MIN_ROWS <= m < LARGE_IPM_MIN_ROWS else "simplex"
+        if INTERIOR_POINT_MIN_ROWS <= m < LARGE_IPM_MIN_ROWS:
+            per_row = self._nonzeros(support) / m  # (see IPM_ROW_NONZEROS)
+            if per_row > IPM_ROW_NONZEROS:
+                return "ipm"
+            if per_row > IPX_ROW_NONZEROS and self.column_generation:
+                return "ipx"
+        return "simplex"
 
     def _support_settled(self) -> bool:
         """Whether the last optimum is a good start for the primal simplex: at most
@@ -1166,10 +1223,11 @@ class SplitMarginLP:
             svc.fit(X, self.y, sample_weight=self.slack_costs)
         return svc, X, active, scale
 
-    def _probe_support(self, costs: np.ndarray) -> int:
-        """Non-zero coefficients of :meth:`_liblinear_guess` after :data:`PROBE_ITERATIONS`:
-        the optimum's, guessed."""
-        return int(np.count_nonzero(self._liblinear_guess(costs, PROBE_ITERATIONS)[0].coef_))
+    def _probe_support(self, costs: np.ndarray) -> np.ndarray:
+        """The features of the non-zero coefficients of :meth:`_liblinear_guess` after
+        :data:`PROBE_ITERATIONS`: the optimum's, guessed."""
+        svc, _, active, _ = self._liblinear_guess(costs, PROBE_ITERATIONS)
+        return active[np.flatnonzero(svc.coef_.ravel())]
 
     def _add_first_columns(self, costs: np.ndarray) -> None:
         """The first working set of coefficients: the ``2·pricing_batch`` best priced at
