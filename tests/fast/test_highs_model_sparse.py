@@ -146,12 +146,13 @@ def test_many_rows_send_a_moderately_dense_optimum_to_ipx(monkeypatch):
     _same_run(fast, ref)
 
 
-@pytest.mark.parametrize("path", ["ipm", "ipx", "simplex"])
+@pytest.mark.parametrize("path", ["ipm", "ipx", "simplex", "small support"])
 def test_the_probes_entries_per_row_choose_the_first_solver(path, own_interior_point, monkeypatch):
     """Below LARGE_IPM_MIN_ROWS a first LP whose probe's support holds more than
     IPM_ROW_NONZEROS stored entries of X per row goes to this package's interior point, more
     than IPX_ROW_NONZEROS to IPX on the working set (its pricing rounds by the simplex), fewer
-    to the simplex; each ends at the whole LP's optimum."""
+    to the simplex, as does a support of at most ROW_NONZEROS_MIN_SUPPORT of m; each ends at
+    the whole LP's optimum."""
     X, y = _sparse_wide(0, n=2000)  # (column generation from n > 5 m)
     m, costs = X.shape[0], np.ones(X.shape[1])
     monkeypatch.setattr(highs_model, "IPM_SUPPORT_FRACTION", 1.0)  # (the support's size: off)
@@ -161,9 +162,12 @@ def test_the_probes_entries_per_row_choose_the_first_solver(path, own_interior_p
     support = SplitMarginLP(X, y, 1.0)._probe_support(costs)
     per_row = X[:, support].nnz / m
     below, above = 0.99 * per_row, 1.01 * per_row
-    ipm, ipx = {"ipm": (below, below), "ipx": (above, below), "simplex": (above, above)}[path]
+    ipm, ipx = {"ipx": (above, below), "simplex": (above, above)}.get(path, (below, below))
     monkeypatch.setattr(highs_model, "IPM_ROW_NONZEROS", ipm)
     monkeypatch.setattr(highs_model, "IPX_ROW_NONZEROS", ipx)
+    if path == "small support":
+        monkeypatch.setattr(highs_model, "ROW_NONZEROS_MIN_SUPPORT", support.size / m)
+        path = "simplex"
     lp = SplitMarginLP(X, y, 1.0)
     assert lp.column_generation
     step = lp.solve_weighted(costs)
@@ -204,8 +208,12 @@ def test_later_solves_take_the_interior_point_path_from_their_rows(monkeypatch):
     below, lp_below = fsv(X, y, C=1.0)
     assert set(lp_below.solver_path[1:]) == {"simplex"}
     monkeypatch.setattr(highs_model, "LATER_IPM_MIN_ROWS", X.shape[0])
+    monkeypatch.setattr(highs_model, "LATER_IPM_MIN_SUPPORT", 0.0)
     fast, lp = fsv(X, y, C=1.0)
     assert len(lp.solver_path) > 2 and set(lp.solver_path[1:]) == {"ipm"}
+    # ... unless the last support is small (LATER_IPM_MIN_SUPPORT of m: here all of m).
+    monkeypatch.setattr(highs_model, "LATER_IPM_MIN_SUPPORT", 1.0)
+    assert set(fsv(X, y, C=1.0)[1].solver_path[1:]) == {"simplex"}
     for run in (below, fast):
         assert run.n_iter == ref.n_iter
         _same_run(run, ref, coef=False)

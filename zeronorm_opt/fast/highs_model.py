@@ -163,8 +163,16 @@ PROBE_ITERATIONS = 100
 #: 0.54, 2.4 s; 2000 × 10⁵ at 0.5 % (0.50, 6.5) 1.44, 0.87, 2.8 s; 2000 × 20 000 at 0.5 %
 #: (0.42, 5.2) 0.14 s on the simplex, 1.1 s by the interior point; 3000 × 30 000 at 0.2 %
 #: (0.31, 2.6) 0.25, 0.37, 1.5 s. IPX's pricing rounds go on by the dual simplex, warm.
+#: The rule weighs only a support of more than ``ROW_NONZEROS_MIN_SUPPORT · m`` columns: on
+#: tf-idf corpora a small support holds the corpus's common words, columns of nearly ``m``
+#: entries (first l1-AROM LP of a Zipf corpus of 3000 × 12 500, ``make_zipf_corpus``: probe
+#: 0.18 ``m``, 17 entries per row, 3 features at the end), whose basis does not fill in as
+#: many random ones do: whole fits 1.07 s on the simplex, 11.5 s from the interior point
+#: (its sparse guess then 13 146 primal and dual simplex iterations); 2000 × 5000 (0.10
+#: ``m``, 14.7 per row) 0.53 s against 1.31 s.
 IPM_ROW_NONZEROS = 8.5
 IPX_ROW_NONZEROS = 6
+ROW_NONZEROS_MIN_SUPPORT = 0.3
 #: From this many rows (up to :data:`LARGE_IPM_MIN_ROWS`), a later solve on a sparse X takes
 #: the interior-point path whatever the last support: this package's interior point while
 #: the active coefficients outnumber the rows, then the primal simplex from the last optimum
@@ -179,6 +187,10 @@ IPX_ROW_NONZEROS = 6
 #: 1000, 2000 and 3000 rows 0.44, 2.06, 3.93 → 0.37, 1.53, 3.47 s, at 1 %, 2000 and 3000
 #: rows 2.09, 6.16 → 1.93, 4.59 s.
 LATER_IPM_MIN_ROWS = 1000
+#: ... when the last support holds more than this fraction of ``m``: below, the simplex
+#: warm from the last basis pivots little (the Zipf corpora of ``ROW_NONZEROS_MIN_SUPPORT``,
+#: supports of a few words: FSV at 3000 × 12 500 0.20 s by IPX, 0.15 s on the simplex).
+LATER_IPM_MIN_SUPPORT = 0.05
 #: From this many rows on, the interior point is taken already for an optimum expected to have
 #: more than :data:`LARGE_IPM_SUPPORT_FRACTION` of ``m`` non-zero coefficients: the dual simplex
 #: needs at least about one pivot per row from the slack basis, and its iterations grow faster
@@ -396,8 +408,8 @@ class SplitMarginLP:
         the solves expected to have many non-zero coefficients (see
         :data:`IPM_SUPPORT_FRACTION`, and
         :data:`LARGE_IPM_SUPPORT_FRACTION` from :data:`LARGE_IPM_MIN_ROWS` rows) or a basis
-        that fills in (:data:`IPM_ROW_NONZEROS`), for every later solve from
-        :data:`LATER_IPM_MIN_ROWS` rows; IPX on the first working set of columns, its pricing
+        that fills in (:data:`IPM_ROW_NONZEROS`), for the later solves from
+        :data:`LATER_IPM_MIN_ROWS` rows (but small supports); IPX on the first working set of columns, its pricing
         rounds by the dual simplex, for a first solve between (:data:`IPX_ROW_NONZEROS`);
         the simplex otherwise.
 
@@ -1014,8 +1026,11 @@ class SplitMarginLP:
         if support.size > fraction * m:
             return "ipm"
         if not first:
-            return "ipm" if LATER_IPM_MIN_ROWS <= m < LARGE_IPM_MIN_ROWS else "simplex"
-        if INTERIOR_POINT_MIN_ROWS <= m < LARGE_IPM_MIN_ROWS:
+            later = LATER_IPM_MIN_ROWS <= m < LARGE_IPM_MIN_ROWS
+            return "ipm" if later and support.size > LATER_IPM_MIN_SUPPORT * m else "simplex"
+        if INTERIOR_POINT_MIN_ROWS <= m < LARGE_IPM_MIN_ROWS and (
+            support.size > ROW_NONZEROS_MIN_SUPPORT * m
+        ):
             per_row = self._nonzeros(support) / m  # (see IPM_ROW_NONZEROS)
             if per_row > IPM_ROW_NONZEROS:
                 return "ipm"
