@@ -409,9 +409,9 @@ class SplitMarginLP:
         :data:`IPM_SUPPORT_FRACTION`, and
         :data:`LARGE_IPM_SUPPORT_FRACTION` from :data:`LARGE_IPM_MIN_ROWS` rows) or a basis
         that fills in (:data:`IPM_ROW_NONZEROS`), for the later solves from
-        :data:`LATER_IPM_MIN_ROWS` rows (but small supports); IPX on the first working set of columns, its pricing
-        rounds by the dual simplex, for a first solve between (:data:`IPX_ROW_NONZEROS`);
-        the simplex otherwise.
+        :data:`LATER_IPM_MIN_ROWS` rows (but small supports); IPX on the first working set
+        of columns, its pricing rounds by the dual simplex, for a first solve between
+        (:data:`IPX_ROW_NONZEROS`); the simplex otherwise.
 
     Attributes
     ----------
