@@ -1012,16 +1012,16 @@ class SplitMarginLP:
         first = self.last_step is None
         if first and self._active.sum() < m:
             return "simplex"
-        if first and INTERIOR_POINT_MIN_ROWS <= m <= INTERIOR_POINT_MAX_ROWS:
-            if self._on_working_set(np.flatnonzero(self._active)):
-                # Its runs on working sets cost less than the probe's pass over every column
-                # (see INTERIOR_POINT_SET_NONZEROS).
-                return "ipm"
+        if (
+            first
+            and INTERIOR_POINT_MIN_ROWS <= m <= INTERIOR_POINT_MAX_ROWS
+            and self._on_working_set(np.flatnonzero(self._active))
+        ):
+            # Its runs on working sets cost less than the probe's pass over every column
+            # (see INTERIOR_POINT_SET_NONZEROS).
+            return "ipm"
         # The optimum's support, guessed: liblinear's, then the last solve's.
-        if first:
-            support = self._probe_support(costs)
-        else:
-            support = np.flatnonzero((self.last_step.coef != 0) & self._active)
+        support = self._probe_support(costs) if first else self._last_support()
         fraction = IPM_SUPPORT_FRACTION if m < LARGE_IPM_MIN_ROWS else LARGE_IPM_SUPPORT_FRACTION
         if support.size > fraction * m:
             return "ipm"
@@ -1046,14 +1046,14 @@ class SplitMarginLP:
         return (
             self._support_change is not None
             and self._support_change <= WARM_PRIMAL_SUPPORT_CHANGE * m
-            and self._last_support() <= WARM_PRIMAL_SUPPORT_FRACTION * m
+            and self._last_support().size <= WARM_PRIMAL_SUPPORT_FRACTION * m
         )
 
-    def _last_support(self) -> int | None:
-        """Non-zero active coefficients of the last solve (None before the first)."""
+    def _last_support(self) -> np.ndarray | None:
+        """The active coefficients non-zero at the last solve (None before the first)."""
         if self.last_step is None:
             return None
-        return int(np.count_nonzero(self.last_step.coef[self._active]))
+        return np.flatnonzero((self.last_step.coef != 0) & self._active)
 
     def _complete_model(self, costs: np.ndarray) -> None:
         """Add the columns of every active coefficient not in the model, at ``costs``."""
