@@ -278,7 +278,9 @@ def test_a_wrong_algorithm_is_an_input_error():
 def test_the_interior_point_guesses_an_optimal_basis(own_interior_point, monkeypatch):
     """Its iterate nearly solves the LP, and the simplex of HiGHS started from the basis it
     guesses reaches the optimum in a few iterations (a cold start takes hundreds)."""
-    monkeypatch.setattr(highs_model, "DENSE_CHECK_FRACTION", np.inf)  # HiGHS from the guess
+    # HiGHS from the guess, not the dense check.
+    monkeypatch.setattr(highs_model, "DENSE_CHECK_FRACTION", np.inf)
+    monkeypatch.setattr(highs_model, "DENSE_CHECK_ROW_NONZEROS", np.inf)
     X, y = _sparse_wide(2)
     m, n = X.shape
     signed = sp.diags(y.astype(float)) @ X
@@ -675,6 +677,7 @@ def test_a_checked_guess_is_the_vertex_highs_returns(
     value = checked._value
     assert highs_runs == []  # the basis was checked optimal: HiGHS did not run
     monkeypatch.setattr(highs_model, "DENSE_CHECK_FRACTION", np.inf)
+    monkeypatch.setattr(highs_model, "DENSE_CHECK_ROW_NONZEROS", np.inf)
     by_highs = SplitMarginLP(X, y, 1.0, algorithm="ipm")
     reference = by_highs.solve_weighted(costs)
     assert highs_runs[-1][3] == 0  # HiGHS from the same basis: no iteration
@@ -696,6 +699,75 @@ def test_a_checked_guess_is_the_vertex_highs_returns(
         by_highs.highs.getInfo().objective_function_value, rel=1e-9
     )
     np.testing.assert_array_equal(again.coef != 0, fresh.coef != 0)
+
+
+@pytest.mark.parametrize("above", [True, False], ids=["checked", "by HiGHS"])
+def test_a_guess_of_few_columns_that_fill_in_is_checked(
+    above, own_interior_point, highs_runs, monkeypatch
+):
+    """A guessed basis of few coefficient columns (``DENSE_CHECK_FRACTION`` out of the way)
+    is checked on its dense block when those columns hold more than
+    ``DENSE_CHECK_ROW_NONZEROS`` stored entries of X per row (the threshold set just below,
+    then just above, the guess's own count): HiGHS does not run, or runs from the guess.
+    Either way the optimum of a cold simplex."""
+    monkeypatch.setattr(highs_model, "GUESS_TOL", 1e-7)  # an optimal guess (as above)
+    monkeypatch.setattr(margin_ipm, "SINGLE_PRECISION_ERROR", np.inf)
+    monkeypatch.setattr(highs_model, "DENSE_CHECK_FRACTION", np.inf)
+    X, y = _sparse_wide(0)
+    m, n = X.shape
+    costs = np.random.default_rng(0).uniform(1.5, 3.0, n)  # FSV-like: few non-zeros
+    first = SplitMarginLP(X, y, 1.0, algorithm="ipm")
+    assert first._interior_point_basis(costs)
+    col_basic, _ = first._guess
+    features = np.unique(first._col_coef[col_basic & (first._col_coef >= 0)])
+    per_row = first._nonzeros(features) / m
+    assert features.size < m / 2  # few columns, each holding several entries
+    monkeypatch.setattr(
+        highs_model, "DENSE_CHECK_ROW_NONZEROS", per_row * (0.99 if above else 1.01)
+    )
+    highs_runs.clear()
+    lp = SplitMarginLP(X, y, 1.0, algorithm="ipm")
+    step = lp.solve_weighted(costs)
+    assert (highs_runs == []) == above
+    whole = SplitMarginLP(X, y, 1.0, column_generation=False, algorithm="simplex")
+    cold = whole.solve_weighted(costs)
+    value = costs @ np.abs(step.coef) + lp.base_objective_value()
+    assert value == pytest.approx(whole.highs.getInfo().objective_function_value, rel=1e-9)
+    np.testing.assert_allclose(step.coef, cold.coef, atol=1e-7)
+
+
+@pytest.mark.parametrize("per_change", [0, 10**6], ids=["then IPX", "to the optimum"])
+def test_the_primal_simplex_from_the_last_optimum_pivots_for_each_change(
+    per_change, highs_runs, monkeypatch
+):
+    """The primal simplex from the last optimum may take ``WARM_PRIMAL_PIVOTS_PER_CHANGE``
+    iterations per coefficient whose zero pattern changed at the last solve, beyond its
+    limit of ``m / 10``: reweighted far, it stops at that limit and IPX solves the LP when
+    the allowance is 0, and goes on to the optimum when it is large. Each time the new
+    costs' optimum (a cold simplex's)."""
+    monkeypatch.setattr(highs_model, "WARM_PRIMAL_SUPPORT_FRACTION", np.inf)
+    monkeypatch.setattr(highs_model, "WARM_PRIMAL_SUPPORT_CHANGE", np.inf)
+    monkeypatch.setattr(highs_model, "WARM_PRIMAL_PIVOTS_PER_CHANGE", per_change)
+    X, y = _sparse_wide(0)
+    n = X.shape[1]
+    rng = np.random.default_rng(1)
+    lp = SplitMarginLP(X, y, 1.0, algorithm="ipm")
+    lp.solve_weighted(np.ones(n))
+    lp.solve_weighted(np.exp(3.0 * rng.standard_normal(n)))
+    assert lp._support_change > 0
+    costs = np.exp(3.0 * rng.standard_normal(n))
+    highs_runs.clear()
+    step = lp.solve_weighted(costs)
+    limit = max(highs_model.GUESS_ITERATIONS, X.shape[0] // 10)
+    solvers, iterations = [run[0] for run in highs_runs], highs_runs[0][3]
+    assert solvers[0] == "simplex" and iterations >= limit
+    assert ("ipm" in solvers) == (per_change == 0)
+    whole = SplitMarginLP(X, y, 1.0, column_generation=False, algorithm="simplex")
+    cold = whole.solve_weighted(costs)
+    assert lp.highs.getInfo().objective_function_value == pytest.approx(
+        whole.highs.getInfo().objective_function_value, rel=1e-9
+    )
+    np.testing.assert_allclose(step.coef, cold.coef, atol=1e-7)
 
 
 def _hiding(point):

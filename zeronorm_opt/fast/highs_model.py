@@ -281,6 +281,12 @@ GUESS_MARGIN = 0.25
 #: repaired there (``REPAIR_PIVOTS``) or HiGHS's simplex starts from it. Below this fraction
 #: HiGHS's factorisation is cheap (few columns to eliminate).
 DENSE_CHECK_FRACTION = 0.5
+#: ... or whose coefficient columns hold more than this many stored entries of X per row (a
+#: dense X: their number); their basis fills in, as the first solve's (``IPM_ROW_NONZEROS``).
+#: FSV's first LP at 3000 × 30 000 and 1 %, 0.50 m columns and 16 a row: HiGHS 1.09 s from
+#: the guess (4 iterations), this check and repair 0.30 s; 2500 × 25 000, 11.4 a row: 0.27
+#: against 0.19 s; below (4.8–7.1 a row at 0.5 %) HiGHS took 0.03–0.25 s.
+DENSE_CHECK_ROW_NONZEROS = 10.0
 #: A checked guess that is not optimal is repaired by at most this many simplex pivots on its
 #: dense block (see :mod:`~zeronorm_opt.fast.dense_basis`) before HiGHS's simplex starts from
 #: the guess instead (or a closer one, :data:`REFINED_GUESS_TOL`). A pivot costs a few
@@ -303,6 +309,12 @@ WARM_PRIMAL_SUPPORT_FRACTION = 0.3
 #: (0.18 m to 0.005 m): the primal simplex needed 25 637, 8305, 2049 and 403 iterations; those
 #: beyond the limit ran 500 iterations (0.33 s) before IPX.
 WARM_PRIMAL_SUPPORT_CHANGE = 0.01
+#: ... within this many iterations per coefficient that changed (or ``GUESS_ITERATIONS``, or
+#: ``m / 10``, when more); IPX solves the LP when it does not. Measured 15–28 a change
+#: (5000 × 50 000 above; FSV at 3000 × 30 000, 1 %: changes of 22, 4, 2 and 1, 321, 86, 15
+#: and 28 iterations, 0.15 ms each, where the limit of ``m / 10`` sent the first to IPX:
+#: 0.62 s against 0.05 s).
+WARM_PRIMAL_PIVOTS_PER_CHANGE = 30
 #: IPX solves the LP with its margins raised to ``1 + ε u_i`` by this ``ε`` (see
 #: ``SplitMarginLP._run_ipx``); the dual simplex then finishes on the LP itself. First l1-AROM
 #: LP of the text set (20 000 × 50 000, C = 1): 15 645 crossover iterations unperturbed, 0
@@ -662,24 +674,28 @@ class SplitMarginLP:
 
         ``start``: ``"warm"``, the solver as set, from the model's basis; ``"ipx"``,
         :meth:`_run_ipx`; ``"guess"``, the primal simplex from the basis HiGHS holds (the
-        interior point's, set by :meth:`_interior_point_basis`, or the last solve's optimum),
-        and, when it hits its iteration limit (the guess was off), :meth:`_run_ipx` on the
-        whole LP at ``costs``; ``"sparse guess"``, the same from an interior point's basis of
-        at most :data:`DENSE_CHECK_FRACTION` of ``m`` coefficient columns, whose iterations are
-        cheap: past the limit the dual simplex goes on from where it stopped instead (FSV's
-        first LP at 2000 × 10⁵, 0.5 %: 1 s against 10 s for IPX on the whole LP).
+        interior point's, set by :meth:`_interior_point_basis`), and, when it hits its
+        iteration limit (the guess was off), :meth:`_run_ipx` on the whole LP at ``costs``;
+        ``"last optimum"``, the same from the last solve's optimum, its limit
+        :data:`WARM_PRIMAL_PIVOTS_PER_CHANGE` pivots per coefficient that changed there when
+        more; ``"sparse guess"``, as ``"guess"`` from a basis that does not fill in
+        (:meth:`_dense_guess`), whose iterations are cheap: past the limit the dual simplex
+        goes on from where it stopped instead (FSV's first LP at 2000 × 10⁵, 0.5 %: 1 s
+        against 10 s for IPX on the whole LP).
         """
         h = self.highs
         start_time = time.perf_counter()
         if start == "ipx":
             self._run_ipx()
-        elif start in ("guess", "sparse guess"):
+        elif start in ("guess", "sparse guess", "last optimum"):
             h.setOptionValue("solver", "simplex")
             # The primal simplex: the guessed vertex is (nearly) primal feasible; from the
             # same basis of 2000 × 20 000 it took 10 iterations (3 s), the dual simplex had
             # not finished after 600 (20 s).
             h.setOptionValue("simplex_strategy", _PRIMAL_SIMPLEX)
             limit = max(GUESS_ITERATIONS, self.X.shape[0] // 10)
+            if start == "last optimum":
+                limit = max(limit, WARM_PRIMAL_PIVOTS_PER_CHANGE * self._support_change)
             h.setOptionValue("simplex_iteration_limit", limit)
             h.run()
             h.setOptionValue("simplex_iteration_limit", _NO_LIMIT)
@@ -732,19 +748,26 @@ class SplitMarginLP:
             self._set_basis(vertex.col_basic, vertex.row_basic)
         return vertex.x, vertex.duals, vertex.objective
 
+    def _dense_guess(self, col_basic: np.ndarray) -> bool:
+        """Whether a guessed basis (its basic model columns) fills in when factorised: more
+        than :data:`DENSE_CHECK_FRACTION` of ``m`` coefficient columns, or more than
+        :data:`DENSE_CHECK_ROW_NONZEROS` stored entries of X per row in their features."""
+        m = self.X.shape[0]
+        owners = self._col_coef[col_basic & (self._col_coef >= 0)]
+        if owners.size > DENSE_CHECK_FRACTION * m:
+            return True
+        return self._nonzeros(np.unique(owners)) > DENSE_CHECK_ROW_NONZEROS * m
+
     def _repaired(self, guess, coef_costs: np.ndarray):
         """:func:`~zeronorm_opt.fast.dense_basis.optimal_vertex` of the guess ``(basic
         columns, basic rows)``: a ``BasisVertex``, False when it found none, None when the
-        guess is not checked (none, or too few coefficient columns)."""
+        guess is not checked (none, or a basis that does not fill in)."""
         if guess is None:
             return None
         col_basic, row_basic = guess
         m = self.X.shape[0]
         owner = self._col_coef
-        if (
-            col_basic.size != owner.size
-            or np.count_nonzero(col_basic & (owner >= 0)) <= DENSE_CHECK_FRACTION * m
-        ):
+        if col_basic.size != owner.size or not self._dense_guess(col_basic):
             return None
         costs = np.zeros(owner.size)
         costs[1 : 1 + m] = self.slack_costs
@@ -907,13 +930,10 @@ class SplitMarginLP:
                 # The simplex finishes from the interior point's basis (exact, usually in a
                 # few iterations); when it does not soon, IPX, or the simplex goes on from
                 # there on a basis of few coefficient columns (see _run).
-                col_basic, _ = self._guess
-                few = np.count_nonzero(col_basic & (self._col_coef >= 0))
-                sparse_basis = few <= DENSE_CHECK_FRACTION * self.X.shape[0]
-                start = "sparse guess" if sparse_basis else "guess"
+                start = "guess" if self._dense_guess(self._guess[0]) else "sparse guess"
             elif self._support_settled():
                 # The primal simplex from the last optimum, IPX if it does not finish soon.
-                start = "guess"
+                start = "last optimum"
             else:
                 # IPX does not start warm: it solves the whole LP (on a working set of columns
                 # it would solve it again after each pricing round; 2000 × 20 000: 198 s
