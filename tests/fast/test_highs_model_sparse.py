@@ -42,6 +42,18 @@ def own_interior_point(monkeypatch):
 
 
 @pytest.fixture
+def one_interior_point(monkeypatch):
+    """The first solve's interior point as one run of ``highs_model.margin_interior_point``
+    on all rows, without :func:`~zeronorm_opt.fast.margin_ipm.split_interior_point` (the
+    tests that take it alter or record that run)."""
+
+    def whole(B, y, costs, slack_costs, tol):
+        return highs_model.margin_interior_point(B, y, costs, slack_costs, tol=tol)
+
+    monkeypatch.setattr(highs_model, "split_interior_point", whole)
+
+
+@pytest.fixture
 def no_densifying(monkeypatch):
     """A dense copy (``toarray``, ``todense``) of a sparse matrix as wide as X raises (the
     interior point's ``m × m`` normal matrix, the size of a basis' LU factors, is dense)."""
@@ -123,7 +135,7 @@ def test_the_ipm_completes_a_working_set_of_columns():
     np.testing.assert_array_equal(step.coef != 0, reference.coef != 0)
 
 
-def test_many_rows_send_a_moderately_dense_optimum_to_ipx(monkeypatch):
+def test_many_rows_send_a_moderately_dense_optimum_to_ipx(one_interior_point, monkeypatch):
     """From LARGE_IPM_MIN_ROWS rows a first LP whose probe predicts more than
     LARGE_IPM_SUPPORT_FRACTION (not IPM_SUPPORT_FRACTION) of m non-zeros goes to IPX — not to
     this package's interior point above INTERIOR_POINT_MAX_ROWS — with the cvxpy run's result."""
@@ -299,7 +311,9 @@ def test_the_interior_point_guesses_an_optimal_basis(own_interior_point, monkeyp
 
 
 @pytest.mark.parametrize("n", [1200, 2000], ids=["every column", "column generation"])
-def test_a_poor_guess_falls_back_to_ipx(n, own_interior_point, highs_runs, monkeypatch):
+def test_a_poor_guess_falls_back_to_ipx(
+    one_interior_point, n, own_interior_point, highs_runs, monkeypatch
+):
     """If the simplex does not finish soon from the guessed basis, IPX solves the whole LP
     (a working set of columns is completed first)."""
     X, y = _sparse_wide(0, n=n)
@@ -358,7 +372,9 @@ def test_l1_arom_from_a_guessed_working_set_is_the_declarative_run(
 
 
 @pytest.mark.parametrize("seed", [0, 2])
-def test_the_interior_point_runs_on_a_working_set_of_columns(seed, own_interior_point, monkeypatch):
+def test_the_interior_point_runs_on_a_working_set_of_columns(
+    one_interior_point, seed, own_interior_point, monkeypatch
+):
     """With many non-zeros per row the interior point runs on the columns best priced at the
     all-error duals, then on more until none of the others prices out at its duals; the
     first solve takes it without a probe, and the fit is the declarative one's."""
@@ -393,7 +409,9 @@ def test_the_interior_point_runs_on_a_working_set_of_columns(seed, own_interior_
 
 
 @pytest.mark.parametrize("margin", [0.0, 0.25])
-def test_pricing_completes_a_guessed_working_set(margin, own_interior_point, monkeypatch):
+def test_pricing_completes_a_guessed_working_set(
+    one_interior_point, margin, own_interior_point, monkeypatch
+):
     """A working set that misses coefficients of the optimum (the interior point's smallest
     non-zero ones hidden from it, no margin or the default one): the pricing rounds add them,
     and the solve ends at the whole LP's optimum, from the guessed basis (no IPX), without
@@ -447,7 +465,7 @@ def test_a_guessed_basis_has_exactly_m_basic_variables(basic_cols, basic_rows):
 
 
 def test_the_interior_point_skips_coefficients_that_cannot_price_out(
-    own_interior_point, monkeypatch
+    one_interior_point, own_interior_point, monkeypatch
 ):
     """A column with ``Σ_i d_i |x_ij| < c_j`` has a positive reduced cost at every dual point
     (the duals lie in ``[0, d]``): zero at every optimum, so the interior point runs without
@@ -791,7 +809,7 @@ def _misjudging(point):
 
 @pytest.mark.parametrize("alter", [_hiding, _misjudging], ids=["dual", "primal"])
 def test_a_guess_that_is_not_optimal_is_left_to_highs(
-    alter, own_interior_point, highs_runs, monkeypatch
+    one_interior_point, alter, own_interior_point, highs_runs, monkeypatch
 ):
     """A guessed basis that is not dual feasible (coefficients of the optimum hidden from
     it) or not primal feasible (margin violators' rows basic) fails the dense check: HiGHS's
@@ -826,7 +844,7 @@ def _hiding_one(point):
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_a_guess_a_pivot_or_two_off_is_repaired_on_its_dense_block(
-    seed, own_interior_point, highs_runs, monkeypatch
+    one_interior_point, seed, own_interior_point, highs_runs, monkeypatch
 ):
     """A guessed basis that misses one coefficient of the optimum fails the check and is
     repaired by simplex pivots on its dense block: HiGHS does not run, the vertex is the
@@ -861,7 +879,7 @@ def test_a_guess_a_pivot_or_two_off_is_repaired_on_its_dense_block(
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_a_guess_the_repair_gives_up_on_is_refined_from_the_same_iterate(
-    seed, own_interior_point, highs_runs, monkeypatch
+    one_interior_point, seed, own_interior_point, highs_runs, monkeypatch
 ):
     """When the repair gives up on the first guess, the Newton steps go on from that guess's
     own iterate to ``REFINED_GUESS_TOL``, and the closer guess is checked and repaired: the

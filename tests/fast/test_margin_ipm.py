@@ -307,3 +307,87 @@ def test_the_newton_steps_go_on_from_an_earlier_iterate():
     assert 0 < resumed.iterations < direct.iterations
     np.testing.assert_allclose(resumed.p - resumed.q, direct.p - direct.q, atol=1e-4)
     assert resumed.b == pytest.approx(direct.b, abs=1e-4)
+
+
+def _split_lp(cost):
+    """A sparse LP with uniform costs (from 3: most rows violated, few on the margin), its
+    ``B``, and HiGHS's optimal objective and coefficients."""
+    from _sparse_data import sparse_classification
+
+    X, y = sparse_classification(240, 1200, 0.03, 0)
+    costs = np.full(X.shape[1], cost)
+    lp = SplitMarginLP(X, y, 1.0, column_generation=False, algorithm="simplex")
+    step = lp.solve_weighted(costs)
+    B = sp.diags(y.astype(float)) @ X
+    return (B, y, costs, np.ones(X.shape[0])), lp.highs.getInfo().objective_function_value, step
+
+
+@pytest.fixture
+def interior_points(monkeypatch):
+    """The rows of every margin_interior_point run of split_interior_point, in order."""
+    rows = []
+    run = margin_ipm.margin_interior_point
+
+    def recording(B, *args, **kwargs):
+        rows.append(B.shape[0])
+        return run(B, *args, **kwargs)
+
+    monkeypatch.setattr(margin_ipm, "margin_interior_point", recording)
+    return rows
+
+
+def _assert_optimal(point, args, value, step):
+    B, y, costs, slack_costs = args
+    objective = costs @ (point.p + point.q) + slack_costs @ point.xi
+    assert objective == pytest.approx(value, rel=1e-6)
+    w = point.p - point.q
+    np.testing.assert_allclose(w, step.coef, atol=1e-4 * np.abs(step.coef).max())
+    margins = B @ w + y * point.b
+    np.testing.assert_allclose(point.xi, np.maximum(1.0 - margins, 0.0), atol=1e-4)
+
+
+def test_the_split_interior_point_solves_the_lp_on_its_rows_on_the_margin(interior_points):
+    """FSV-like costs: after the coarse steps on all rows, the violated rows' hinge terms are
+    linear and the outside rows drop out; the Newton steps on the other rows alone (at most
+    ``SPLIT_MAX_FRACTION`` of them) reach the whole LP's optimum (HiGHS's objective and
+    coefficients), and the iterate they give is one of the whole LP (slacks of every row)."""
+    args, value, step = _split_lp(3.0)
+    m = args[0].shape[0]
+    point = margin_ipm.split_interior_point(*args, tol=1e-7)
+    assert interior_points[0] == m and len(interior_points) == 2
+    assert interior_points[1] <= margin_ipm.SPLIT_MAX_FRACTION * m
+    assert point.xi.shape == (m,) and point.error < 1e-7
+    _assert_optimal(point, args, value, step)
+
+
+@pytest.mark.parametrize(
+    ("confidence", "corrected"), [(1.0, True), (0.3, False)], ids=["rounds", "all rows"]
+)
+def test_a_wrong_split_is_corrected_or_left(confidence, corrected, interior_points, monkeypatch):
+    """Rows placed with less confidence: those the reduced optimum contradicts join the rows
+    on the margin and it is solved again (more rows each round); a split that leaves the
+    reduced LP unbounded (its Newton steps stall) is left, and the steps go on from the
+    coarse iterate on all rows. The whole LP's optimum either way."""
+    monkeypatch.setattr(margin_ipm, "SPLIT_CONFIDENCE", confidence)
+    args, value, step = _split_lp(3.0)
+    m = args[0].shape[0]
+    point = margin_ipm.split_interior_point(*args, tol=1e-7)
+    reduced = interior_points[1:-1] if not corrected else interior_points[1:]
+    assert all(rows < m for rows in reduced) and reduced == sorted(reduced)
+    if corrected:
+        assert len(reduced) > 1 and reduced[0] < reduced[-1]
+    else:
+        assert interior_points[-1] == m
+    _assert_optimal(point, args, value, step)
+
+
+def test_with_most_rows_on_the_margin_the_newton_steps_go_on_with_all_rows(interior_points):
+    """l1-like costs (most rows on the margin, above ``SPLIT_MAX_FRACTION``): no reduced
+    LP; the Newton steps go on from the coarse iterate, to the same point as one run."""
+    args, value, step = _split_lp(1.0)
+    m = args[0].shape[0]
+    point = margin_ipm.split_interior_point(*args, tol=1e-7)
+    assert interior_points == [m, m]
+    direct = margin_interior_point(*args, tol=1e-7)
+    np.testing.assert_allclose(point.p - point.q, direct.p - direct.q, atol=1e-5)
+    _assert_optimal(point, args, value, step)

@@ -92,7 +92,7 @@ from ..formulations.binary import HARD_MARGIN_HINT
 from ..formulations.penalty import check_weights
 from ..solvers import SolveInfo
 from .dense_basis import optimal_vertex
-from .margin_ipm import InteriorPoint, margin_interior_point
+from .margin_ipm import InteriorPoint, margin_interior_point, split_interior_point
 
 __all__ = ["HighsStepResult", "SplitMarginLP"]
 
@@ -1211,10 +1211,12 @@ class SplitMarginLP:
         :data:`REFINED_GUESS_TOL`; returns the iterate and ``active``."""
         X = self.X if active.size == self.n_features else self.X[:, active]
         B = X.multiply(self.y[:, None]).tocsr() if sp.issparse(X) else self.y[:, None] * X
-        tol = GUESS_TOL if start is None else REFINED_GUESS_TOL
-        point = margin_interior_point(
-            B, self.y, costs[active], self.slack_costs, tol=tol, start=start
-        )
+        if start is None:
+            point = split_interior_point(B, self.y, costs[active], self.slack_costs, GUESS_TOL)
+        else:
+            point = margin_interior_point(
+                B, self.y, costs[active], self.slack_costs, tol=REFINED_GUESS_TOL, start=start
+            )
         return point, active
 
     def _set_basis(self, col_basic: np.ndarray, row_basic: np.ndarray) -> bool:
