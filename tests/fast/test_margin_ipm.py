@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from _sparse_data import sparse_classification
 from scipy.linalg import cho_factor, cho_solve
 
 from zeronorm_opt.fast import margin_ipm
@@ -312,8 +313,6 @@ def test_the_newton_steps_go_on_from_an_earlier_iterate():
 def _split_lp(cost):
     """A sparse LP with uniform costs (from 3: most rows violated, few on the margin), its
     ``B``, and HiGHS's optimal objective and coefficients."""
-    from _sparse_data import sparse_classification
-
     X, y = sparse_classification(240, 1200, 0.03, 0)
     costs = np.full(X.shape[1], cost)
     lp = SplitMarginLP(X, y, 1.0, column_generation=False, algorithm="simplex")

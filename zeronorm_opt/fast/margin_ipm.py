@@ -352,12 +352,12 @@ def split_interior_point(B, y, costs, slack_costs, tol=TOL, max_iter=MAX_ITER) -
     for _ in range(SPLIT_ROUNDS):
         if not on_margin.any() or np.count_nonzero(on_margin) > SPLIT_MAX_FRACTION * m:
             break
-        point = _reduced_point(
+        reduced = _reduced_point(
             B, y, costs, slack_costs, on_margin, violated, outside, tol, max_iter, coarse
         )
-        if point is None:
+        if reduced is None:
             break
-        margins = np.asarray(B @ (point.p - point.q)).ravel() + y * point.b
+        point, margins = reduced
         slack = max(10.0 * tol, 1e-6)
         wrong = (violated & (margins > 1.0 + slack)) | (outside & (margins < 1.0 - slack))
         if not wrong.any():
@@ -376,7 +376,8 @@ def split_interior_point(B, y, costs, slack_costs, tol=TOL, max_iter=MAX_ITER) -
 def _reduced_point(B, y, costs, slack_costs, on_margin, violated, outside, tol, max_iter, coarse):
     """The iterate of the whole LP from :func:`margin_interior_point` on the rows
     ``on_margin``, the rows ``violated`` linear and ``outside`` dropped (see
-    :func:`split_interior_point`); None when that LP did not converge."""
+    :func:`split_interior_point`), and every row's margin there; None when that LP did not
+    converge."""
     d = slack_costs
     pull = np.asarray(B[violated].T @ d[violated]).ravel()  # B_Vᵀ d_V
     F = on_margin
@@ -409,11 +410,12 @@ def _reduced_point(B, y, costs, slack_costs, on_margin, violated, outside, tol, 
     z_xi[V], surplus[V], z_surplus[V], duals[V] = mu / xi[V], mu / d[V], d[V], d[V]
     surplus[O] = np.maximum(margins[O] - 1.0, np.sqrt(mu))
     z_surplus[O], xi[O], z_xi[O] = mu / surplus[O], mu / d[O], d[O]
-    return InteriorPoint(
+    point = InteriorPoint(
         p=reduced.p, q=reduced.q, z_p=reduced.z_p, z_q=reduced.z_q, xi=xi, z_xi=z_xi,
         surplus=surplus, z_surplus=z_surplus, b=reduced.b, duals=duals, error=reduced.error,
         iterations=reduced.iterations,
     )  # fmt: skip
+    return point, margins
 
 
 def _bordered(solve, y, rd_b):
