@@ -17,7 +17,7 @@ from zeronorm_opt.fast import highs_model, margin_ipm
 from zeronorm_opt.fast.highs_model import IPM_MIN_ROWS, SplitMarginLP
 from zeronorm_opt.fast.margin_ipm import margin_interior_point
 from zeronorm_opt.formulations import FSVFormulation
-from zeronorm_opt.surrogates import LogSurrogate
+from zeronorm_opt.surrogates import ExpSurrogate, LogSurrogate
 
 
 def _sparse_wide(seed, m=240, n=1200, density=0.03):
@@ -89,6 +89,41 @@ def test_the_interior_point_and_the_simplex_give_the_same_run(seed, form, own, m
     runs = [successive_linearisation(lp, LogSurrogate(), normalise_weights=True) for lp in lps]
     assert set(lps[0].solver_path) == {"ipm"} and set(lps[1].solver_path) == {"simplex"}
     _same_run(*runs)
+
+
+@pytest.mark.parametrize("form", ["l1-AROM", "FSV"])
+@pytest.mark.parametrize("fraction", [0.0, 1.0])
+def test_later_lps_of_fewer_coefficients_than_rows_take_the_interior_points_guess(
+    form, fraction, own_interior_point, monkeypatch
+):
+    """From FEW_COEFFICIENTS_MIN_ROWS rows, a later LP whose pruned coefficients are fewer
+    than the rows but at least FEW_COEFFICIENTS_MIN of them is guessed by this package's
+    interior point too (its Newton steps through the matrix of order k; else IPX), and the
+    run is the simplex's either way."""
+    monkeypatch.setattr(highs_model, "FEW_COEFFICIENTS_MIN_ROWS", 0)
+    monkeypatch.setattr(highs_model, "FEW_COEFFICIENTS_MIN", fraction)
+    shapes = []
+    split = highs_model.split_interior_point
+
+    def recorded(B, *args, **kwargs):
+        shapes.append(B.shape)
+        return split(B, *args, **kwargs)
+
+    monkeypatch.setattr(highs_model, "split_interior_point", recorded)
+    X, y = _sparse_wide(1) if form == "l1-AROM" else sparse_classification(300, 600, 0.05, 1)
+    n = X.shape[1]
+    if form == "FSV":
+        f = FSVFormulation(X, y, C=1.0)
+        model = {"slack_costs": f.slack_costs, "penalty_scale": f.penalty_scale}
+        options = {"surrogate": ExpSurrogate(5.0), "initial_weights": np.full(n, 5.0)}
+    else:
+        model = {"slack_costs": 1.0}
+        options = {"surrogate": LogSurrogate(), "normalise_weights": True}
+    lps = [SplitMarginLP(X, y, algorithm=a, **model) for a in ("ipm", "simplex")]
+    runs = [successive_linearisation(lp, **options) for lp in lps]
+    assert any(k < m for m, k in shapes) == (fraction == 0.0)
+    assert set(lps[0].solver_path) == {"ipm"} and runs[0].n_iter == runs[1].n_iter
+    _same_run(*runs, coef=form != "FSV")
 
 
 def test_fsv_lps_solved_by_ipx_have_the_simplex_optimal_values():
@@ -611,7 +646,7 @@ def test_ipx_solves_raised_margins_then_the_simplex_the_lp_itself(
     X, y = _sparse_wide(3)
     n = X.shape[1]
     if form == "FSV":
-        f = FSVFormulation(X, y)
+        f = FSVFormulation(X, y, C=1.0)
         model = {"slack_costs": f.slack_costs, "penalty_scale": f.penalty_scale}
     else:
         model = {"slack_costs": 1.0} if form.startswith("hinge") else {}

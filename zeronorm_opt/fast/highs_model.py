@@ -223,6 +223,12 @@ INTERIOR_POINT_MIN_ROWS = 1000
 #: against IPX's 153 s; 10⁴ rows (an 800 MB normal matrix), 538 s (the interior point 259 s),
 #: where IPX had not finished after 45 minutes.
 INTERIOR_POINT_MAX_ROWS = 10_000
+#: With fewer coefficients than rows (later LPs), from this many rows on; below, IPX solves
+#: the LP: there this interior point, whose first Newton steps then have the order-``k``
+#: form, measured slower (whole l1-AROM fits, 5000 × 50 000 at 0.5 %: 46 s → 77 s; 2000 ×
+#: 20 000: 2.8 s → 4.6 s).
+FEW_COEFFICIENTS_MIN_ROWS = 7000
+FEW_COEFFICIENTS_MIN = 0.5
 #: An interior point whose residuals and gap are below this gives the starting basis ...
 INTERIOR_POINT_TOL = 1e-4
 #: ... and its Newton steps stop below this. Its guess is then a few pivots from the optimum,
@@ -1083,11 +1089,12 @@ class SplitMarginLP:
     def _interior_point_basis(
         self, costs: np.ndarray, start: tuple[InteriorPoint, np.ndarray] | None = None
     ) -> bool:
-        """Set the basis guessed by :func:`~zeronorm_opt.fast.margin_ipm.margin_interior_point`
-        (soft-margin hinge form, at least as many coefficients as rows: its normal equations
-        have order ``m``); False when it does not apply or did not converge. Given ``start``,
-        its earlier iterate on this LP and the coefficients it ran on, it goes on from there
-        to :data:`REFINED_GUESS_TOL` (and keeps no iterate for another retry).
+        """Set the basis guessed by :func:`~zeronorm_opt.fast.margin_ipm.split_interior_point`
+        (soft-margin hinge form, at least as many coefficients as rows, or from
+        :data:`FEW_COEFFICIENTS_MIN_ROWS` rows :data:`FEW_COEFFICIENTS_MIN` of them); False
+        when it does not apply or did not converge. Given ``start``, its earlier iterate on
+        this LP and the coefficients it ran on, it goes on from there to
+        :data:`REFINED_GUESS_TOL` (and keeps no iterate for another retry).
 
         With column generation the model then holds only the coefficients the interior point
         predicts non-zero and the :data:`GUESS_MARGIN` best of the others (least dual slack
@@ -1098,13 +1105,14 @@ class SplitMarginLP:
         """
         m = self.X.shape[0]
         active = np.flatnonzero(self._active)
-        # With fewer coefficients than rows, IPX solves the LP: this interior point in its
-        # order-k Woodbury form measured slower there (whole l1-AROM fits with it, 5000 ×
-        # 50 000 at 0.5 %: 46 s → 77 s; 2000 × 20 000: 2.8 s → 4.6 s).
         if (
             self.slack_costs is None
             or self.slack_scale is not None
-            or active.size < m
+            or not active.size
+            or (
+                active.size < m
+                and (m < FEW_COEFFICIENTS_MIN_ROWS or active.size < FEW_COEFFICIENTS_MIN * m)
+            )
             or not INTERIOR_POINT_MIN_ROWS <= m <= INTERIOR_POINT_MAX_ROWS
         ):
             return False
@@ -1122,7 +1130,11 @@ class SplitMarginLP:
             point, active = self._working_set_interior_point(costs, active)
         if point.error > INTERIOR_POINT_TOL:
             return False
-        self._guess_point = (point, active) if start is None else None
+        # (Through the matrix of order k, fewer coefficients than rows, the Newton steps
+        # stall near the optimum: FSV's second LP at 10⁴ × 10⁵, 7 143 coefficients, refined
+        # 9 s for nothing.)
+        refinable = start is None and active.size >= m
+        self._guess_point = (point, active) if refinable else None
         if self.column_generation:
             nonzero = (point.p > point.z_p) | (point.q > point.z_q)
             others = np.flatnonzero(~nonzero)

@@ -24,12 +24,14 @@ With more samples than coefficients the same equations are solved through the ma
 order ``k`` (the Sherman–Morrison–Woodbury identity, as Ferris and Munson's interior
 point for linear SVMs with millions of samples): ``E + B D_w Bᵀ`` with ``E = D_ξ + D_s``
 diagonal is inverted from ``D_w⁻¹ + Bᵀ E⁻¹ B`` (``m k²`` operations instead of ``m² k``;
-on a dense ``B`` one symmetric rank-``m`` update, BLAS
-``syrk``, which forms its upper triangle only: 10⁴ × 1000, 0.23 s a Newton step against 0.5 s
-for the general product). Near the optimum ``E⁻¹`` spans many orders of magnitude and
-the identity loses digits; conjugate gradients on the matrix of order ``m`` (products, never
-formed), preconditioned by the identity's solve, win them back (600 × 200: the Newton steps
-stall at an error of 1e-3 without, 4e-6 with ten). This is the guess
+on a dense ``B`` one symmetric rank-``m`` update, BLAS ``syrk``, which forms its upper
+triangle only: 10⁴ × 1000, 0.23 s a Newton step against 0.5 s for the general product; on a
+sparse ``B`` the compiled loop of the order-``m`` matrix, over the pairs of non-zeros sharing
+a row: FSV's second LP at 10⁴ × 10⁵ and 0.5 %, 7 143 coefficients, 0.05 s against 1.3 s for
+scipy's sparse product made dense). Near the optimum ``E⁻¹`` spans many orders of magnitude
+and the identity loses digits; conjugate gradients on the matrix of order ``m`` (products,
+never formed), preconditioned by the identity's solve, win them back (600 × 200: the Newton
+steps stall at an error of 1e-3 without, 4e-6 with ten). This is the guess
 :class:`~zeronorm_opt.fast.working_set_lp.SampleWorkingSetLP` starts dense data with many
 features from: 3000 × 1000, the first l1-AROM LP from liblinear's guess 35 s (830 dual
 simplex iterations), from this one 8.8 s (159) after 12 s of Newton steps (about 4 s
@@ -82,6 +84,10 @@ LONG_PATIENCE = 10
 #: (each two products with ``B``; 1200 × 60: the Newton steps reach an error of 1e-5 with
 #: three, 5e-8 with ten).
 REFINEMENT_STEPS = 10
+#: ... stopping at a relative residual of this times the iterate's error (far from the optimum
+#: a direction needs few digits: FSV's second LP at 10⁴ × 10⁵, 0.5 %, 7 143 coefficients,
+#: each solve there took ten steps at the former fixed 10⁻¹⁰, 0.4 s, about a factorisation).
+REFINEMENT_RTOL = 1e-3
 #: Bytes of the rows of the order-``m`` matrix a sparse ``B D Bᵀ`` is accumulated into at a
 #: time (:class:`_SparseGram`; one pass over ``B``'s columns each): the random writes then
 #: stay in cache. 2000 × 10⁶ at 0.5 % (6·10⁷ pairs of non-zeros), by blocks of 1, 2, 4, 8
@@ -222,8 +228,11 @@ def margin_interior_point(
         g = np.asarray(Bt @ u).ravel()
         return np.concatenate([g, -g, u, -u])
 
-    # Bt's arrays are B's CSC form (sorted by scipy's conversion): no copy.
-    gram = _SparseGram(Bt.T) if sp.issparse(B) and k >= m else None
+    # B D Bᵀ of order m, or Bᵀ E⁻¹ B of order k (with fewer coefficients than rows): Bt's
+    # arrays are B's CSC form (sorted by scipy's conversion), B's its CSR form: no copy.
+    gram = None
+    if sp.issparse(B):
+        gram = _SparseGram(Bt.T) if k >= m else _SparseGram(B.T)
     correctors = CENTRALITY_CORRECTORS if k >= m else 0
     if start is None:
         x, z, pi, b = np.ones(c.size), 1.0 + np.abs(c), np.zeros(m), 0.0
@@ -259,7 +268,9 @@ def margin_interior_point(
             solve = newton = None
             single = not precise and error > SINGLE_PRECISION_ERROR and k >= m
             dtype = np.float32 if single else np.float64
-            solve = _normal_factor(B, Bt, D[P] + D[Q], D[XI] + D[S], threads, gram, dtype)
+            solve = _normal_factor(
+                B, Bt, D[P] + D[Q], D[XI] + D[S], threads, gram, dtype, refine=error
+            )
             if solve is None:
                 break
             newton = (_bordered(solve, y, rd_b), matvec, rmatvec, x, z, D, rp, rd)
@@ -442,15 +453,17 @@ def _bordered(solve, y, rd_b):
     return solve_bordered
 
 
-def _normal_factor(B, Bt, d_coef, d_diag, threads=1, gram=None, dtype=np.float64):
+def _normal_factor(B, Bt, d_coef, d_diag, threads=1, gram=None, dtype=np.float64, refine=0.0):
     """A solver of ``(B diag(d_coef) Bᵀ + diag(d_diag)) v = r`` (regularised when nearly
     singular; None if that fails): a Cholesky factor of that matrix (order ``m``; a sparse
     ``B``'s ``B D Bᵀ`` by ``gram``, a :class:`_SparseGram` of ``B``, built here when not given;
     factorised and solved in ``dtype``) or, when ``B`` has fewer columns than rows, of
-    ``G⁻¹ + Bᵀ E⁻¹ B`` (order ``k``, double precision; see the module's text)."""
+    ``G⁻¹ + Bᵀ E⁻¹ B`` (order ``k``, double precision, a sparse ``B``'s ``Bᵀ E⁻¹ B`` by
+    ``gram``, a :class:`_SparseGram` of ``Bᵀ``; see the module's text), each solve refined to
+    a relative residual of ``refine`` × :data:`REFINEMENT_RTOL`."""
     m, k = B.shape
     if k < m:
-        return _woodbury_solver(B, Bt, d_coef, d_diag, threads)
+        return _woodbury_solver(B, Bt, d_coef, d_diag, threads, gram, refine)
     if sp.issparse(B):
         gram = gram if gram is not None else _SparseGram(B)
 
@@ -574,20 +587,22 @@ class _SparseGram:
         return M
 
 
-def _woodbury_solver(B, Bt, d_coef, d_diag, threads):
+def _woodbury_solver(B, Bt, d_coef, d_diag, threads, gram=None, refine=0.0):
     """:func:`_normal_factor` through the matrix of order ``k``, refined by preconditioned
-    conjugate gradients (the product ``Bᵀ E⁻¹ B``, ``m k²`` operations, on the caller's BLAS
-    ``threads``)."""
+    conjugate gradients (the product ``Bᵀ E⁻¹ B``, ``m k²`` operations on a dense ``B``, on
+    the caller's BLAS ``threads``; on a sparse one by ``gram``, as the order-``m`` matrix)."""
     e_inv = 1.0 / d_diag
+    if sp.issparse(B) and gram is None:
+        gram = _SparseGram(B.T)
 
     def build():
         if not sp.issparse(B):
             return _upper_gram(B, np.sqrt(e_inv), threads)
-        with blas_controller().limit(limits=threads, user_api="blas"):
-            return (Bt @ (sp.diags(e_inv) @ B)).toarray()
+        return gram(e_inv, threads)
 
     # A smaller shift than the order-m matrix's: a larger one costs the refinement digits.
-    factor = _cholesky(build, 1.0 / d_coef, 1e-14)
+    with blas_controller().limit(limits=threads, user_api="blas"):
+        factor = _cholesky(build, 1.0 / d_coef, 1e-14)
     if factor is None:
         return None
 
@@ -603,7 +618,14 @@ def _woodbury_solver(B, Bt, d_coef, d_diag, threads):
 
     def solve(r):
         if r.ndim == 2:  # (conjugate gradients take one right-hand side at a time)
-            return np.column_stack([solve(column) for column in r.T])
+            return np.column_stack([refined(column) for column in r.T])
+        return refined(r)
+
+    # (Not solve itself for each column: a function that refers to itself is a reference
+    # cycle, and its factor, of order k, would outlive the Newton step until the cyclic
+    # garbage collector ran: seven Newton steps of FSV's second LP at 10⁴ × 10⁵, 7 143
+    # coefficients, peaked at 3.0 GB, now 0.68 GB.)
+    def refined(r):
         first = once(r)
         if not REFINEMENT_STEPS:
             return first
@@ -612,8 +634,8 @@ def _woodbury_solver(B, Bt, d_coef, d_diag, threads):
         # even the order-k factor has failed (a useless preconditioner), its solve stands.
         with np.errstate(over="ignore", invalid="ignore"):
             v, _ = cg(
-                normal, r, x0=first, rtol=1e-10, atol=0.0, maxiter=REFINEMENT_STEPS,
-                M=preconditioner,
+                normal, r, x0=first, rtol=max(REFINEMENT_RTOL * refine, 1e-10), atol=0.0,
+                maxiter=REFINEMENT_STEPS, M=preconditioner,
             )  # fmt: skip
         return v if np.all(np.isfinite(v)) else first
 
