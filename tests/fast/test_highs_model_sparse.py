@@ -92,16 +92,19 @@ def test_the_interior_point_and_the_simplex_give_the_same_run(seed, form, own, m
 
 
 @pytest.mark.parametrize("form", ["l1-AROM", "FSV"])
-@pytest.mark.parametrize("fraction", [0.0, 1.0])
+@pytest.mark.parametrize(
+    ("low", "high"), [(0.0, 1.0), (1.0, 1.0), (0.0, 0.0)], ids=["within", "below", "above"]
+)
 def test_later_lps_of_fewer_coefficients_than_rows_take_the_interior_points_guess(
-    form, fraction, own_interior_point, monkeypatch
+    form, low, high, own_interior_point, monkeypatch
 ):
     """From FEW_COEFFICIENTS_MIN_ROWS rows, a later LP whose pruned coefficients are fewer
-    than the rows but at least FEW_COEFFICIENTS_MIN of them is guessed by this package's
-    interior point too (its Newton steps through the matrix of order k; else IPX), and the
-    run is the simplex's either way."""
+    than the rows, between FEW_COEFFICIENTS_MIN and FEW_COEFFICIENTS_MAX of them, is guessed
+    by this package's interior point too (its Newton steps through the matrix of order k;
+    else IPX), and the run is the simplex's either way."""
     monkeypatch.setattr(highs_model, "FEW_COEFFICIENTS_MIN_ROWS", 0)
-    monkeypatch.setattr(highs_model, "FEW_COEFFICIENTS_MIN", fraction)
+    monkeypatch.setattr(highs_model, "FEW_COEFFICIENTS_MIN", low)
+    monkeypatch.setattr(highs_model, "FEW_COEFFICIENTS_MAX", high)
     shapes = []
     split = highs_model.split_interior_point
 
@@ -121,7 +124,7 @@ def test_later_lps_of_fewer_coefficients_than_rows_take_the_interior_points_gues
         options = {"surrogate": LogSurrogate(), "normalise_weights": True}
     lps = [SplitMarginLP(X, y, algorithm=a, **model) for a in ("ipm", "simplex")]
     runs = [successive_linearisation(lp, **options) for lp in lps]
-    assert any(k < m for m, k in shapes) == (fraction == 0.0)
+    assert any(k < m for m, k in shapes) == (low < high)
     assert set(lps[0].solver_path) == {"ipm"} and runs[0].n_iter == runs[1].n_iter
     _same_run(*runs, coef=form != "FSV")
 

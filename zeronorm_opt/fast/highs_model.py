@@ -223,12 +223,19 @@ INTERIOR_POINT_MIN_ROWS = 1000
 #: against IPX's 153 s; 10⁴ rows (an 800 MB normal matrix), 538 s (the interior point 259 s),
 #: where IPX had not finished after 45 minutes.
 INTERIOR_POINT_MAX_ROWS = 10_000
-#: With fewer coefficients than rows (later LPs), from this many rows on; below, IPX solves
-#: the LP: there this interior point, whose first Newton steps then have the order-``k``
-#: form, measured slower (whole l1-AROM fits, 5000 × 50 000 at 0.5 %: 46 s → 77 s; 2000 ×
-#: 20 000: 2.8 s → 4.6 s).
+#: With fewer coefficients than rows (later LPs), this interior point guesses the basis from
+#: this many rows on, when the coefficients are between these fractions of ``m``; otherwise
+#: IPX solves the LP. (Its first Newton steps then have the order-``k`` form, and the rows'
+#: split, :func:`~zeronorm_opt.fast.margin_ipm.split_interior_point`, shortens the others.)
+#: n = 10 m at 0.5 %: FSV's second LP at 10⁴ rows, 0.71 m coefficients (an optimum of
+#: 0.35 m), 45 s against IPX's 330 s (the whole fit 492 → 204 s); l1-AROM's at 10⁴ rows,
+#: 0.90 m (an optimum of 0.12 m), 24 s against 10.5 s; FSV's third, 0.35 m, 66 s against
+#: 35 s; its later ones, 0.1–0.2 m, stalled or no faster. Below 7000 rows IPX was faster
+#: (FSV at 5000 rows: its second LP, 0.41 m, 3.4 s against 0.9–1.8 s; earlier, whole
+#: l1-AROM fits at 5000 × 50 000, 46 s → 77 s, and 2000 × 20 000, 2.8 s → 4.6 s).
 FEW_COEFFICIENTS_MIN_ROWS = 7000
 FEW_COEFFICIENTS_MIN = 0.5
+FEW_COEFFICIENTS_MAX = 0.8
 #: An interior point whose residuals and gap are below this gives the starting basis ...
 INTERIOR_POINT_TOL = 1e-4
 #: ... and its Newton steps stop below this. Its guess is then a few pivots from the optimum,
@@ -1091,7 +1098,7 @@ class SplitMarginLP:
     ) -> bool:
         """Set the basis guessed by :func:`~zeronorm_opt.fast.margin_ipm.split_interior_point`
         (soft-margin hinge form, at least as many coefficients as rows, or from
-        :data:`FEW_COEFFICIENTS_MIN_ROWS` rows :data:`FEW_COEFFICIENTS_MIN` of them); False
+        :data:`FEW_COEFFICIENTS_MIN_ROWS` rows a share of them, see there); False
         when it does not apply or did not converge. Given ``start``, its earlier iterate on
         this LP and the coefficients it ran on, it goes on from there to
         :data:`REFINED_GUESS_TOL` (and keeps no iterate for another retry).
@@ -1111,7 +1118,10 @@ class SplitMarginLP:
             or not active.size
             or (
                 active.size < m
-                and (m < FEW_COEFFICIENTS_MIN_ROWS or active.size < FEW_COEFFICIENTS_MIN * m)
+                and (
+                    m < FEW_COEFFICIENTS_MIN_ROWS
+                    or not FEW_COEFFICIENTS_MIN * m <= active.size <= FEW_COEFFICIENTS_MAX * m
+                )
             )
             or not INTERIOR_POINT_MIN_ROWS <= m <= INTERIOR_POINT_MAX_ROWS
         ):
