@@ -649,7 +649,7 @@ def test_ipx_solves_raised_margins_then_the_simplex_the_lp_itself(
     X, y = _sparse_wide(3)
     n = X.shape[1]
     if form == "FSV":
-        f = FSVFormulation(X, y, C=1.0)
+        f = FSVFormulation(X, y)
         model = {"slack_costs": f.slack_costs, "penalty_scale": f.penalty_scale}
     else:
         model = {"slack_costs": 1.0} if form.startswith("hinge") else {}
