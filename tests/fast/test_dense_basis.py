@@ -84,12 +84,52 @@ def test_the_optimal_basis_is_its_own_vertex(seed):
 def test_a_basis_one_exchange_away_is_repaired_to_an_optimum(seed):
     """The optimal basis with one basic coefficient column exchanged for a non-basic one (a
     guess wrong on two indices, its block non-singular): refused without pivots, repaired to
-    an optimal vertex with them (1 to 19 here)."""
+    an optimal vertex with them (1 to 8 here)."""
     A, costs, guess, row_basic, objective = _repaired_guess(seed)
     assert _vertex(A, costs, guess, row_basic, max_pivots=0) is None
     vertex = _vertex(A, costs, guess, row_basic, max_pivots=30)
     assert vertex is not None and vertex.pivots >= 1
     _assert_optimal(A, costs, vertex, objective)
+
+
+def _infeasible_counts(A, costs, col_basic, row_basic):
+    """Of the basis's vertex, by dense solves: the variables below their bounds (bounds and
+    margins) and the negative reduced costs (columns and row duals)."""
+    basic, tight = np.flatnonzero(col_basic), np.flatnonzero(~row_basic)
+    block = A[:, basic][tight].toarray()
+    x, duals = np.zeros(A.shape[1]), np.zeros(A.shape[0])
+    x[basic] = np.linalg.solve(block, np.ones(tight.size))
+    duals[tight] = np.linalg.solve(block.T, costs[basic])
+    reduced = costs - A.T @ duals
+    primal = np.count_nonzero(x[1:] < -1e-7) + np.count_nonzero(A @ x < 1 - 1e-7)
+    dual = np.count_nonzero(reduced[1:][~col_basic[1:]] < -1e-7) + np.count_nonzero(duals < -1e-7)
+    return primal, dual
+
+
+@pytest.mark.parametrize("seed", [4, 21, 23])
+def test_a_guess_both_primal_and_dual_infeasible_is_repaired_through_shifted_costs(seed):
+    """Guesses with basic variables below their bounds *and* negative reduced costs (28 to 52
+    of them): the dual simplex on costs shifted to dual feasibility, then the primal simplex
+    on the true costs, reach the optimum within 30 pivots (28 for seed 23; the dual pivots
+    on the true costs, their negative reduced costs taken as 0, took 19 and 21 pivots for
+    seeds 4 and 21 and had not finished seed 23 after 30)."""
+    A, costs, guess, row_basic, objective = _repaired_guess(seed)
+    primal, dual = _infeasible_counts(A, costs, guess, row_basic)
+    assert primal > 0 and dual > 0
+    vertex = _vertex(A, costs, guess, row_basic, max_pivots=30)
+    assert vertex is not None
+    _assert_optimal(A, costs, vertex, objective)
+
+
+def test_a_guess_with_more_infeasibilities_than_its_pivots_can_mend_is_refused(monkeypatch):
+    """A guess with more infeasible variables than ``INFEASIBLE_PER_PIVOT`` per allowed pivot
+    is refused before any pivot; with the default bound the same guess is repaired."""
+    A, costs, guess, row_basic, objective = _repaired_guess(4)
+    infeasible = sum(_infeasible_counts(A, costs, guess, row_basic))
+    assert dense_basis.INFEASIBLE_PER_PIVOT * 30 >= infeasible > 30
+    _assert_optimal(A, costs, _vertex(A, costs, guess, row_basic, max_pivots=30), objective)
+    monkeypatch.setattr(dense_basis, "INFEASIBLE_PER_PIVOT", 1)
+    assert _vertex(A, costs, guess, row_basic, max_pivots=30) is None
 
 
 @pytest.mark.parametrize("seed", range(3))

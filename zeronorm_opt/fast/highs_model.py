@@ -249,7 +249,8 @@ GUESS_TOL = 1e-5
 #: error, and the closer guess is checked and repaired once more before HiGHS starts from it.
 #: FSV's first LP at 10⁴ × 10⁵ (0.5 %): the guess at 10⁻⁵ was not repaired in 30 pivots
 #: (11 s); two more Newton steps (10 s) to 10⁻⁷ and 5 pivots (6 s), the LP in 121 s instead
-#: of 374 s (HiGHS from the first guess 252 s).
+#: of 374 s (HiGHS from the first guess 252 s). (That first guess, 123 infeasible variables,
+#: is now refused before any pivot; l1-AROM's there, 5 742, too.)
 REFINED_GUESS_TOL = 1e-7
 #: ... and the simplex finishes from it within this many iterations (or ``m / 10`` when more),
 #: or IPX solves the LP (1000 × 5000 at 1 %: 0 iterations; 2000 × 20 000 at 0.5 %: 0–10;
@@ -305,7 +306,11 @@ DENSE_CHECK_ROW_NONZEROS = 10.0
 #: the guess instead (or a closer one, :data:`REFINED_GUESS_TOL`). A pivot costs a few
 #: triangular solves with the block's LU factors (about 0.01 s at 2000 rows, 0.08 s at 5000,
 #: 0.4 s at 10⁴) where HiGHS's factorisation of the guess costs 1 s, 47 s and 250 s. Guesses
-#: at :data:`GUESS_TOL` took 0–2 pivots at 2000 rows, 7 at 3000 and 7–10 at 5000.
+#: at :data:`GUESS_TOL`, n = 10 m: l1-AROM's first LPs 0–2 pivots at 2000 rows, 7 at 3000
+#: and 8 at 5000 rows (0.5 %), 0 at 2500 and 5 at 3000 (1 %); FSV's 13 at 5000 rows (0.5 %)
+#: and 5 at 3000 (1 %). At 10⁴ rows the first guesses of both are refused
+#: (:data:`~zeronorm_opt.fast.dense_basis.INFEASIBLE_PER_PIVOT`) and the refined ones
+#: repaired.
 REPAIR_PIVOTS = 30
 #: A later solve on the interior-point path whose last optimum had at most this fraction of
 #: ``m`` non-zero coefficients starts with the primal simplex from that optimum (the weights
