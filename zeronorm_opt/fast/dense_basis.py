@@ -16,13 +16,12 @@ the optimum, the same check after each. A guess is often both primal and dual in
 reduced costs): the costs of the dual infeasible columns are first shifted up until their
 reduced costs are non-negative, the dual simplex pivots to primal feasibility, the shifts are
 removed and the primal simplex pivots to optimality from that primal feasible basis — the
-cost shifting of the dual simplex (Koberstein, 2005). There the repair now takes 13 pivots (1.8 s);
-the dual pivots on the unshifted costs, the negative reduced costs taken as 0, had reached
-2 132 infeasible variables after 28 pivots and given up at 30 (2.6 s, then the interior point
-refined and a second repair). The pivots update
-the LU factors in product form (an eta vector a pivot, a new factorisation every
-:data:`REFACTOR_PIVOTS`): a pivot costs a few triangular solves, about 0.05 s at 5000 rows
-where a factorisation costs 1–2 s.
+cost shifting of dual simplex codes (Koberstein, 2005). There the repair takes 13 pivots
+(1.8 s); dual pivots on the unshifted costs, the negative reduced costs taken as 0, had
+reached 2 132 infeasible variables after 28 pivots and given up at 30 (2.6 s, then the
+interior point refined and a second repair). The pivots update the LU factors in product
+form (an eta vector a pivot, a new factorisation every :data:`REFACTOR_PIVOTS`): a pivot
+costs a few triangular solves, about 0.05 s at 5000 rows where a factorisation costs 1–2 s.
 
 References
 ----------
