@@ -108,7 +108,7 @@ def _infeasible_counts(A, costs, col_basic, row_basic):
 
 @pytest.mark.parametrize("seed", [4, 21, 23])
 def test_a_guess_both_primal_and_dual_infeasible_is_repaired_through_shifted_costs(seed):
-    """Guesses with basic variables below their bounds *and* negative reduced costs (28 to 52
+    """Guesses with basic variables below their bounds *and* negative reduced costs (32 to 52
     of them): the dual simplex on costs shifted to dual feasibility, then the primal simplex
     on the true costs, reach the optimum within 30 pivots (28 for seed 23; the dual pivots
     on the true costs, their negative reduced costs taken as 0, took 19 and 21 pivots for
